@@ -1,0 +1,1 @@
+"""RTO Planner desktop application (PySide6 + pyqtgraph) over `rtoplanner.core`."""

@@ -1,0 +1,27 @@
+"""The `rto-planner gui` subcommand; imports Qt only when it runs."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "gui",
+        parents=[common],
+        help="open the desktop app",
+        description="Open the desktop app, optionally on a scenario file.",
+    )
+    p.add_argument("scenario", nargs="?", help="a scenario TOML file to open")
+    p.add_argument(
+        "--screenshot",
+        metavar="OUT.png",
+        help="render the main window offscreen with the scenario, save it and exit",
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .main import run_gui
+
+    return run_gui(args)

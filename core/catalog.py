@@ -1,0 +1,156 @@
+"""The hardware catalog: datasheet figures with their sources and practical derates.
+
+The shipped catalog lives in `data/catalog/*.toml` (one `[[item]]` table per item); the
+store seeds it into DuckDB and keeps user items apart, user items winning. The model
+only needs `Catalog.find(kind, name)`: a scenario stage that names an item and gives no
+rate takes the item's figure, and the plan says so.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import CoreError
+from .paths import data_dir
+from .units import parse_duration, parse_fraction, parse_rate, parse_ratio
+
+
+class CatalogError(CoreError, ValueError):
+    """A catalog file that cannot be read."""
+
+
+@dataclass(frozen=True)
+class CatalogItem:
+    """One catalog row.
+
+    `rate_Bps` is the datasheet rate in the restore direction (for a tape drive the
+    native, uncompressed rate); `derate` turns it into a practical one and becomes the
+    stage's `efficiency`. `hw_compression` is the ratio a tape drive's own compression is
+    assumed to reach on compressible data. For `rman_compression` items `ratio` is the
+    typical data/backup ratio and `cpu_cost` the CPU time relative to BASIC; for
+    `redo_apply` items `rate_Bps` is the apply rate of that workload class.
+    """
+
+    kind: str
+    name: str
+    source: str
+    rate_Bps: float | None = None
+    derate: float = 1.0
+    hw_compression: float | None = None
+    compressed_rate_Bps: float | None = None
+    backup_rate_Bps: float | None = None
+    ratio: float | None = None
+    cpu_cost: float | None = None
+    load_s: float | None = None
+    unload_s: float | None = None
+    locate_s: float | None = None
+    notes: str = ""
+    user: bool = False
+    extra: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def practical_rate_Bps(self) -> float | None:
+        return None if self.rate_Bps is None else self.rate_Bps * self.derate
+
+
+def _norm(name: str) -> str:
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+class Catalog:
+    """An in-memory catalog; later items with the same kind and name win (user over shipped)."""
+
+    def __init__(self, items: Iterable[CatalogItem] = ()) -> None:
+        self._items: dict[tuple[str, str], CatalogItem] = {}
+        for item in items:
+            self.add(item)
+
+    def add(self, item: CatalogItem) -> None:
+        self._items[(item.kind, _norm(item.name))] = item
+
+    def find(self, kind: str, name: str | None) -> CatalogItem | None:
+        if not name:
+            return None
+        return self._items.get((kind, _norm(name)))
+
+    def by_kind(self, kind: str) -> list[CatalogItem]:
+        return [i for (k, _), i in self._items.items() if k == kind]
+
+    def __iter__(self) -> Iterator[CatalogItem]:
+        return iter(self._items.values())
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+_RATE_KEYS = {"rate": "rate_Bps", "compressed_rate": "compressed_rate_Bps",
+              "backup_rate": "backup_rate_Bps"}  # fmt: skip
+_TIME_KEYS = {"load_time": "load_s", "unload_time": "unload_s", "locate_time": "locate_s"}
+_KNOWN = {"kind", "name", "source", "derate", "hw_compression", "ratio", "cpu_cost", "notes"}
+
+
+def item_from_mapping(raw: dict, *, where: str, user: bool = False) -> CatalogItem:
+    """Build an item from a TOML/CSV row whose quantities are strings with units."""
+    try:
+        kwargs: dict = {"user": user}
+        extra: dict[str, str] = {}
+        for key, value in raw.items():
+            if key in _RATE_KEYS:
+                kwargs[_RATE_KEYS[key]] = parse_rate(value)
+            elif key in _TIME_KEYS:
+                kwargs[_TIME_KEYS[key]] = parse_duration(value)
+            elif key == "derate":
+                kwargs["derate"] = parse_fraction(value)
+            elif key in ("hw_compression", "ratio", "cpu_cost"):
+                kwargs[key] = parse_ratio(value)
+            elif key in _KNOWN:
+                kwargs[key] = str(value)
+            else:
+                extra[key] = str(value)
+        for required in ("kind", "name", "source"):
+            if not kwargs.get(required):
+                raise CatalogError(f"{where}: catalog item lacks '{required}'")
+        kwargs["extra"] = extra
+        return CatalogItem(**kwargs)
+    except CoreError as exc:
+        if isinstance(exc, CatalogError):
+            raise
+        raise CatalogError(f"{where}: {exc}") from None
+
+
+def load_catalog_file(path: Path, *, user: bool = False) -> list[CatalogItem]:
+    try:
+        doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CatalogError(f"{path}: cannot read the catalog file ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise CatalogError(f"{path}: not valid TOML ({exc})") from None
+    items = doc.get("item", [])
+    if not isinstance(items, list):
+        raise CatalogError(f"{path}: expected [[item]] tables")
+    return [
+        item_from_mapping(raw, where=f"{path.name} item {i + 1} ({raw.get('name', '?')})",
+                          user=user)
+        for i, raw in enumerate(items)
+    ]  # fmt: skip
+
+
+def shipped_catalog_files() -> list[Path]:
+    return sorted((data_dir() / "catalog").glob("*.toml"))
+
+
+_SHIPPED: Catalog | None = None
+
+
+def shipped_catalog() -> Catalog:
+    """The catalog shipped in `data/catalog/` (read once per process)."""
+    global _SHIPPED
+    if _SHIPPED is None:
+        items: list[CatalogItem] = []
+        for path in shipped_catalog_files():
+            items.extend(load_catalog_file(path))
+        _SHIPPED = Catalog(items)
+    return _SHIPPED

@@ -1,0 +1,1 @@
+"""Importers: AWR / Statspack reports and CSV exports turned into workload figures."""

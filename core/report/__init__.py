@@ -1,0 +1,1 @@
+"""The PDF plan: report data computed here, rendered by a thin reportlab module."""

@@ -1,0 +1,1 @@
+"""The embedded DuckDB store: catalog, scenarios with history, imported workloads, results."""
