@@ -8,6 +8,7 @@ rate takes the item's figure, and the plan says so.
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -15,7 +16,24 @@ from pathlib import Path
 
 from .errors import CoreError
 from .paths import data_dir
-from .units import parse_duration, parse_fraction, parse_rate, parse_ratio
+from .units import (
+    exact_duration,
+    exact_fraction,
+    exact_rate,
+    parse_duration,
+    parse_fraction,
+    parse_rate,
+    parse_ratio,
+)
+
+STAGE_KINDS = (
+    "tape_drive", "disk", "nas_head", "media_server", "network", "channel", "cpu",
+    "storage_write", "measured",
+)  # fmt: skip
+"""Catalog kinds that a scenario path stage can name (DESIGN §4)."""
+
+CATALOG_KINDS = (*STAGE_KINDS, "rman_compression", "redo_apply")
+"""Every kind a catalog item may have."""
 
 
 class CatalogError(CoreError, ValueError):
@@ -113,12 +131,44 @@ def item_from_mapping(raw: dict, *, where: str, user: bool = False) -> CatalogIt
         for required in ("kind", "name", "source"):
             if not kwargs.get(required):
                 raise CatalogError(f"{where}: catalog item lacks '{required}'")
+        if kwargs["kind"] not in CATALOG_KINDS:
+            raise CatalogError(
+                f"{where}: unknown kind {kwargs['kind']!r}",
+                hint="use one of " + ", ".join(CATALOG_KINDS),
+            )
         kwargs["extra"] = extra
         return CatalogItem(**kwargs)
     except CoreError as exc:
         if isinstance(exc, CatalogError):
             raise
         raise CatalogError(f"{where}: {exc}") from None
+
+
+def item_to_mapping(item: CatalogItem) -> dict[str, str | float]:
+    """The inverse of `item_from_mapping`: strings with units that parse back exactly.
+
+    Used to show and export items as a user would write them, and by the store to keep
+    a readable copy of each row.
+    """
+    out: dict[str, str | float] = {"kind": item.kind, "name": item.name, "source": item.source}
+    for key, attr in _RATE_KEYS.items():
+        value = getattr(item, attr)
+        if value is not None:
+            out[key] = exact_rate(value)
+    if item.derate != 1.0:
+        out["derate"] = exact_fraction(item.derate)
+    for key in ("hw_compression", "ratio", "cpu_cost"):
+        value = getattr(item, key)
+        if value is not None:
+            out[key] = value
+    for key, attr in _TIME_KEYS.items():
+        value = getattr(item, attr)
+        if value is not None:
+            out[key] = exact_duration(value)
+    if item.notes:
+        out["notes"] = item.notes
+    out.update(item.extra)
+    return out
 
 
 def load_catalog_file(path: Path, *, user: bool = False) -> list[CatalogItem]:
@@ -140,6 +190,14 @@ def load_catalog_file(path: Path, *, user: bool = False) -> list[CatalogItem]:
 
 def shipped_catalog_files() -> list[Path]:
     return sorted((data_dir() / "catalog").glob("*.toml"))
+
+
+def shipped_catalog_digest() -> str:
+    """A sha256 over the shipped catalog files: the store re-seeds when it changes."""
+    h = hashlib.sha256()
+    for path in shipped_catalog_files():
+        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
 
 
 _SHIPPED: Catalog | None = None

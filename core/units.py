@@ -78,7 +78,9 @@ for _names, _factor in (
     for _n in _names:
         _PER_UNITS[_n] = _factor
 
-_NUMBER = r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d[\d_]*)(?:\.\d*)?(?:[eE][+-]?\d+)?|[+-]?\.\d+(?:[eE][+-]?\d+)?"
+_NUMBER = (
+    r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d[\d_]*)(?:\.\d*)?(?:[eE][+-]?\d+)?|[+-]?\.\d+(?:[eE][+-]?\d+)?"
+)
 _NUMBER_RE = re.compile(rf"^\s*({_NUMBER})\s*(.*?)\s*$")
 _SIZE_UNIT_RE = re.compile(r"^(?P<prefix>[kKmMgGtTpPeE]?)(?P<bin>i?)(?P<b>[bB])$")
 _SIZE_WORD = {
@@ -244,8 +246,7 @@ def parse_fraction(text: str | float | int, *, allow_above_one: bool = False) ->
             value = num
             if value > 1 and not allow_above_one:
                 raise UnitError(
-                    f"{text!r} is above 1: write a percentage with '%' "
-                    f"(e.g. '{_fmt_num(value)}%')"
+                    f"{text!r} is above 1: write a percentage with '%' (e.g. '{_fmt_num(value)}%')"
                 )
         else:
             raise UnitError(f"{text!r} is not a percentage such as '8%'")

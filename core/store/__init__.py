@@ -1,1 +1,92 @@
-"""The embedded DuckDB store: catalog, scenarios with history, imported workloads, results."""
+"""The embedded DuckDB store: catalog, scenarios with history, imported workloads, results.
+
+`Store` owns the file; `open_store_from_args` is how commands open it (`--db PATH`, else
+`$RTOPLANNER_DB`, else the user data directory). See docs/store.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from .errors import (
+    NotAStoreError,
+    NotFoundError,
+    StoreCorruptError,
+    StoreError,
+    StoreLockedError,
+    StoreMigrationError,
+    StoreReadOnlyError,
+    StoreTooNewError,
+)
+from .migrations import MIGRATIONS, SCHEMA_VERSION, Migration
+from .models import (
+    CatalogChange,
+    CatalogEntry,
+    Changes,
+    ResultCheck,
+    ScenarioDiff,
+    ScenarioSummary,
+    ScenarioVersion,
+    StoredResult,
+    StoreInfo,
+)
+from .store import GRACE_PERIOD, Store, inputs_hash
+
+DB_FILE_NAME = "rtoplanner.duckdb"
+APP_DIR_NAME = "rto-planner"
+
+
+def default_db_path() -> Path:
+    """`$RTOPLANNER_DB` if set, else `<user data dir>/rto-planner/rtoplanner.duckdb`.
+
+    The environment variable lets tests, scripts and a portable install keep the store
+    elsewhere without repeating `--db` on every command.
+    """
+    env = os.environ.get("RTOPLANNER_DB")
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP_DIR_NAME, appauthor=False)) / DB_FILE_NAME
+
+
+def db_path_from_args(args: argparse.Namespace) -> Path:
+    db = getattr(args, "db", None)
+    return Path(db).expanduser() if db else default_db_path()
+
+
+def open_store_from_args(args: argparse.Namespace, *, read_only: bool = False) -> Store:
+    """Open the store a command was pointed at (created and seeded on first use)."""
+    return Store(db_path_from_args(args), read_only=read_only)
+
+
+__all__ = [
+    "GRACE_PERIOD",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "CatalogChange",
+    "CatalogEntry",
+    "Changes",
+    "Migration",
+    "NotAStoreError",
+    "NotFoundError",
+    "ResultCheck",
+    "ScenarioDiff",
+    "ScenarioSummary",
+    "ScenarioVersion",
+    "Store",
+    "StoreCorruptError",
+    "StoreError",
+    "StoreInfo",
+    "StoreLockedError",
+    "StoreMigrationError",
+    "StoreReadOnlyError",
+    "StoreTooNewError",
+    "StoredResult",
+    "db_path_from_args",
+    "default_db_path",
+    "inputs_hash",
+    "open_store_from_args",
+]

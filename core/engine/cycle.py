@@ -1,0 +1,35 @@
+"""Recovery time across the level 0 cycle (DESIGN §3.5, question 3)."""
+
+from __future__ import annotations
+
+import math
+
+from ..result import CyclePoint, CycleResult
+from ..scenario import Scenario
+from ..units import HOUR
+from .path import PathModel
+from .recovery import recovery_total_s, worst_failure_offset
+
+
+def cycle_scan(scenario: Scenario, restore: PathModel, step_s: float = HOUR) -> CycleResult:
+    """Evaluate a failure at every hour of the cycle, plus the instant just before the
+    next level 0 (the supremum: incrementals largest, a full interval of redo)."""
+    period = scenario.backup.level0_every_s
+    n = max(1, math.ceil(period / step_s - 1e-9))
+    points = [
+        CyclePoint(i * step_s, recovery_total_s(scenario, restore, i * step_s)) for i in range(n)
+    ]
+    end = worst_failure_offset(scenario)
+    points.append(CyclePoint(end, recovery_total_s(scenario, restore, end)))
+    worst = max(points, key=lambda p: p.total_s)
+    best = min(p.total_s for p in points)
+    rto = scenario.targets.rto_s
+    missing = sum(1 for p in points[:-1] if p.total_s > rto)
+    return CycleResult(
+        points=tuple(points),
+        worst_s=worst.total_s,
+        worst_at_s=worst.since_level0_s,
+        best_s=best,
+        rto_s=rto,
+        hours_missing=missing,
+    )

@@ -1,0 +1,178 @@
+"""Stage capacities, channel binding and the bottleneck (DESIGN §3.1–3.2).
+
+Every capacity here is in **data bytes per second**, whatever the stage carries: a stage
+that moves backup pieces compressed `r`:1 by RMAN delivers `r` data bytes per byte it
+moves. That is what lets a tape drive, a network link and a storage array be compared.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..errors import ModelError
+from ..scenario import Scenario, Stage
+
+RESTORE = "restore"
+BACKUP = "backup"
+CHANNELS_LABEL = "channels"
+"""Pseudo-stage reported when the RMAN channel count itself limits the rate."""
+
+
+@dataclass(frozen=True)
+class StageCapacity:
+    """One stage's capacity in data bytes/s.
+
+    `unit_Bps` is one unit's capacity (the per-channel ceiling for a stage that binds
+    channels); `total_Bps` is what all units deliver together.
+    """
+
+    index: int
+    label: str
+    kind: str
+    carries: str
+    count: int
+    unit_Bps: float
+    total_Bps: float
+    binds_channel: bool
+    per_channel_only: bool
+    source: str
+
+
+@dataclass(frozen=True)
+class PathModel:
+    """The aggregate rate R(k) of a path with k active channels, and what limits it.
+
+    R(k) = min(C_shared, min(k, N_bind) × c_channel) where C_shared is the smallest
+    capacity of the shared stages, c_channel the smallest per-channel ceiling, and N_bind
+    the number of units of the channel-binding stage with the fewest units.
+    """
+
+    direction: str
+    stages: tuple[StageCapacity, ...]
+    channels: int
+    shared_Bps: float
+    shared_index: int | None
+    per_channel_Bps: float
+    per_channel_index: int | None
+    bind_limit: int
+    bind_index: int | None
+
+    @property
+    def active_channels(self) -> int:
+        """Channels that can stream at once (each binding unit serves one)."""
+        return min(self.channels, self.bind_limit)
+
+    def rate(self, k: int) -> float:
+        """Aggregate data bytes/s with `k` channels started."""
+        if k <= 0:
+            return 0.0
+        per = min(k, self.bind_limit) * self.per_channel_Bps
+        return min(self.shared_Bps, per)
+
+    @property
+    def rate_Bps(self) -> float:
+        """Steady-state rate with all channels running: R(n)."""
+        return self.rate(self.channels)
+
+    @property
+    def single_channel_Bps(self) -> float:
+        """What one channel moves on its own: R(1)."""
+        return self.rate(1)
+
+    @property
+    def bottleneck_index(self) -> int | None:
+        """Index of the stage that sets R(n); None when the channel count does."""
+        per = self.active_channels * self.per_channel_Bps
+        if self.shared_Bps <= per:
+            return self.shared_index
+        if self.channels < self.bind_limit:
+            return None
+        # All binding units are busy: the per-channel ceiling times the unit count.
+        return self.per_channel_index
+
+    @property
+    def bottleneck(self) -> str:
+        """The bottleneck's label: the stage's name, else its kind (or 'channels')."""
+        idx = self.bottleneck_index
+        return CHANNELS_LABEL if idx is None else self.stages[idx].label
+
+    def explain(self) -> str:
+        """One sentence on what limits the path, in a DBA's words."""
+        idx = self.bottleneck_index
+        if idx is None:
+            return (
+                f"only {self.channels} RMAN channel(s) run at "
+                f"{self.per_channel_Bps / 1e6:,.0f} MB/s each; more channels would help"
+            )
+        st = self.stages[idx]
+        if idx == self.shared_index and st.total_Bps == self.shared_Bps:
+            return f"{st.label} ({st.count} × {st.unit_Bps / 1e6:,.0f} MB/s data) is saturated"
+        return (
+            f"{self.active_channels} active channel(s), each limited to "
+            f"{self.per_channel_Bps / 1e6:,.0f} MB/s by {st.label}"
+        )
+
+
+def stage_unit_capacity(stage: Stage, ratio: float, direction: str) -> float:
+    """One unit's capacity in data bytes/s (DESIGN §3.1).
+
+    capacity = rate × efficiency × (r if it carries backup bytes) ×
+               (hw_compression if a tape drive and r == 1) ÷ write_factor
+    """
+    rate = stage.rate_Bps
+    if direction == BACKUP and stage.backup_rate_Bps is not None:
+        rate = stage.backup_rate_Bps
+    cap = rate * stage.efficiency
+    if stage.carries == "backup":
+        cap *= ratio
+    if stage.kind == "tape_drive" and ratio == 1.0:
+        cap *= stage.hw_compression
+    return cap / stage.write_factor
+
+
+def build_path_model(scenario: Scenario, direction: str = RESTORE) -> PathModel:
+    """Capacities of every stage and the parameters of R(k) for one direction."""
+    if not scenario.path:
+        raise ModelError("the restore path has no stages")
+    ratio = scenario.backup.compression_ratio
+    caps: list[StageCapacity] = []
+    shared, shared_i = math.inf, None
+    per, per_i = math.inf, None
+    bind, bind_i = 1 << 30, None
+    for i, st in enumerate(scenario.path):
+        unit = stage_unit_capacity(st, ratio, direction)
+        per_only = st.kind == "channel"
+        total = unit if per_only else unit * st.count
+        caps.append(
+            StageCapacity(
+                index=i,
+                label=st.label,
+                kind=st.kind,
+                carries=st.carries,
+                count=st.count,
+                unit_Bps=unit,
+                total_Bps=total,
+                binds_channel=st.binds_channel,
+                per_channel_only=per_only,
+                source=st.source,
+            )
+        )
+        if st.binds_channel or per_only:
+            if unit < per:
+                per, per_i = unit, i
+            if st.binds_channel and st.count < bind:
+                bind, bind_i = st.count, i
+        elif total < shared:
+            shared, shared_i = total, i
+    return PathModel(
+        direction=direction,
+        stages=tuple(caps),
+        channels=scenario.backup.channels,
+        shared_Bps=shared,
+        shared_index=shared_i,
+        per_channel_Bps=per,
+        per_channel_index=per_i,
+        bind_limit=bind,
+        bind_index=bind_i,
+    )

@@ -1,0 +1,262 @@
+"""Layout-independent assembly: the text and HTML readers fill a `RawReport`, this module
+normalises labels across versions, picks the best source for each figure and checks that the
+figures a plan needs are there.
+
+Keeping the checks here means a text report and its HTML twin fail (or pass) for the same
+reasons with the same messages.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from ..units import HOUR, MINUTE, MiB
+from .errors import TruncatedReportError
+from .model import InstanceRates, LoadProfileRow, WorkloadReport, content_hash
+from .numbers import parse_number
+
+# Load Profile labels changed in 11.2.0.4 ("Redo size:" → "Redo size (bytes):") and again
+# in 12c/18c; RAC rows are "Global Cache blocks ..." in HTML and "RAC GC blocks ..." in
+# some 19c text. The first matching pattern wins, so longer names come first.
+_LOAD_PROFILE_KEYS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), k)
+    for p, k in (
+        (r"^redo size", "redo_size"),
+        (r"^session logical read im", "session_logical_read_im"),
+        (r"^logical reads?\b", "logical_reads"),
+        (r"^block changes", "block_changes"),
+        (r"^physical reads?\b", "physical_reads"),
+        (r"^physical writes?\b", "physical_writes"),
+        (r"^executes", "executes"),
+        (r"^transactions", "transactions"),
+        (r"^user calls", "user_calls"),
+        (r"^db time", "db_time"),
+        (r"^(?:db )?cpu time|^db cpu", "db_cpu"),
+        (r"^background cpu", "background_cpu"),
+        (r"^hard parses", "hard_parses"),
+        (r"^parses", "parses"),
+        (r"^user logons", "user_logons"),
+        (r"^logons", "logons"),
+        (r"^rollbacks", "rollbacks"),
+        (r"^(?:rac gc|global cache) blocks received", "gc_blocks_received"),
+        (r"^(?:rac gc|global cache) blocks served", "gc_blocks_served"),
+        (r"^read io requests", "read_io_requests"),
+        (r"^write io requests", "write_io_requests"),
+        (r"^read io \(mb\)", "read_io_mb"),
+        (r"^write io \(mb\)", "write_io_mb"),
+        (r"^(?:w/a mb processed|sql work area)", "work_area_mb"),
+        (r"^im scan rows", "im_scan_rows"),
+        (r"^sorts", "sorts"),
+    )
+)
+
+
+def load_profile_key(label: str) -> str:
+    """A version-independent key for a Load Profile label (`Redo size (bytes):` → `redo_size`)."""
+    text = " ".join(label.replace("\xa0", " ").split()).rstrip(":").strip()
+    for pattern, key in _LOAD_PROFILE_KEYS:
+        if pattern.search(text):
+            return key
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_") or "blank"
+
+
+# Instance Activity Stats we keep, by exact statistic name.
+ACTIVITY_STATS = ("redo size", "redo wastage", "redo blocks written", "redo writes")
+LOG_SWITCHES = "log switches (derived)"
+
+
+@dataclass
+class RawReport:
+    """What a reader found, before checks. Numbers as printed (minutes stay minutes here)."""
+
+    source: str
+    data: bytes
+    kind: str
+    layout: str
+    format: str
+    period: int | None = None
+    db_name: str | None = None
+    dbid: int | None = None
+    instance: str | None = None
+    inst_num: int | None = None
+    instances: list[str] = field(default_factory=list)
+    version: str | None = None
+    host: str | None = None
+    rac: bool | None = None
+    container: str | None = None
+    begin_snap: int | None = None
+    end_snap: int | None = None
+    begin: datetime | None = None
+    end: datetime | None = None
+    begin_text: str | None = None
+    end_text: str | None = None
+    elapsed_min: float | None = None
+    db_time_min: float | None = None
+    # (label, per second, per transaction) as printed
+    load_profile: list[tuple[str, float | None, float | None]] = field(default_factory=list)
+    load_profile_found: bool = False
+    # statistic name → (total, per second)
+    activity: dict[str, tuple[float | None, float | None]] = field(default_factory=dict)
+    log_switches: float | None = None
+    log_switches_per_hour: float | None = None
+    io_redo_mb_per_s: float | None = None
+    io_redo_write_mb_per_s: float | None = None
+    instance_rates: list[InstanceRates] = field(default_factory=list)
+    global_redo_kib_per_s: float | None = None
+    global_txn_per_s: float | None = None
+    global_totals: dict[str, float | None] = field(default_factory=dict)
+    has_end_marker: bool = False
+    last_line: int | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def add_activity(raw: RawReport, name: str, values: list[str]) -> None:
+    """Record an Instance Activity Stats row (`Total | per Second | per Trans ...`) if we keep it."""
+    name = " ".join(name.split()).lower()
+    if name in ACTIVITY_STATS and name not in raw.activity and values:
+        total = parse_number(values[0])
+        per_s = parse_number(values[1]) if len(values) > 1 else None
+        raw.activity[name] = (total, per_s)
+    elif name == LOG_SWITCHES and raw.log_switches is None and values:
+        raw.log_switches = parse_number(values[0])
+        raw.log_switches_per_hour = parse_number(values[1]) if len(values) > 1 else None
+
+
+def _truncated(raw: RawReport, what: str) -> TruncatedReportError:
+    where = (
+        f" (the file stops at line {raw.last_line})"
+        if raw.last_line and not raw.has_end_marker
+        else ""
+    )
+    kind = "Statspack" if raw.kind == "statspack" else "AWR"
+    return TruncatedReportError(
+        f"{kind} report without {what}{where}",
+        source=raw.source,
+        hint="the file looks cut off or damaged: export the report again, whole",
+    )
+
+
+def build(raw: RawReport) -> WorkloadReport:
+    """Check what a reader found and turn it into a `WorkloadReport` in bytes and seconds."""
+    if raw.begin_snap is None or raw.end_snap is None:
+        raise _truncated(raw, "its Begin Snap / End Snap lines")
+    warnings = list(raw.warnings)
+
+    elapsed_s: float | None = None
+    if raw.elapsed_min is not None and raw.elapsed_min > 0:
+        elapsed_s = raw.elapsed_min * MINUTE
+    elif raw.begin and raw.end and raw.end > raw.begin:
+        elapsed_s = (raw.end - raw.begin).total_seconds()
+    if elapsed_s is None:
+        raise _truncated(raw, "its Elapsed time")
+
+    for label, text, value in (
+        ("Begin", raw.begin_text, raw.begin),
+        ("End", raw.end_text, raw.end),
+    ):
+        if text and value is None:
+            warnings.append(f"{label} snap time {text.strip()!r} not understood (month name?)")
+
+    lp: dict[str, LoadProfileRow] = {}
+    rows: list[LoadProfileRow] = []
+    for label, per_s, per_txn in raw.load_profile:
+        row = LoadProfileRow(load_profile_key(label), label.strip().rstrip(":"), per_s, per_txn)
+        if row.key not in lp:
+            lp[row.key] = row
+            rows.append(row)
+
+    def per_s(key: str) -> float | None:
+        row = lp.get(key)
+        return row.per_s if row else None
+
+    def per_txn(key: str) -> float | None:
+        row = lp.get(key)
+        return row.per_txn if row else None
+
+    redo_total, redo_ias_per_s = raw.activity.get("redo size", (None, None))
+    redo = per_s("redo_size")
+    txn = per_s("transactions")
+    instance_rates = tuple(raw.instance_rates)
+    if raw.layout == "global_rac":
+        if raw.global_redo_kib_per_s is not None:
+            redo = raw.global_redo_kib_per_s * 1024.0
+        txn = raw.global_txn_per_s
+    if redo is None and redo_ias_per_s is not None:
+        redo = redo_ias_per_s
+        warnings.append("Load Profile redo size unreadable: used Instance Activity Stats")
+    if redo is None and redo_total is not None:
+        redo = redo_total / elapsed_s
+        warnings.append("redo rate computed from the Instance Activity 'redo size' total")
+    if redo is None:
+        if raw.layout == "global_rac":
+            raise _truncated(raw, "its 'System Statistics - Per Second' table")
+        if raw.load_profile_found:
+            raise _truncated(raw, "a readable 'Redo size' row in its Load Profile")
+        raise _truncated(raw, "its Load Profile")
+
+    if elapsed_s > HOUR * 1.01:
+        warnings.append(
+            f"the interval is {elapsed_s / HOUR:.1f} h long: an average over it hides peaks; "
+            "reports of one hour or less show them"
+        )
+    if raw.layout == "pdb":
+        warnings.append(
+            "PDB-level report: redo is the PDB's share; redo is CDB-wide, so size RPO and "
+            "archiving from a CDB root report"
+        )
+    if not raw.has_end_marker:
+        warnings.append("no 'End of Report' line: the file may be cut off after the summary")
+
+    gt = raw.global_totals
+    io_redo = raw.io_redo_mb_per_s * MiB if raw.io_redo_mb_per_s is not None else None
+    io_redo_w = raw.io_redo_write_mb_per_s * MiB if raw.io_redo_write_mb_per_s is not None else None
+    return WorkloadReport(
+        file=raw.source,
+        kind=raw.kind,  # type: ignore[arg-type]
+        layout=raw.layout,  # type: ignore[arg-type]
+        format=raw.format,  # type: ignore[arg-type]
+        content_hash=content_hash(raw.data, raw.period),
+        period=raw.period,
+        begin_snap=raw.begin_snap,
+        end_snap=raw.end_snap,
+        elapsed_s=elapsed_s,
+        redo_bytes_per_s=redo,
+        db_name=raw.db_name,
+        dbid=raw.dbid,
+        instance=raw.instance,
+        inst_num=raw.inst_num,
+        instances=tuple(raw.instances),
+        version=raw.version,
+        host=raw.host,
+        rac=raw.rac,
+        container=raw.container,
+        begin=raw.begin,
+        end=raw.end,
+        db_time_s=raw.db_time_min * MINUTE if raw.db_time_min is not None else None,
+        redo_bytes_per_txn=per_txn("redo_size"),
+        txn_per_s=txn,
+        block_changes_per_s=gt.get("block_changes_per_s", per_s("block_changes")),
+        block_changes_per_txn=per_txn("block_changes"),
+        logical_reads_per_s=gt.get("logical_reads_per_s", per_s("logical_reads")),
+        logical_reads_per_txn=per_txn("logical_reads"),
+        physical_reads_per_s=gt.get("physical_reads_per_s", per_s("physical_reads")),
+        physical_reads_per_txn=per_txn("physical_reads"),
+        physical_writes_per_s=gt.get("physical_writes_per_s", per_s("physical_writes")),
+        physical_writes_per_txn=per_txn("physical_writes"),
+        executes_per_s=gt.get("executes_per_s", per_s("executes")),
+        executes_per_txn=per_txn("executes"),
+        user_calls_per_s=gt.get("user_calls_per_s", per_s("user_calls")),
+        redo_size_bytes=redo_total,
+        redo_wastage_bytes=raw.activity.get("redo wastage", (None, None))[0],
+        redo_blocks_written=raw.activity.get("redo blocks written", (None, None))[0],
+        redo_writes=raw.activity.get("redo writes", (None, None))[0],
+        log_switches=raw.log_switches,
+        log_switches_per_hour=raw.log_switches_per_hour,
+        io_redo_bytes_per_s=io_redo,
+        io_redo_write_bytes_per_s=io_redo_w,
+        instance_rates=instance_rates,
+        load_profile=tuple(rows),
+        warnings=tuple(warnings),
+    )

@@ -1,0 +1,171 @@
+"""A whole-model run: one call from a Scenario to everything a plan shows.
+
+`compute_plan` is what the CLI, the GUI, the PDF builder and the store call; each
+analysis below it is a pure function that can be called on its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from . import ENGINE_VERSION
+from .engine.backups import backup_jobs
+from .engine.cycle import cycle_scan
+from .engine.growth import growth_outlook
+from .engine.path import BACKUP, RESTORE, PathModel, build_path_model
+from .engine.recovery import failure_state, recovery_timeline, worst_failure_offset
+from .engine.rpo import rpo
+from .result import BackupJob, CycleResult, GrowthResult, RecoveryResult, RpoResult
+from .scenario import Scenario
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything computed for one scenario. `recovery` is the worst case of the cycle
+    (a failure just before the next level 0), which is what a plan must prove."""
+
+    scenario: Scenario
+    restore_path: PathModel
+    backup_path: PathModel
+    recovery: RecoveryResult
+    jobs: tuple[BackupJob, ...]
+    rpo: RpoResult
+    cycle: CycleResult | None
+    growth: GrowthResult | None
+    as_of: date
+
+    def job(self, name: str) -> BackupJob | None:
+        return next((j for j in self.jobs if j.name == name), None)
+
+
+def compute_core(scenario: Scenario) -> tuple[PathModel, PathModel, RecoveryResult,
+                                              tuple[BackupJob, ...], RpoResult]:  # fmt: skip
+    """The fast part (no cycle scan, no growth): what the GUI recomputes per keystroke."""
+    restore = build_path_model(scenario, RESTORE)
+    backup = build_path_model(scenario, BACKUP)
+    state = failure_state(scenario, worst_failure_offset(scenario))
+    recovery = recovery_timeline(scenario, restore, state)
+    jobs = backup_jobs(scenario, backup)
+    return restore, backup, recovery, jobs, rpo(scenario, jobs)
+
+
+def compute_plan(
+    scenario: Scenario,
+    *,
+    as_of: date | None = None,
+    include_cycle: bool = True,
+    include_growth: bool = True,
+) -> Plan:
+    """Run every analysis of DESIGN §3 on a validated scenario."""
+    restore, backup, recovery, jobs, rpo_result = compute_core(scenario)
+    as_of = as_of or date.today()
+    cycle = cycle_scan(scenario, restore) if include_cycle else None
+    growth = growth_outlook(scenario, restore, backup, as_of) if include_growth else None
+    return Plan(scenario, restore, backup, recovery, jobs, rpo_result, cycle, growth, as_of)
+
+
+def _num(x: float | None) -> float | None:
+    if x is None:
+        return None
+    return x if x == x and x not in (float("inf"), float("-inf")) else None
+
+
+def plan_to_json(plan: Plan) -> dict[str, Any]:
+    """The JSON of `rto-planner plan --json` (DESIGN §5; more keys than required)."""
+    s = plan.scenario
+    rec = plan.recovery
+    out: dict[str, Any] = {
+        "scenario": s.name,
+        "engine_version": ENGINE_VERSION,
+        "as_of": plan.as_of.isoformat(),
+        "units": {
+            "time": "s",
+            "size": "bytes",
+            "rate": "bytes/s",
+            "note": "sizes and rates count data bytes (datafile bytes) unless named backup_",
+        },
+        "recovery": {
+            "phases": [
+                {
+                    "name": p.name,
+                    "start_s": p.start_s,
+                    "duration_s": p.duration_s,
+                    "data_bytes": p.data_bytes,
+                    "rate_Bps": p.rate_Bps,
+                    "bottleneck": p.bottleneck,
+                    "detail": p.detail,
+                }
+                for p in rec.phases
+            ],
+            "total_s": rec.total_s,
+            "rto_s": rec.rto_s,
+            "margin_s": rec.margin_s,
+            "risk_margin_s": rec.risk_margin_s,
+            "verdict": rec.verdict,
+            "failure_since_level0_s": rec.failure.since_level0_s,
+            "incremental_count": rec.failure.incremental_count,
+        },
+        "backup": {
+            "jobs": [
+                {
+                    "name": j.name,
+                    "duration_s": j.duration_s,
+                    "data_bytes": j.data_bytes,
+                    "backup_bytes": j.backup_bytes,
+                    "effective_rate_Bps": j.effective_rate_Bps,
+                    "steady_rate_Bps": j.steady_rate_Bps,
+                    "bottleneck": j.bottleneck,
+                    "fits_window": j.fits_window,
+                    "window_s": j.window_s,
+                }
+                for j in plan.jobs
+            ],
+            "window_s": s.targets.backup_window_s,
+        },
+        "rpo": {
+            "media_failure_s": plan.rpo.media_failure_s,
+            "site_loss_s": plan.rpo.site_loss_s,
+            "target_s": plan.rpo.target_s,
+            "verdict": plan.rpo.verdict,
+        },
+        "path": {
+            direction: {
+                "rate_Bps": _num(model.rate_Bps),
+                "bottleneck": model.bottleneck,
+                "active_channels": model.active_channels,
+                "stages": [
+                    {
+                        "label": st.label,
+                        "kind": st.kind,
+                        "count": st.count,
+                        "unit_Bps": _num(st.unit_Bps),
+                        "total_Bps": _num(st.total_Bps),
+                        "binds_channel": st.binds_channel,
+                        "source": st.source,
+                    }
+                    for st in model.stages
+                ],
+            }
+            for direction, model in (("restore", plan.restore_path), ("backup", plan.backup_path))
+        },
+    }
+    if plan.cycle:
+        out["cycle"] = {
+            "worst_s": plan.cycle.worst_s,
+            "worst_at_s": plan.cycle.worst_at_s,
+            "best_s": plan.cycle.best_s,
+            "hours_missing_rto": plan.cycle.hours_missing,
+            "points": [[p.since_level0_s, p.total_s] for p in plan.cycle.points],
+        }
+    if plan.growth:
+        g = plan.growth
+        out["growth"] = {
+            "as_of": g.as_of.isoformat(),
+            "breaks_on": g.breaks_on.isoformat() if g.breaks_on else None,
+            "reason": g.reason,
+            "size_at_break_bytes": g.size_at_break_bytes,
+            "horizon_years": g.horizon_years,
+        }
+    return out

@@ -1,0 +1,791 @@
+"""The scenario model: TOML format version 1 (DESIGN §4, a public contract).
+
+A scenario is loaded from TOML text into frozen dataclasses whose quantities are already
+normalised (bytes, bytes/s, seconds, fractions). Validation happens here, once, and every
+error names the file, the line (when the text gives it), the dotted key and what is
+expected; unknown keys get a "did you mean" for near misses.
+
+The field tables below (`DATABASE_FIELDS`, …) are the single description of the format:
+the loader, the saver, the GUI's editor and its tooltips all read them.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .catalog import Catalog, shipped_catalog
+from .errors import ScenarioError, ScenarioVersionError, UnitError
+from .units import (
+    parse_duration,
+    parse_fraction,
+    parse_growth,
+    parse_rate,
+    parse_ratio,
+    parse_size,
+)
+
+FORMAT_VERSION = 1
+
+STAGE_KINDS = (
+    "tape_drive",
+    "disk",
+    "nas_head",
+    "media_server",
+    "network",
+    "channel",
+    "cpu",
+    "storage_write",
+    "measured",
+)
+_CARRIES_BACKUP_BY_DEFAULT = {"tape_drive", "disk", "nas_head", "media_server", "network"}
+WORKLOADS = ("oltp", "mixed", "batch")
+LEVEL1_KINDS = ("cumulative", "differential", "none")
+STANDBY_KINDS = ("none", "async", "sync")
+
+
+# ------------------------------------------------------------------------ the data model
+
+
+@dataclass(frozen=True)
+class Growth:
+    """`compound`: `rate` is a fraction per year; `linear`: `rate` is bytes per year."""
+
+    mode: str
+    rate: float
+    text: str
+
+
+@dataclass(frozen=True)
+class Database:
+    size_bytes: float
+    largest_file_bytes: float | None = None
+    redo_rate_Bps: float = 0.0
+    daily_change: float = 0.0
+    growth: Growth | None = None
+    workload: str = "oltp"
+
+
+@dataclass(frozen=True)
+class Backup:
+    compression_ratio: float = 1.0
+    channels: int = 1
+    channel_init_s: float = 0.0
+    section_size_bytes: float | None = None
+    level0_every_s: float = 7 * 86400.0
+    level1: str = "none"
+    level1_every_s: float = 86400.0
+    archivelog_every_s: float = 3600.0
+    log_switch_s: float = 0.0
+    offsite_delay_s: float = 0.0
+    standby: str = "none"
+    transport_lag_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One stage of the path from backup media to datafiles (DESIGN §3.1–3.2).
+
+    `rate_Bps` is the rate of one unit in the unit the stage `carries`; `source` says
+    where the rate came from ("scenario", or "catalog: <source>").
+    """
+
+    kind: str
+    name: str | None = None
+    count: int = 1
+    rate_Bps: float = 0.0
+    efficiency: float = 1.0
+    carries: str = "backup"
+    binds_channel: bool = False
+    hw_compression: float = 1.0
+    backup_rate_Bps: float | None = None
+    write_factor: float = 1.0
+    source: str = "scenario"
+
+    @property
+    def label(self) -> str:
+        """What reports call the stage: its name, else its kind (DESIGN §5)."""
+        return self.name or self.kind
+
+
+@dataclass(frozen=True)
+class Recovery:
+    detect_s: float = 0.0
+    tape_recall_s: float = 0.0
+    incremental_apply_rate_Bps: float | None = None
+    incremental_overhead_s: float = 0.0
+    redo_apply_rate_Bps: float | None = None
+    redo_apply_source: str = "scenario"
+    archivelogs_on_disk: bool = True
+    open_s: float = 0.0
+    incremental_size_bytes: float | None = None
+    redo_volume_bytes: float | None = None
+
+
+@dataclass(frozen=True)
+class Targets:
+    rto_s: float
+    rpo_s: float | None = None
+    backup_window_s: float | None = None
+    risk_margin_fraction: float | None = 0.10
+    risk_margin_s: float | None = None
+
+    @property
+    def risk_margin_abs_s(self) -> float:
+        if self.risk_margin_s is not None:
+            return self.risk_margin_s
+        return (self.risk_margin_fraction or 0.0) * self.rto_s
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    database: Database
+    backup: Backup
+    path: tuple[Stage, ...]
+    recovery: Recovery
+    targets: Targets
+    customer: str = ""
+    author: str = ""
+    notes: str = ""
+    provenance: Mapping[str, str] = field(default_factory=dict)
+    """Where imported figures came from, by dotted key (e.g. `database.redo_rate`)."""
+    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """The validated document as strings with units: what `dump_scenario` writes."""
+
+
+# ------------------------------------------------------------------------ field tables
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """One key of the format: how to parse it, its default, and a DBA-worded help text."""
+
+    key: str
+    kind: str  # size rate duration fraction ratio int float bool str choice growth margin
+    required: bool = False
+    choices: tuple[str, ...] = ()
+    positive: bool = False
+    help: str = ""
+
+
+DATABASE_FIELDS = (
+    FieldSpec("size", "size", True, positive=True,
+              help="Datafile bytes a restore must write (allocated size, not used space)."),
+    FieldSpec("largest_file", "size", positive=True,
+              help="Largest datafile: without multisection one channel must move it alone."),
+    FieldSpec("redo_rate", "rate",
+              help="Average redo generation (AWR Load Profile 'Redo size' per second)."),
+    FieldSpec("daily_change", "fraction",
+              help="Distinct blocks changed per day, as a share of the database."),
+    FieldSpec("growth", "growth", help="Growth per year, e.g. '25%/y' or '2 TB/y'."),
+    FieldSpec("workload", "choice", choices=WORKLOADS,
+              help="oltp, mixed or batch: picks the redo apply default from the catalog."),
+)  # fmt: skip
+BACKUP_FIELDS = (
+    FieldSpec("compression_ratio", "ratio", positive=True,
+              help="RMAN compression: data bytes per backup byte (1.0 = uncompressed)."),
+    FieldSpec("channels", "int", positive=True, help="RMAN channels allocated for restore."),
+    FieldSpec("channel_init", "duration",
+              help="Serial start-up per channel: media manager session, mount, position."),
+    FieldSpec("section_size", "size", positive=True,
+              help="Multisection SECTION SIZE: the largest piece one channel moves."),
+    FieldSpec("level0_every", "duration", positive=True, help="Interval between level 0 backups."),
+    FieldSpec("level1", "choice", choices=LEVEL1_KINDS,
+              help="Level 1 incrementals: cumulative, differential or none."),
+    FieldSpec("level1_every", "duration", positive=True, help="Interval between level 1 backups."),
+    FieldSpec("archivelog_every", "duration", positive=True,
+              help="Interval between archived redo log backups."),
+    FieldSpec("log_switch", "duration",
+              help="Typical time between log switches (redo not yet archived)."),
+    FieldSpec("offsite_delay", "duration",
+              help="Time until a backup is off site (tape vaulting); 0 for replicated disk."),
+    FieldSpec("standby", "choice", choices=STANDBY_KINDS,
+              help="Data Guard standby: none, async or sync."),
+    FieldSpec("transport_lag", "duration", help="Redo transport lag of an async standby."),
+)  # fmt: skip
+STAGE_FIELDS = (
+    FieldSpec("kind", "choice", True, choices=STAGE_KINDS,
+              help="What the stage is: tape_drive, disk, nas_head, media_server, network, "
+                   "channel, cpu, storage_write or measured."),
+    FieldSpec("name", "str",
+              help="A label; a catalog item's name fills the rate when no rate is given."),
+    FieldSpec("count", "int", positive=True, help="How many units work in parallel."),
+    FieldSpec("rate", "rate", positive=True,
+              help="Rate of one unit (datasheet or measured), in what the stage carries."),
+    FieldSpec("efficiency", "fraction", positive=True,
+              help="Practical share of the datasheet rate (LTO streams at 85-90 %)."),
+    FieldSpec("carries", "choice", choices=("backup", "data"),
+              help="backup: compressed backup bytes flow here; data: datafile bytes."),
+    FieldSpec("binds_channel", "bool",
+              help="Each unit serves one channel at a time (tape drives do)."),
+    FieldSpec("hw_compression", "ratio", positive=True,
+              help="Tape drive compression ratio on uncompressed data."),
+    FieldSpec("backup_rate", "rate", positive=True,
+              help="Rate in the backup direction when it differs (compression on CPU)."),
+    FieldSpec("write_factor", "float", positive=True,
+              help="Storage writes per data byte: 2 for ASM normal, 3 for high redundancy."),
+)  # fmt: skip
+RECOVERY_FIELDS = (
+    FieldSpec("detect", "duration", help="Time to declare the failure and prepare the restore."),
+    FieldSpec("tape_recall", "duration", help="Time to bring tapes back on site (0 if on site)."),
+    FieldSpec("incremental_apply_rate", "rate", positive=True,
+              help="Rate at which RMAN applies incremental backups to restored datafiles."),
+    FieldSpec("incremental_overhead", "duration",
+              help="Fixed time per incremental backup applied (catalog, open, close)."),
+    FieldSpec("redo_apply_rate", "rate", positive=True,
+              help="Media recovery rate (V$RECOVERY_PROGRESS 'Average Apply Rate')."),
+    FieldSpec("archivelogs_on_disk", "bool",
+              help="Archived logs since the last incremental are still on disk."),
+    FieldSpec("open", "duration", help="Time to open the database (RESETLOGS, checks)."),
+    FieldSpec("incremental_size", "size",
+              help="Override: size of the incremental backups to restore and apply."),
+    FieldSpec("redo_volume", "size", help="Override: redo to restore and apply."),
+)  # fmt: skip
+TARGETS_FIELDS = (
+    FieldSpec("rto", "duration", True, positive=True, help="Recovery time objective."),
+    FieldSpec("rpo", "duration", help="Recovery point objective: the data loss allowed."),
+    FieldSpec("backup_window", "duration", positive=True,
+              help="Time a level 0 or level 1 backup may take."),
+    FieldSpec("risk_margin", "margin",
+              help="Margin below which a plan that meets the RTO is 'at risk' "
+                   "(share of the RTO, or a duration)."),
+)  # fmt: skip
+TOP_FIELDS = (
+    FieldSpec("format", "int", help="Scenario format version."),
+    FieldSpec("name", "str", True, help="Scenario name."),
+    FieldSpec("customer", "str", help="Customer the plan is for."),
+    FieldSpec("author", "str", help="Who prepared the plan."),
+    FieldSpec("notes", "str", help="Free text printed in the report."),
+)
+SECTIONS: dict[str, tuple[FieldSpec, ...]] = {
+    "database": DATABASE_FIELDS,
+    "backup": BACKUP_FIELDS,
+    "recovery": RECOVERY_FIELDS,
+    "targets": TARGETS_FIELDS,
+}
+_TABLE_KEYS = ("database", "backup", "path", "recovery", "targets", "provenance")
+
+
+def field_spec(section: str, key: str) -> FieldSpec:
+    table = STAGE_FIELDS if section == "path" else SECTIONS.get(section, TOP_FIELDS)
+    for spec in table:
+        if spec.key == key:
+            return spec
+    raise KeyError(f"{section}.{key}")
+
+
+# ------------------------------------------------------------------------ value parsing
+
+
+def _parse_margin(value: Any) -> tuple[float | None, float | None]:
+    """`10%` → (0.1, None); `30 min` → (None, 1800)."""
+    if isinstance(value, str) and value.strip().endswith("%"):
+        return parse_fraction(value), None
+    if isinstance(value, int | float) and not isinstance(value, bool) and value <= 1:
+        return float(value), None
+    return None, parse_duration(value)
+
+
+_PARSERS: dict[str, Callable[[Any], Any]] = {
+    "size": parse_size,
+    "rate": parse_rate,
+    "duration": parse_duration,
+    "fraction": parse_fraction,
+    "ratio": parse_ratio,
+    "growth": parse_growth,
+    "margin": _parse_margin,
+}
+
+
+def parse_value(spec: FieldSpec, value: Any) -> Any:
+    """Parse one raw value (from TOML or a form) per its spec; raises UnitError/ValueError."""
+    if spec.kind in _PARSERS:
+        if spec.kind in ("ratio", "fraction") and isinstance(value, bool):
+            raise UnitError(f"{value!r} is not a number")
+        parsed = _PARSERS[spec.kind](value)
+        if spec.positive and isinstance(parsed, float) and parsed <= 0:
+            raise UnitError(f"{value!r}: must be greater than zero")
+        if isinstance(parsed, float) and not math.isfinite(parsed):
+            raise UnitError(f"{value!r} is not a finite number")
+        return parsed
+    if spec.kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, str) and re.fullmatch(r"\s*\d+\s*", value):
+                value = int(value)
+            else:
+                raise UnitError(f"{value!r} is not a whole number")
+        if value < 0 or (spec.positive and value == 0):
+            raise UnitError(f"{value!r}: must be {'at least 1' if spec.positive else '>= 0'}")
+        return int(value)
+    if spec.kind == "float":
+        if isinstance(value, bool):
+            raise UnitError(f"{value!r} is not a number")
+        try:
+            f = float(value)
+        except (TypeError, ValueError):
+            raise UnitError(f"{value!r} is not a number") from None
+        if not math.isfinite(f) or f < 0 or (spec.positive and f == 0):
+            raise UnitError(f"{value!r}: must be a number greater than zero")
+        return f
+    if spec.kind == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no"):
+            return value.strip().lower() in ("true", "yes")
+        raise UnitError(f"{value!r} is not true or false")
+    if spec.kind == "choice":
+        if not isinstance(value, str) or value.strip().lower() not in spec.choices:
+            raise UnitError(f"{value!r} is not one of: {', '.join(spec.choices)}")
+        return value.strip().lower()
+    if spec.kind == "str":
+        if not isinstance(value, str):
+            raise UnitError(f"{value!r} is not text; put it in quotes")
+        return value
+    raise AssertionError(spec.kind)
+
+
+# ------------------------------------------------------------------------ line numbers
+
+
+def _key_lines(text: str) -> dict[str, int]:
+    """Map dotted keys (`backup.channels`, `path[1].rate`) to 1-based lines.
+
+    tomllib does not report positions, so this light scan of the usual layout (tables,
+    arrays of tables, `key = value` lines) finds them; keys it cannot place get no line.
+    """
+    lines: dict[str, int] = {}
+    table = ""
+    counts: dict[str, int] = {}
+    header = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\"' -]+?)\s*\]\]?\s*(#.*)?$")
+    keyline = re.compile(r"^\s*([A-Za-z0-9_\"'.-]+)\s*=")
+    for no, line in enumerate(text.splitlines(), start=1):
+        m = header.match(line)
+        if m:
+            name = m.group(2).strip().strip("\"'")
+            if m.group(1) == "[[":
+                idx = counts.get(name, 0)
+                counts[name] = idx + 1
+                table = f"{name}[{idx}]"
+            else:
+                table = name
+            lines.setdefault(table, no)
+            continue
+        m = keyline.match(line)
+        if m:
+            key = m.group(1).strip("\"'")
+            lines.setdefault(f"{table}.{key}" if table else key, no)
+    return lines
+
+
+# ------------------------------------------------------------------------ loading
+
+
+class _Loader:
+    def __init__(self, source: str, lines: dict[str, int]) -> None:
+        self.source = source
+        self.lines = lines
+
+    def error(self, key: str, message: str, hint: str | None = None) -> ScenarioError:
+        line = self.lines.get(key)
+        if line is None and "." in key:
+            line = self.lines.get(key.rsplit(".", 1)[0])
+        return ScenarioError(message, key=key, line=line, source=self.source, hint=hint)
+
+    def check_keys(self, where: str, table: Mapping[str, Any], allowed: tuple[str, ...]) -> None:
+        for key in table:
+            if key not in allowed:
+                close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.6)
+                hint = f"did you mean '{close[0]}'?" if close else (
+                    "known keys: " + ", ".join(allowed))  # fmt: skip
+                dotted = f"{where}.{key}" if where else key
+                raise self.error(dotted, f"unknown key '{key}'", hint)
+
+    def section(
+        self, where: str, table: Any, specs: tuple[FieldSpec, ...]
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Validate one table: returns (parsed values, raw values) by key."""
+        if not isinstance(table, dict):
+            raise self.error(where, f"'{where}' must be a table ([{where}])")
+        self.check_keys(where, table, tuple(s.key for s in specs))
+        parsed: dict[str, Any] = {}
+        raw: dict[str, Any] = {}
+        for spec in specs:
+            dotted = f"{where}.{spec.key}" if where else spec.key
+            if spec.key not in table:
+                if spec.required:
+                    raise self.error(dotted, f"'{spec.key}' is required", spec.help or None)
+                continue
+            try:
+                parsed[spec.key] = parse_value(spec, table[spec.key])
+            except (UnitError, ValueError) as exc:
+                raise self.error(dotted, str(exc)) from None
+            raw[spec.key] = table[spec.key]
+        return parsed, raw
+
+
+def _resolve_stage(loader: _Loader, idx: int, values: dict[str, Any], catalog: Catalog) -> Stage:
+    where = f"path[{idx}]"
+    kind = values["kind"]
+    name = values.get("name")
+    source = "scenario"
+    rate = values.get("rate")
+    efficiency = values.get("efficiency")
+    hw = values.get("hw_compression")
+    backup_rate = values.get("backup_rate")
+    if rate is None:
+        item = catalog.find(kind, name)
+        if item is None or item.rate_Bps is None:
+            hint = (
+                f"no {kind} named '{name}' in the catalog; give a rate such as '140 MB/s'"
+                if name
+                else "give a rate such as '140 MB/s', or a catalog item's name"
+            )
+            raise loader.error(f"{where}.rate", "a stage needs a rate", hint)
+        rate = item.rate_Bps
+        source = f"catalog: {item.name} — {item.source}"
+        if efficiency is None:
+            efficiency = item.derate
+        if hw is None and kind == "tape_drive" and item.hw_compression:
+            hw = item.hw_compression
+        if backup_rate is None and item.backup_rate_Bps is not None:
+            backup_rate = item.backup_rate_Bps
+    if efficiency is not None and efficiency > 1:
+        raise loader.error(f"{where}.efficiency", f"{efficiency:g} is above 100 %")
+    if hw is not None and kind != "tape_drive":
+        raise loader.error(f"{where}.hw_compression", "only tape drives have hardware compression")
+    write_factor = values.get("write_factor", 1.0)
+    if "write_factor" in values and kind != "storage_write":
+        raise loader.error(f"{where}.write_factor", "only storage_write stages take a write_factor")
+    if write_factor not in (1.0, 2.0, 3.0):
+        raise loader.error(
+            f"{where}.write_factor", f"{write_factor:g} is not 1, 2 (ASM normal) or 3 (high)"
+        )
+    carries = values.get("carries", "backup" if kind in _CARRIES_BACKUP_BY_DEFAULT else "data")
+    return Stage(
+        kind=kind,
+        name=name,
+        count=values.get("count", 1),
+        rate_Bps=rate,
+        efficiency=1.0 if efficiency is None else efficiency,
+        carries=carries,
+        binds_channel=values.get("binds_channel", kind == "tape_drive"),
+        hw_compression=1.0 if hw is None else hw,
+        backup_rate_Bps=backup_rate,
+        write_factor=write_factor,
+        source=source,
+    )
+
+
+def scenario_from_mapping(
+    doc: Mapping[str, Any],
+    *,
+    source: str = "<scenario>",
+    text: str | None = None,
+    catalog: Catalog | None = None,
+) -> Scenario:
+    """Validate a parsed TOML document (or a form's dict of strings) into a Scenario."""
+    catalog = shipped_catalog() if catalog is None else catalog
+    loader = _Loader(source, _key_lines(text) if text else {})
+    if not isinstance(doc, Mapping):
+        raise loader.error("", "a scenario must be a TOML table")
+    fmt = doc.get("format", FORMAT_VERSION)
+    if isinstance(fmt, bool) or not isinstance(fmt, int):
+        raise loader.error("format", f"{fmt!r} is not a format version number")
+    if fmt > FORMAT_VERSION:
+        raise ScenarioVersionError(
+            f"written in scenario format {fmt}; this version of RTO Planner reads format "
+            f"{FORMAT_VERSION} and older",
+            key="format",
+            line=loader.lines.get("format"),
+            source=source,
+            hint="upgrade RTO Planner to open it",
+        )
+    if fmt < 1:
+        raise loader.error("format", f"{fmt} is not a valid format version")
+    top = {k: v for k, v in doc.items() if k not in _TABLE_KEYS}
+    loader.check_keys("", top, tuple(s.key for s in TOP_FIELDS) + _TABLE_KEYS)
+    top_vals, top_raw = loader.section("", top, TOP_FIELDS)
+    top_raw.pop("format", None)
+    raw: dict[str, Any] = {"format": FORMAT_VERSION, **top_raw}
+
+    for name in ("database", "targets"):
+        if name not in doc:
+            raise loader.error(name, f"the [{name}] table is required")
+    db_vals, raw["database"] = loader.section("database", doc["database"], DATABASE_FIELDS)
+    bk_vals, raw["backup"] = loader.section("backup", doc.get("backup", {}), BACKUP_FIELDS)
+    rc_vals, raw["recovery"] = loader.section("recovery", doc.get("recovery", {}), RECOVERY_FIELDS)
+    tg_vals, raw["targets"] = loader.section("targets", doc["targets"], TARGETS_FIELDS)
+
+    path_doc = doc.get("path", [])
+    if not isinstance(path_doc, list) or not path_doc:
+        raise loader.error(
+            "path",
+            "the restore path needs at least one [[path]] stage",
+            'add e.g. [[path]] kind = "tape_drive" count = 4 rate = "300 MB/s"',
+        )
+    stages = []
+    raw_path = []
+    for i, stage_doc in enumerate(path_doc):
+        vals, stage_raw = loader.section(f"path[{i}]", stage_doc, STAGE_FIELDS)
+        stages.append(_resolve_stage(loader, i, vals, catalog))
+        raw_path.append(stage_raw)
+    raw["path"] = raw_path
+
+    prov_doc = doc.get("provenance", {})
+    if not isinstance(prov_doc, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in prov_doc.items()
+    ):
+        raise loader.error("provenance", "provenance must be a table of text values")
+    if prov_doc:
+        raw["provenance"] = dict(prov_doc)
+
+    growth = db_vals.get("growth")
+    database = Database(
+        size_bytes=db_vals["size"],
+        largest_file_bytes=db_vals.get("largest_file"),
+        redo_rate_Bps=db_vals.get("redo_rate", 0.0),
+        daily_change=db_vals.get("daily_change", 0.0),
+        growth=Growth(growth[0], growth[1], raw["database"]["growth"]) if growth else None,
+        workload=db_vals.get("workload", "oltp"),
+    )
+    if database.largest_file_bytes and database.largest_file_bytes > database.size_bytes:
+        raise loader.error("database.largest_file", "is larger than the database size")
+
+    backup = Backup(
+        **{
+            k2: bk_vals[k1]
+            for k1, k2 in (
+                ("compression_ratio", "compression_ratio"),
+                ("channels", "channels"),
+                ("channel_init", "channel_init_s"),
+                ("section_size", "section_size_bytes"),
+                ("level0_every", "level0_every_s"),
+                ("level1", "level1"),
+                ("level1_every", "level1_every_s"),
+                ("archivelog_every", "archivelog_every_s"),
+                ("log_switch", "log_switch_s"),
+                ("offsite_delay", "offsite_delay_s"),
+                ("standby", "standby"),
+                ("transport_lag", "transport_lag_s"),
+            )
+            if k1 in bk_vals
+        }
+    )
+    if "level1" not in bk_vals and "level1_every" in bk_vals:
+        backup = replace(backup, level1="cumulative")
+    if backup.level1 != "none" and backup.level1_every_s >= backup.level0_every_s:
+        raise loader.error("backup.level1_every", "must be shorter than backup.level0_every")
+
+    redo_apply = rc_vals.get("redo_apply_rate")
+    redo_source = "scenario"
+    if redo_apply is None:
+        item = catalog.find("redo_apply", database.workload)
+        if item is not None and item.rate_Bps:
+            redo_apply = item.rate_Bps * item.derate
+            redo_source = f"catalog: {database.workload} workload class — {item.source}"
+    recovery = Recovery(
+        detect_s=rc_vals.get("detect", 0.0),
+        tape_recall_s=rc_vals.get("tape_recall", 0.0),
+        incremental_apply_rate_Bps=rc_vals.get("incremental_apply_rate"),
+        incremental_overhead_s=rc_vals.get("incremental_overhead", 0.0),
+        redo_apply_rate_Bps=redo_apply,
+        redo_apply_source=redo_source,
+        archivelogs_on_disk=rc_vals.get("archivelogs_on_disk", True),
+        open_s=rc_vals.get("open", 0.0),
+        incremental_size_bytes=rc_vals.get("incremental_size"),
+        redo_volume_bytes=rc_vals.get("redo_volume"),
+    )
+    if backup.level1 != "none" and recovery.incremental_apply_rate_Bps is None:
+        raise loader.error(
+            "recovery.incremental_apply_rate",
+            "is required when backup.level1 is not 'none'",
+            "e.g. '18 TiB/h' (measure it from a test recovery, or use the storage write rate)",
+        )
+    frac, secs = tg_vals.get("risk_margin", (0.10, None))
+    targets = Targets(
+        rto_s=tg_vals["rto"],
+        rpo_s=tg_vals.get("rpo"),
+        backup_window_s=tg_vals.get("backup_window"),
+        risk_margin_fraction=frac,
+        risk_margin_s=secs,
+    )
+    return Scenario(
+        name=top_vals["name"],
+        database=database,
+        backup=backup,
+        path=tuple(stages),
+        recovery=recovery,
+        targets=targets,
+        customer=top_vals.get("customer", ""),
+        author=top_vals.get("author", ""),
+        notes=top_vals.get("notes", ""),
+        provenance=dict(prov_doc),
+        raw=raw,
+    )
+
+
+def load_scenario_text(
+    text: str, source: str = "<text>", catalog: Catalog | None = None
+) -> Scenario:
+    """Parse and validate scenario TOML text; `source` names it in error messages."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        raise ScenarioError(
+            f"not valid TOML: {exc}",
+            line=int(m.group(1)) if m else None,
+            source=source,
+        ) from None
+    return scenario_from_mapping(doc, source=source, text=text, catalog=catalog)
+
+
+def load_scenario(path: str | Path, catalog: Catalog | None = None) -> Scenario:
+    """Load a scenario file; errors name the file, line and key."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise ScenarioError("no such file", source=str(p)) from None
+    except IsADirectoryError:
+        raise ScenarioError("is a directory, not a scenario file", source=str(p)) from None
+    except OSError as exc:
+        raise ScenarioError(f"cannot read the file ({exc.strerror})", source=str(p)) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ScenarioError(
+            "is not UTF-8 text; save the scenario as UTF-8 TOML", source=str(p)
+        ) from None
+    return load_scenario_text(text, source=str(p), catalog=catalog)
+
+
+# ------------------------------------------------------------------------ saving
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        escaped = (
+            value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+            .replace("\t", "\\t").replace("\r", "\\r")
+        )  # fmt: skip
+        return f'"{escaped}"'
+    raise TypeError(f"cannot write {value!r} to TOML")
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_value(key)
+
+
+def dump_scenario(scenario: Scenario) -> str:
+    """Canonical TOML for a scenario; load → dump → load gives an identical Scenario.
+
+    Values are written as the user wrote them (they were validated on load), so units
+    and precision survive a save.
+    """
+    return dump_mapping(scenario.raw)
+
+
+def dump_mapping(raw: Mapping[str, Any]) -> str:
+    out: list[str] = [f"format = {FORMAT_VERSION}"]
+    for spec in TOP_FIELDS[1:]:
+        if spec.key in raw:
+            out.append(f"{spec.key} = {_toml_value(raw[spec.key])}")
+    for section in ("database", "backup"):
+        table = raw.get(section) or {}
+        if table:
+            out.append(f"\n[{section}]")
+            for spec in SECTIONS[section]:
+                if spec.key in table:
+                    out.append(f"{spec.key} = {_toml_value(table[spec.key])}")
+    for stage in raw.get("path", []):
+        out.append("\n[[path]]")
+        for spec in STAGE_FIELDS:
+            if spec.key in stage:
+                out.append(f"{spec.key} = {_toml_value(stage[spec.key])}")
+    for section in ("recovery", "targets"):
+        table = raw.get(section) or {}
+        if table:
+            out.append(f"\n[{section}]")
+            for spec in SECTIONS[section]:
+                if spec.key in table:
+                    out.append(f"{spec.key} = {_toml_value(table[spec.key])}")
+    prov = raw.get("provenance") or {}
+    if prov:
+        out.append("\n[provenance]")
+        for key, value in prov.items():
+            out.append(f"{_toml_key(key)} = {_toml_value(value)}")
+    return "\n".join(out) + "\n"
+
+
+def with_values(scenario: Scenario, changes: Mapping[str, Any], catalog: Catalog | None = None,
+                provenance: Mapping[str, str] | None = None) -> Scenario:  # fmt: skip
+    """A copy of the scenario with raw values changed by dotted key (`backup.channels`,
+    `path[0].count`); validated like a file. `None` removes an optional key."""
+    raw = _deep_copy(scenario.raw)
+    for dotted, value in changes.items():
+        _set_dotted(raw, dotted, value)
+    if provenance:
+        prov = dict(raw.get("provenance") or {})
+        prov.update(provenance)
+        raw["provenance"] = prov
+    return scenario_from_mapping(raw, source=scenario.name, catalog=catalog)
+
+
+def _deep_copy(obj: Any) -> Any:
+    if isinstance(obj, Mapping):
+        return {k: _deep_copy(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_deep_copy(v) for v in obj]
+    return obj
+
+
+def _set_dotted(raw: dict[str, Any], dotted: str, value: Any) -> None:
+    m = re.fullmatch(r"path\[(\d+)\]\.(\w+)", dotted)
+    if m:
+        target = raw.setdefault("path", [])[int(m.group(1))]
+        key = m.group(2)
+    elif "." in dotted:
+        section, key = dotted.split(".", 1)
+        target = raw.setdefault(section, {})
+    else:
+        target, key = raw, dotted
+    if value is None:
+        target.pop(key, None)
+    else:
+        target[key] = value
+
+
+__all__ = [
+    "FORMAT_VERSION",
+    "STAGE_KINDS",
+    "Backup",
+    "Database",
+    "FieldSpec",
+    "Growth",
+    "Recovery",
+    "Scenario",
+    "Stage",
+    "Targets",
+    "dump_mapping",
+    "dump_scenario",
+    "field_spec",
+    "load_scenario",
+    "load_scenario_text",
+    "parse_value",
+    "scenario_from_mapping",
+    "with_values",
+]
