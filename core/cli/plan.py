@@ -93,7 +93,8 @@ def describe_cycle_time(since_level0_s: float, period_s: float) -> str:
     if period_s - since_level0_s < 1.0:
         return "just before the next level 0"
     d, rem = divmod(since_level0_s, 86400)
-    return f"on day {int(d) + 1} at {int(rem // 3600):02d}:{int(rem % 3600 // 60):02d} after the level 0"
+    clock = f"{int(rem // 3600):02d}:{int(rem % 3600 // 60):02d}"
+    return f"on day {int(d) + 1} at {clock} after the level 0"
 
 
 VERDICT_WORDS = {"meets": "MEETS", "at_risk": "AT RISK", "misses": "MISSES", "unknown": "—"}
