@@ -79,3 +79,27 @@ def move(
     if not math.isfinite(t):
         t = math.inf
     return Flow(volume_bytes, t, model.rate_Bps, channel_init_s, largest_piece_bytes, bound)
+
+
+def ramp_curve(
+    model: PathModel, channel_init_s: float, duration_s: float
+) -> list[tuple[float, float]]:
+    """The aggregate rate as a step curve [(t, rate_Bps), ...] over a job of `duration_s`,
+    for plotting the channel start-up ramp: one step per channel start."""
+    if duration_s <= 0:
+        return [(0.0, 0.0)]
+    pts: list[tuple[float, float]] = [(0.0, 0.0)]
+    m = model.active_channels
+    if channel_init_s <= 0:
+        return [(0.0, model.rate(m)), (duration_s, model.rate(m))]
+    saturated = model.rate(m)
+    for k in range(1, m + 1):
+        t = k * channel_init_s
+        if t >= duration_s:
+            break
+        rate = model.rate(k)
+        pts.append((t, rate))
+        if rate >= saturated:
+            break
+    pts.append((duration_s, pts[-1][1]))
+    return pts
