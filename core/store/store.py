@@ -16,6 +16,7 @@ Why this shape (STYLE §4, §8):
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import hashlib
 import json
@@ -66,6 +67,8 @@ from .models import (
 )
 
 T = TypeVar("T")
+
+_NO_CHANGES = Changes()
 
 GRACE_PERIOD = timedelta(days=30)
 """How long a deleted scenario stays restorable before an open of the store purges it."""
@@ -235,7 +238,9 @@ def _scenario_name_from_text(text: str, source: str, catalog: Catalog) -> str:
             raise ScenarioError(f"not valid TOML ({exc})", source=source) from None
         name = doc.get("name")
         if not isinstance(name, str) or not name.strip():
-            raise ScenarioError("a scenario needs a non-empty name", key="name", source=source)
+            raise ScenarioError(
+                "a scenario needs a non-empty name", key="name", source=source
+            ) from None
         return name
     scenario = load_scenario_text(text, source=source, catalog=catalog)
     return scenario.name
@@ -403,10 +408,8 @@ class Store:
     def _close_connections(self) -> None:
         for con in (getattr(self, "_wcon", None), getattr(self, "_con", None)):
             if con is not None:
-                try:
+                with contextlib.suppress(duckdb.Error):
                     con.close()
-                except duckdb.Error:
-                    pass
 
     def close(self) -> None:
         """Finish queued writes, close the file and release the lock. Safe to repeat."""
@@ -456,7 +459,7 @@ class Store:
             cur.close()
 
     def write(
-        self, fn: Callable[[duckdb.DuckDBPyConnection], T], changes: Changes = Changes()
+        self, fn: Callable[[duckdb.DuckDBPyConnection], T], changes: Changes = _NO_CHANGES
     ) -> T:
         """Run `fn(connection)` in one transaction on the write lane and wait for it.
 
@@ -711,7 +714,7 @@ class Store:
                 created_at=_aware(created),  # type: ignore[arg-type]
                 deleted_at=_aware(deleted),
                 purge_after=_aware(deleted + GRACE_PERIOD) if deleted else None,
-            )  # fmt: skip
+            )
             for name, created, deleted, n, last, saved, comment in rows
         ]
 
@@ -904,7 +907,7 @@ class Store:
                     inputs_hash=ih,  # type: ignore[arg-type]
                     engine_version=ev,
                     plan=json.loads(plan),
-                )  # fmt: skip
+                )
                 for rid, ver, vid, at, ih, ev, plan in rows
             ]
 
