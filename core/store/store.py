@@ -148,7 +148,10 @@ def _check_header(path: Path) -> None:
             hint="pass --db with another file name; the file was not changed",
         )
     if len(head) < 12 or head[8:12] != _DUCKDB_MAGIC:
-        raise StoreCorruptError(f"{path} is not a DuckDB database file", hint=_RECOVERY_HINT)
+        raise StoreCorruptError(
+            f"{path} is not a DuckDB database file",
+            hint="check that --db names an RTO Planner store; the file was not changed",
+        )
 
 
 def _connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:

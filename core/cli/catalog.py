@@ -1,0 +1,220 @@
+"""`rto-planner catalog list|add|remove`: the hardware catalog in the store.
+
+The first command a new user runs: it creates and seeds the store, then lists every
+shipped item with the source of its figures, so nothing in a plan is a number without a
+provenance. User items (from `catalog add`) are marked and win over shipped ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ..catalog import CATALOG_KINDS, CatalogItem, load_catalog_file
+from ..store import CatalogEntry, open_store_from_args
+from ..units import format_duration, format_fraction, format_rate
+
+
+def format_table(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], *, fit_last: bool = True
+) -> str:
+    """Left-aligned columns; the last column is cut to the terminal width on a terminal.
+
+    Only the last column is cut (with '…'), so the figures always stay readable; piped
+    output keeps everything.
+    """
+    widths = [len(h) for h in headers]
+    for row in rows:
+        for i, cell in enumerate(row[:-1]):
+            widths[i] = max(widths[i], len(cell))
+    lead = sum(w + 2 for w in widths[:-1])
+    room: int | None = None
+    if fit_last and sys.stdout.isatty():
+        room = max(20, shutil.get_terminal_size((120, 24)).columns - lead)
+
+    def line(cells: Sequence[str]) -> str:
+        head = "".join(c.ljust(w + 2) for c, w in zip(cells[:-1], widths[:-1], strict=True))
+        last = cells[-1]
+        if room is not None and len(last) > room:
+            last = last[: room - 1] + "…"
+        return (head + last).rstrip()
+
+    out = [line(headers), line(["-" * w for w in widths[:-1]] + ["-" * len(headers[-1])])]
+    out.extend(line(r) for r in rows)
+    return "\n".join(out)
+
+
+def local_time(ts: datetime | None) -> str:
+    return "" if ts is None else ts.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def print_json(obj: Any) -> None:
+    print(json.dumps(obj, indent=2, ensure_ascii=False, default=str))
+
+
+def _figures(item: CatalogItem) -> str:
+    """The figures other than the main rate, as a DBA would jot them down."""
+    parts: list[str] = []
+    if item.compressed_rate_Bps is not None:
+        parts.append(f"compressed {format_rate(item.compressed_rate_Bps)}")
+    if item.hw_compression is not None:
+        parts.append(f"hw {item.hw_compression:g}:1")
+    if item.backup_rate_Bps is not None:
+        parts.append(f"backup {format_rate(item.backup_rate_Bps)}")
+    if item.ratio is not None:
+        parts.append(f"ratio {item.ratio:g}:1")
+    if item.cpu_cost is not None:
+        parts.append(f"cpu {item.cpu_cost:g}× BASIC")
+    for label, value in (
+        ("load", item.load_s),
+        ("unload", item.unload_s),
+        ("locate", item.locate_s),
+    ):
+        if value is not None:
+            parts.append(f"{label} {format_duration(value)}")
+    return ", ".join(parts)
+
+
+def entry_to_json(entry: CatalogEntry) -> dict[str, Any]:
+    i = entry.item
+    return {
+        "kind": i.kind,
+        "name": i.name,
+        "origin": entry.origin,
+        "overrides_shipped": entry.overrides_shipped,
+        "shadowed": entry.shadowed,
+        "rate_Bps": i.rate_Bps,
+        "derate": i.derate,
+        "practical_rate_Bps": i.practical_rate_Bps,
+        "compressed_rate_Bps": i.compressed_rate_Bps,
+        "backup_rate_Bps": i.backup_rate_Bps,
+        "hw_compression": i.hw_compression,
+        "ratio": i.ratio,
+        "cpu_cost": i.cpu_cost,
+        "load_s": i.load_s,
+        "unload_s": i.unload_s,
+        "locate_s": i.locate_s,
+        "source": i.source,
+        "notes": i.notes,
+        "extra": i.extra,
+        "updated_at": entry.updated_at.isoformat(),
+    }
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "catalog",
+        parents=[common],
+        help="the hardware catalog (shipped figures with sources, and your own)",
+        description="The hardware catalog: tape drives, links, media servers, storage, RMAN "
+        "compression levels and redo apply classes, each with its source. Items you add "
+        "are kept apart from the shipped ones, survive updates, and win over them.",
+    )
+    csub = p.add_subparsers(dest="catalog_command", metavar="ACTION", required=True)
+
+    ls = csub.add_parser("list", parents=[common], help="list catalog items with sources")
+    ls.add_argument(
+        "--kind",
+        choices=CATALOG_KINDS,
+        metavar="K",
+        help="only this kind: " + ", ".join(CATALOG_KINDS),
+    )
+    ls.add_argument(
+        "--all", action="store_true", help="also list shipped items that one of yours overrides"
+    )
+    ls.add_argument("--json", action="store_true", help="JSON on stdout")
+    ls.set_defaults(func=run_list)
+
+    add = csub.add_parser(
+        "add", parents=[common], help="add or replace your own items from a catalog TOML file"
+    )
+    add.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        type=Path,
+        help="TOML with [[item]] tables (same format as data/catalog/)",
+    )
+    add.add_argument("--json", action="store_true", help="JSON on stdout")
+    add.set_defaults(func=run_add)
+
+    rm = csub.add_parser(
+        "remove",
+        parents=[common],
+        help="remove one of your items (a shipped one then applies again)",
+    )
+    rm.add_argument("kind", choices=CATALOG_KINDS, metavar="KIND")
+    rm.add_argument("name", metavar="NAME")
+    rm.set_defaults(func=run_remove)
+    p.set_defaults(func=run_list, kind=None, all=False, json=False)
+
+
+def run_list(args: argparse.Namespace) -> int:
+    with open_store_from_args(args) as store:
+        entries = store.catalog_entries(args.kind, include_shadowed=args.all)
+    if args.json:
+        print_json([entry_to_json(e) for e in entries])
+        return 0
+    if not entries:
+        print("The catalog has no items" + (f" of kind {args.kind}." if args.kind else "."))
+        return 0
+    rows = []
+    for e in entries:
+        i = e.item
+        origin = "user*" if e.overrides_shipped else ("(overridden)" if e.shadowed else e.origin)
+        rows.append(
+            [
+                i.kind,
+                i.name,
+                format_rate(i.rate_Bps) if i.rate_Bps is not None else "",
+                format_fraction(i.derate) if i.derate != 1.0 else "",
+                format_rate(i.practical_rate_Bps) if i.practical_rate_Bps is not None else "",
+                _figures(i),
+                origin,
+                i.source,
+            ]
+        )
+    print(
+        format_table(
+            ["KIND", "NAME", "RATE", "DERATE", "PRACTICAL", "OTHER", "ORIGIN", "SOURCE"], rows
+        )
+    )
+    n_user = sum(e.origin == "user" for e in entries)
+    print(
+        f"\n{len(entries)} items ({n_user} yours; user* = yours, overriding a shipped item). "
+        "Figures marked ⚠ in their notes are unverified: prefer measured rates."
+    )
+    return 0
+
+
+def run_add(args: argparse.Namespace) -> int:
+    items: list[CatalogItem] = []
+    for path in args.files:
+        items.extend(load_catalog_file(path, user=True))
+    with open_store_from_args(args) as store:
+        change = store.add_catalog_items(items)
+    if args.json:
+        print_json({"added": list(change.added), "replaced": list(change.updated)})
+    else:
+        print(f"Added {len(change.added)} item(s), replaced {len(change.updated)} of yours.")
+        for name in change.added:
+            print(f"  + {name}")
+        for name in change.updated:
+            print(f"  ~ {name}")
+    return 0
+
+
+def run_remove(args: argparse.Namespace) -> int:
+    with open_store_from_args(args) as store:
+        store.remove_catalog_item(args.kind, args.name)
+    print(f"Removed your {args.kind} '{args.name}'.")
+    return 0
+
+
+run = run_list
