@@ -24,7 +24,7 @@ Format = Literal["text", "html"]
 
 @dataclass(frozen=True)
 class InstanceRates:
-    """One instance's rates inside a global RAC report (awrgrpt "System Statistics - Per Second")."""
+    """One instance's rates in a global RAC report (awrgrpt "System Statistics - Per Second")."""
 
     inst_num: int
     instance: str | None
@@ -127,16 +127,16 @@ class WorkloadReport:
 
 
 def normalise_content(data: bytes) -> bytes:
-    """The bytes a report is identified by: line endings, form feeds and trailing blanks removed.
+    """The bytes a report is identified by: its content without any whitespace (and BOM).
 
-    A report mailed as CRLF, opened and saved by an editor that drops form feeds, or with a
-    BOM is still the same report and must hash the same.
+    A report mailed as CRLF, opened and saved by an editor that drops form feeds or trailing
+    blanks, or re-indented, is still the same report and must hash the same. Whitespace in
+    AWR output is layout only, so dropping all of it loses nothing that tells two reports
+    apart; `bytes.translate` does it at memory speed, which matters for 2 MB HTML files.
     """
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").replace(b"\f", b"")
-    lines = [line.rstrip() for line in data.split(b"\n")]
-    return b"\n".join(lines).strip(b"\n")
+    return data.translate(None, b" \t\r\n\f\v")
 
 
 def content_hash(data: bytes, period: int | None = None) -> str:

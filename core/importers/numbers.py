@@ -109,7 +109,9 @@ def _fold(text: str) -> str:
 def month_number(name: str) -> int | None:
     """Month number from an abbreviation in a common NLS language, or a numeric month."""
     s = name.strip().rstrip(".")
-    digits = re.match(r"^(\d{1,2})\s*(?:月|월)?$", s)
+    # `2月` (Japanese/Chinese), `2월` (Korean), `02`; also `2` followed by a CJK month sign
+    # that was decoded with the wrong code page: digits and no ASCII letter after them.
+    digits = re.match(r"^(\d{1,2})\s*(?:月|월|[^\x00-\x7f]*)$", s)
     if digits:
         n = int(digits.group(1))
         return n if 1 <= n <= 12 else None

@@ -1,0 +1,410 @@
+"""HTML AWR reports (awrrpt, awrgrpt, awrddrpt; 10g to 23ai, also browser-resaved copies).
+
+Tables are found by their `summary` attribute ("This table displays load profile"), the most
+stable anchor from 11.2 to 19c, and, when a copy has lost it, by their header cells. The
+parser (selectolax) copes with what browsers do on "Save as": upper-case tags, unquoted
+attributes, added `<tbody>`, `&nbsp;` for `&#160;`. Only the few tables we need are read
+cell by cell, which keeps a 2 MB report well under 50 ms.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+
+from selectolax.lexbor import LexborHTMLParser as HTMLParser
+from selectolax.lexbor import LexborNode as Node
+
+from .awr_text import GLOBAL_COLUMNS, global_instance_rates
+from .extract import RawReport, add_activity, build
+from .model import WorkloadReport
+from .numbers import parse_minutes, parse_number, parse_oracle_datetime
+
+Row = list[str]
+
+
+class _Table:
+    """One `<table>…</table>` fragment with its summary; parsed on first use only.
+
+    Parsing a whole 2 MB report into a DOM costs more than everything else together, while
+    we need a dozen of its hundreds of tables: so tables are cut out with a regex (AWR does
+    not nest them) and each one is parsed by selectolax only when it is read.
+    """
+
+    __slots__ = ("_header", "_node", "_rows", "fragment", "summary")
+
+    def __init__(self, fragment: str, summary: str) -> None:
+        self.fragment = fragment
+        self.summary = summary
+        self._node: Node | None = None
+        self._rows: list[Row] | None = None
+        self._header: Row | None = None
+
+    @property
+    def node(self) -> Node:
+        if self._node is None:
+            tree = HTMLParser(self.fragment)
+            self._node = tree.css_first("table") or tree.root  # type: ignore[assignment]
+        return self._node  # type: ignore[return-value]
+
+    @property
+    def rows(self) -> list[Row]:
+        if self._rows is None:
+            rows = []
+            for tr in self.node.css("tr"):
+                cells = [
+                    " ".join(c.text(deep=True).split()) for c in tr.iter() if c.tag in ("td", "th")
+                ]
+                if cells:
+                    rows.append(cells)
+            self._rows = rows
+        return self._rows
+
+    def header(self) -> Row:
+        """The header cells: the first row made of <th> (falls back to the first row)."""
+        if self._header is None:
+            self._header = []
+            for tr in self.node.css("tr"):
+                ths = [" ".join(c.text(deep=True).split()) for c in tr.iter() if c.tag == "th"]
+                self._header = ths or (self.rows[0] if self.rows else [])
+                break
+        return self._header
+
+
+_TABLE_OPEN_RE = re.compile(r"<table\b([^>]*)>", re.IGNORECASE)
+_TABLE_CLOSE_RE = re.compile(r"</table\s*>", re.IGNORECASE)
+_SUMMARY_RE = re.compile(r"""\bsummary\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
+
+
+def _tables(text: str) -> list[_Table]:
+    out = []
+    pos = 0
+    while True:
+        m = _TABLE_OPEN_RE.search(text, pos)
+        if not m:
+            break
+        close = _TABLE_CLOSE_RE.search(text, m.end())
+        end = close.end() if close else len(text)
+        sm = _SUMMARY_RE.search(m.group(1))
+        summary = ""
+        if sm:
+            summary = html.unescape(next(g for g in sm.groups() if g is not None))
+        out.append(_Table(text[m.start() : end], " ".join(summary.split()).lower()))
+        pos = end
+    return out
+
+
+def _find(tables: list[_Table], *needles: str) -> list[_Table]:
+    """Tables whose summary contains every needle (lower case)."""
+    return [t for t in tables if t.summary and all(n in t.summary for n in needles)]
+
+
+def _by_header(tables: Iterable[_Table], *names: str) -> list[_Table]:
+    """Tables whose header cells include all `names` (case-insensitive): the fallback anchor."""
+    wanted = [n.lower() for n in names]
+    out = []
+    for t in tables:
+        head = " | ".join(t.header()).lower()
+        if all(w in head for w in wanted):
+            out.append(t)
+    return out
+
+
+def _record(table: _Table) -> dict[str, str]:
+    """Header cell (lower case) → first data row's cell, for one-row identity tables."""
+    head = [h.lower() for h in table.header()]
+    for row in table.rows:
+        if row == table.header() or len(row) < 2:
+            continue
+        return {h: v for h, v in zip(head, row, strict=False) if h}
+    return {}
+
+
+_TITLE_RE = re.compile(
+    r"DB:\s*(?P<db>[^,\s]+)(?:,\s*Inst:\s*(?P<inst>[^,\s]+))?,\s*Snaps:\s*(?P<b>\d+)-(?P<e>\d+)",
+    re.IGNORECASE,
+)
+
+
+_TITLE_TAG_RE = re.compile(r"<title[^>]*>(.*?)</title", re.IGNORECASE | re.DOTALL)
+
+
+def parse_html_awr(text: str, data: bytes, source: str, layout: str) -> list[WorkloadReport]:
+    """Dispatch on the layout `detect` found; returns one report per measured interval."""
+    tables = _tables(text)
+    tm = _TITLE_TAG_RE.search(text, 0, 65536)
+    title = html.unescape(tm.group(1)) if tm else ""
+    end = "End of Report" in text[-8192:]
+    if layout == "compare":
+        return _parse_compare(tables, title, data, source, end)
+    raw = RawReport(source=source, data=data, kind="awr", layout=layout, format="html")
+    raw.has_end_marker = end
+    m = _TITLE_RE.search(title)
+    if m:
+        raw.db_name = m.group("db")
+        raw.instance = m.group("inst")
+    if layout == "global_rac":
+        _read_global(tables, raw)
+    else:
+        _read_identity(tables, raw)
+        _read_snapshots(tables, raw)
+        _read_load_profile(tables, raw)
+        _read_activity(tables, raw)
+        _read_io_profile(tables, raw)
+    if raw.begin_snap is None and m:
+        raw.warnings.append("snapshot ids taken from the title")
+        raw.begin_snap, raw.end_snap = int(m.group("b")), int(m.group("e"))
+    if raw.instance and raw.instance not in raw.instances and layout != "global_rac":
+        raw.instances.append(raw.instance)
+    return [build(raw)]
+
+
+# ----------------------------------------------------------------------------- instance
+
+
+def _read_identity(tables: list[_Table], raw: RawReport) -> None:
+    info = _find(tables, "database instance information") or _by_header(tables, "db id")
+    rec: dict[str, str] = {}
+    for t in info[:3]:
+        for k, v in _record(t).items():
+            rec.setdefault(k, v)
+    raw.db_name = rec.get("db name") or raw.db_name
+    dbid = parse_number(rec.get("db id"))
+    raw.dbid = int(dbid) if dbid is not None else None
+    raw.instance = rec.get("instance") or raw.instance
+    num = parse_number(rec.get("inst num"))
+    raw.inst_num = int(num) if num is not None else None
+    raw.version = rec.get("release") or None
+    if rec.get("rac") in ("YES", "NO"):
+        raw.rac = rec["rac"] == "YES"
+    host = _find(tables, "host information") or _by_header(tables, "host name", "platform")
+    if host:
+        raw.host = _record(host[0]).get("host name") or None
+    if raw.layout == "pdb":
+        for t in _find(tables, "pdb") or _by_header(tables, "container name"):
+            head = [h.lower() for h in t.header()]
+            col = next((i for i, h in enumerate(head) if "name" in h), None)
+            if col is None:
+                continue
+            for row in t.rows[1:]:
+                if len(row) > col and row[col] and row[col].upper() != "CDB$ROOT":
+                    raw.container = row[col]
+                    break
+            if raw.container:
+                break
+
+
+def _read_snapshots(tables: list[_Table], raw: RawReport) -> None:
+    snap = _find(tables, "snapshot information") or _by_header(tables, "snap id", "snap time")
+    if not snap:
+        return
+    for row in snap[0].rows:
+        label = row[0].lower().rstrip(":") if row else ""
+        if label in ("begin snap", "end snap") and len(row) >= 3:
+            sid = parse_number(row[1])
+            when = parse_oracle_datetime(row[2])
+            if label == "begin snap":
+                raw.begin_snap = int(sid) if sid is not None else None
+                raw.begin, raw.begin_text = when, row[2]
+            else:
+                raw.end_snap = int(sid) if sid is not None else None
+                raw.end, raw.end_text = when, row[2]
+        elif label in ("elapsed", "db time"):
+            value = next((parse_minutes(c) for c in row[1:] if "min" in c.lower()), None)
+            if label == "elapsed":
+                raw.elapsed_min = value
+            else:
+                raw.db_time_min = value
+
+
+def _load_profile_table(tables: list[_Table]) -> _Table | None:
+    found = _find(tables, "load profile")
+    if found:
+        return found[0]
+    for t in _by_header(tables, "per second"):
+        if any(r and r[0].lower().startswith("redo size") for r in t.rows):
+            return t
+    return None
+
+
+def _read_load_profile(tables: list[_Table], raw: RawReport) -> None:
+    t = _load_profile_table(tables)
+    if t is None:
+        return
+    raw.load_profile_found = True
+    for row in t.rows:
+        if len(row) < 2 or not row[0].endswith(":"):
+            continue
+        raw.load_profile.append(
+            (row[0], parse_number(row[1]), parse_number(row[2]) if len(row) > 2 else None)
+        )
+
+
+def _read_activity(tables: list[_Table], raw: RawReport) -> None:
+    ias = _find(tables, "activity stat") or _by_header(tables, "statistic", "per second")
+    for t in ias:
+        if "absolute" in t.summary:
+            continue
+        for row in t.rows:
+            if len(row) >= 3 and row[0].startswith(("redo", "log switches")):
+                add_activity(raw, row[0], row[1:])
+    for t in _find(tables, "thread activity"):
+        for row in t.rows:
+            if len(row) >= 2 and row[0].startswith("log switches"):
+                add_activity(raw, row[0], row[1:])
+
+
+def _read_io_profile(tables: list[_Table], raw: RawReport) -> None:
+    for t in _find(tables, "io profile"):
+        for row in t.rows:
+            if row and row[0].rstrip(":").strip().lower() == "redo (mb)" and len(row) >= 2:
+                raw.io_redo_mb_per_s = parse_number(row[1])
+                raw.io_redo_write_mb_per_s = parse_number(row[-1]) if len(row) >= 4 else None
+                return
+
+
+# ----------------------------------------------------------------------------- global RAC
+
+_GLOBAL_HEADER_KEYS = (
+    ("logical reads", "logical_reads_per_s"),
+    ("physical reads", "physical_reads_per_s"),
+    ("physical writes", "physical_writes_per_s"),
+    ("redo size", "redo_kib_per_s"),
+    ("block changes", "block_changes_per_s"),
+    ("user calls", "user_calls_per_s"),
+    ("execs", "executes_per_s"),
+    ("parses", "parses_per_s"),
+    ("logons", "logons_per_s"),
+    ("txns", "txn_per_s"),
+)
+
+
+def _read_global(tables: list[_Table], raw: RawReport) -> None:
+    raw.rac = True
+    summary = _find(tables, "database summary")
+    if summary:
+        for row in summary[0].rows:
+            if len(row) >= 10 and row[0].isdigit() and len(row[0]) >= 6:
+                raw.dbid = int(row[0])
+                raw.db_name = row[1]
+                flags = [c for c in row[2:] if c in ("YES", "NO")]
+                raw.rac = flags[0] == "YES" if flags else True
+                tail = row[-8:]
+                b, e = parse_number(tail[0]), parse_number(tail[1])
+                raw.begin_snap = int(b) if b is not None else None
+                raw.end_snap = int(e) if e is not None else None
+                raw.db_time_min = parse_number(tail[6])
+                raw.elapsed_min = parse_number(tail[7])
+                break
+    names: dict[int, str] = {}
+    inst = _find(tables, "database instances included") or _by_header(tables, "i#", "instance")
+    if inst:
+        head = [h.lower() for h in inst[0].header()]
+        idx = {h: i for i, h in enumerate(head)}
+        for row in inst[0].rows:
+            if not row or not row[0].isdigit() or len(row) < len(head):
+                continue
+            n = int(row[0])
+            name = row[idx.get("instance", 1)]
+            names[n] = name
+            raw.instances.append(name)
+            raw.host = raw.host or row[idx.get("host", 2)]
+            raw.version = raw.version or row[idx["release"]] if "release" in idx else raw.version
+            if raw.begin is None and "begin snap time" in idx:
+                raw.begin_text = row[idx["begin snap time"]]
+                raw.end_text = row[idx["end snap time"]]
+                raw.begin = parse_oracle_datetime(raw.begin_text)
+                raw.end = parse_oracle_datetime(raw.end_text)
+    if len(names) == 1:
+        raw.inst_num, raw.instance = next(iter(names.items()))
+    elif names:
+        raw.instance = None
+    per_s = _find(tables, "system statistics - per second")
+    if per_s:
+        head = [h.lower() for h in per_s[0].header()]
+        cols: list[int] = []
+        for needle, _key in _GLOBAL_HEADER_KEYS:
+            cols.append(next((i for i, h in enumerate(head) if h.startswith(needle)), -1))
+        rows: list[tuple[str, list[float | None]]] = []
+        for row in per_s[0].rows:
+            if not row or not (row[0].isdigit() or row[0] in ("Sum", "Avg", "Std")):
+                continue
+            if all(c > 0 for c in cols):
+                values = [parse_number(row[c]) if c < len(row) else None for c in cols]
+            else:
+                values = [parse_number(c) for c in row[1 : 1 + len(GLOBAL_COLUMNS)]]
+            rows.append((row[0], values))
+        global_instance_rates(rows, names, raw)
+    for t in _find(tables, "system statistics (global)"):
+        for row in t.rows:
+            if len(row) >= 3 and row[0].startswith("redo"):
+                add_activity(raw, row[0], row[1:])
+    _read_io_profile(tables, raw)
+
+
+# ----------------------------------------------------------------------------- compare
+
+
+def _parse_compare(
+    tables: list[_Table], title: str, data: bytes, source: str, end: bool
+) -> list[WorkloadReport]:
+    raws = {
+        p: RawReport(
+            source=source, data=data, kind="awr", layout="compare", format="html", period=n
+        )
+        for n, p in ((1, "1st"), (2, "2nd"))
+    }
+    for raw in raws.values():
+        raw.has_end_marker = end
+    for t in _by_header(tables, "db id"):
+        head = [h.lower() for h in t.header()]
+        for row in t.rows:
+            key = "1st" if "1st" in row[0] else "2nd" if "2nd" in row[0] else None
+            if key is None:
+                continue
+            rec = dict(zip(head, row, strict=False))
+            raw = raws[key]
+            raw.db_name = rec.get("db name") or None
+            dbid = parse_number(rec.get("db id"))
+            raw.dbid = int(dbid) if dbid is not None else None
+            raw.instance = rec.get("instance") or None
+            num = parse_number(rec.get("inst num"))
+            raw.inst_num = int(num) if num is not None else None
+            raw.version = rec.get("release") or None
+            raw.host = rec.get("host") or None
+            if raw.instance:
+                raw.instances.append(raw.instance)
+    for t in _by_header(tables, "begin snap id"):
+        head = [h.lower() for h in t.header()]
+
+        def col(name: str, head: list[str] = head) -> int:
+            return next((i for i, h in enumerate(head) if h.startswith(name)), -1)
+
+        cb, cbt = col("begin snap id"), col("begin snap time")
+        ce, cet = col("end snap id"), col("end snap time")
+        cel, cdb = col("elapsed"), col("db time")
+        for row in t.rows:
+            key = row[0].strip() if row else ""
+            if key not in raws or len(row) < len(head):
+                continue
+            raw = raws[key]
+            b, e = parse_number(row[cb]), parse_number(row[ce])
+            raw.begin_snap = int(b) if b is not None else None
+            raw.end_snap = int(e) if e is not None else None
+            raw.begin_text, raw.end_text = row[cbt], row[cet]
+            raw.begin, raw.end = parse_oracle_datetime(row[cbt]), parse_oracle_datetime(row[cet])
+            raw.elapsed_min = parse_number(row[cel]) if cel >= 0 else None
+            raw.db_time_min = parse_number(row[cdb]) if cdb >= 0 else None
+        break
+    lp = _find(tables, "load profile") or _by_header(tables, "1st per sec")
+    if lp:
+        for raw in raws.values():
+            raw.load_profile_found = True
+        for row in lp[0].rows:
+            if len(row) < 3 or not row[0].endswith(":"):
+                continue
+            v = [parse_number(c) for c in row[1:]]
+            raws["1st"].load_profile.append((row[0], v[0], v[3] if len(v) > 3 else None))
+            raws["2nd"].load_profile.append((row[0], v[1], v[4] if len(v) > 4 else None))
+    return [build(raws["1st"]), build(raws["2nd"])]

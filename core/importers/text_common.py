@@ -1,0 +1,239 @@
+"""Reading the 80-column text of AWR and Statspack reports.
+
+No fixed column offsets: editors, mail and SQL*Plus spooling shift columns, lose form feeds
+and inject `OUTPUT` headings and blank lines (even inside the Load Profile). Every row is
+read as "label, then numbers from the right", and every table is found by its heading.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .extract import ACTIVITY_STATS, LOG_SWITCHES, RawReport, add_activity
+from .numbers import (
+    is_number_token,
+    parse_minutes,
+    parse_number,
+    parse_oracle_datetime,
+    split_numeric_tail,
+)
+
+_RULE_RE = re.compile(r"^[\s\-~=]*$")
+_OUTPUT_RE = re.compile(r"^\s*OUTPUT\s*$")
+_SNAP_RE = re.compile(
+    r"^\s*(?P<which>Begin|End)\s+Snap:\s+(?P<id>\d+)\s+(?P<time>.+?\d{1,2}:\d\d(?::\d\d)?)"
+)
+_ELAPSED_RE = re.compile(r"^\s*Elapsed:\s+(?P<v>.*?\(mins?\))", re.IGNORECASE)
+_DBTIME_RE = re.compile(r"^\s*DB\s+time:\s+(?P<v>.*?\(mins?\))", re.IGNORECASE)
+_LABEL_ROW_RE = re.compile(r"^\s*(?P<label>[^\s:][^:]*?):\s*(?P<rest>.*)$")
+_DBINST_RE = re.compile(r"DB/Inst:\s*(?P<db>[^/\s]+)/(?P<inst>\S+)")
+
+_DB_11G_RE = re.compile(
+    r"^\s*(?:(?P<db>\S+)\s+)?(?P<dbid>\d{6,})\s+(?P<inst>\S+)\s+(?P<num>\d{1,4})\s+"
+    r"(?:(?P<startup>.+?\d{1,2}:\d\d)\s+)?(?P<rel>\d+\.\d[\d.]*)\s+(?P<rac>YES|NO)\b"
+    r"(?:\s+(?P<host>\S+))?"
+)
+_DB_12C_RE = re.compile(
+    r"^\s*(?P<db>\S+)\s+(?P<dbid>\d{6,})\s+(?P<uniq>\S+)\s+"
+    r"(?P<role>(?:PHYSICAL|LOGICAL|SNAPSHOT)\s+STANDBY|FAR\s+SYNC|\S+)\s+(?P<ed>\S+)\s+"
+    r"(?P<rel>\d+\.\d[\d.]*)\s+(?P<rac>YES|NO)\b"
+)
+_INST_12C_RE = re.compile(r"^\s*(?P<inst>\S+)\s+(?P<num>\d{1,4})\s+(?P<startup>.+?\d{1,2}:\d\d)")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines without CR, with form feeds treated as line starts (they open each section)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\f", "\n")
+    return text.split("\n")
+
+
+def is_rule(line: str) -> bool:
+    """Blank, or only dashes/tildes (the underlines of every text table), or SQL*Plus OUTPUT."""
+    return bool(_RULE_RE.match(line) or _OUTPUT_RE.match(line))
+
+
+def find_line(
+    lines: list[str], pattern: re.Pattern[str], start: int = 0, stop: int | None = None
+) -> int:
+    """Index of the first line matching `pattern` in lines[start:stop], or -1."""
+    end = len(lines) if stop is None else min(stop, len(lines))
+    for i in range(start, end):
+        if pattern.search(lines[i]):
+            return i
+    return -1
+
+
+def values_after(lines: list[str], header: int, limit: int = 6) -> Iterator[tuple[int, str]]:
+    """The data lines under a table heading: skip its underline, stop at the next blank line."""
+    i = header + 1
+    seen_data = False
+    while i < len(lines) and i <= header + limit + 4:
+        line = lines[i]
+        if is_rule(line):
+            if seen_data and not line.strip():
+                return
+        else:
+            seen_data = True
+            yield i, line
+        i += 1
+
+
+_DB_HEADER_RE = re.compile(r"^\s*(?:DB Name|Database)\s+DB Id\b", re.IGNORECASE)
+_INST_HEADER_RE = re.compile(r"^\s*Instance\s+Inst\s+Num\s+Startup", re.IGNORECASE)
+_HOST_HEADER_RE = re.compile(r"^\s*Host\s+Name\s+Platform", re.IGNORECASE)
+_CONTAINER_HEADER_RE = re.compile(r"Container\s+Name", re.IGNORECASE)
+
+
+def read_header(lines: list[str], raw: RawReport, stop: int = 120) -> None:
+    """DB name, DB id, instance, release, RAC flag, host, container (10g to 23ai layouts)."""
+    i = find_line(lines, _DB_HEADER_RE, 0, stop)
+    if i >= 0:
+        twelve = "unique" in lines[i].lower()
+        for _, line in values_after(lines, i, 1):
+            m = (_DB_12C_RE if twelve else _DB_11G_RE).match(line)
+            if not m:
+                m = (_DB_11G_RE if twelve else _DB_12C_RE).match(line)
+            if m:
+                g = m.groupdict()
+                raw.db_name = g.get("db") or raw.db_name
+                raw.dbid = int(g["dbid"])
+                raw.version = g["rel"]
+                raw.rac = g["rac"] == "YES"
+                if g.get("inst"):
+                    raw.instance = g["inst"]
+                    raw.inst_num = int(g["num"])
+                if g.get("host"):
+                    raw.host = g["host"]
+            break
+    i = find_line(lines, _INST_HEADER_RE, 0, stop)
+    if i >= 0:
+        for _, line in values_after(lines, i, 1):
+            m = _INST_12C_RE.match(line)
+            if m:
+                raw.instance = m.group("inst")
+                raw.inst_num = int(m.group("num"))
+            break
+    i = find_line(lines, _HOST_HEADER_RE, 0, stop)
+    if i >= 0:
+        for _, line in values_after(lines, i, 1):
+            if line.split():
+                raw.host = line.split()[0]
+            break
+    i = find_line(lines, _CONTAINER_HEADER_RE, 0, stop)
+    if i >= 0:
+        for _, line in values_after(lines, i, 8):
+            # the name is the first token that is not the numeric container id
+            name = next((t for t in line.split() if not t.isdigit()), None)
+            if name and name.upper() != "CDB$ROOT":
+                raw.container = name
+                break
+    if raw.instance and raw.instance not in raw.instances:
+        raw.instances.append(raw.instance)
+    if not raw.db_name:
+        for line in lines[: min(len(lines), 4000)]:
+            m = _DBINST_RE.search(line)
+            if m:
+                raw.db_name = m.group("db")
+                if not raw.instance:
+                    raw.instance = m.group("inst")
+                break
+
+
+def read_snaps(lines: list[str], raw: RawReport, stop: int = 160) -> None:
+    """Begin/End Snap ids and times, Elapsed and DB Time (minutes as printed)."""
+    for i in range(min(stop, len(lines))):
+        line = lines[i]
+        m = _SNAP_RE.match(line)
+        if m:
+            if m.group("which") == "Begin" and raw.begin_snap is None:
+                raw.begin_snap = int(m.group("id"))
+                raw.begin_text = m.group("time")
+                raw.begin = parse_oracle_datetime(m.group("time"))
+            elif m.group("which") == "End" and raw.end_snap is None:
+                raw.end_snap = int(m.group("id"))
+                raw.end_text = m.group("time")
+                raw.end = parse_oracle_datetime(m.group("time"))
+            continue
+        m = _ELAPSED_RE.match(line)
+        if m and raw.elapsed_min is None:
+            raw.elapsed_min = parse_minutes(m.group("v"))
+            continue
+        m = _DBTIME_RE.match(line)
+        if m and raw.db_time_min is None:
+            raw.db_time_min = parse_minutes(m.group("v"))
+
+
+_LOAD_PROFILE_RE = re.compile(r"^\s*Load Profile\b", re.IGNORECASE)
+
+
+def label_rows(
+    lines: list[str], start: int, limit: int = 80
+) -> Iterator[tuple[int, str, list[str]]]:
+    """`Label:  1  2  3` rows after a heading, tolerating blank, rule and OUTPUT lines.
+
+    Stops at the first line that is not such a row (the next section's heading).
+    """
+    started = False
+    for i in range(start + 1, min(len(lines), start + 1 + limit)):
+        line = lines[i]
+        if is_rule(line) or line.lstrip().startswith("~"):
+            continue
+        m = _LABEL_ROW_RE.match(line)
+        tokens = m.group("rest").split() if m else []
+        if not m or not tokens or not all(is_number_token(t) for t in tokens):
+            if started or i > start + 6:  # column headings may sit between title and rows
+                return
+            continue
+        started = True
+        yield i, m.group("label"), tokens
+
+
+def read_load_profile(lines: list[str], raw: RawReport, stop: int = 400) -> int:
+    """Load Profile rows (label, per second, per transaction); returns the heading's index."""
+    i = find_line(lines, _LOAD_PROFILE_RE, 0, stop)
+    if i < 0:
+        return -1
+    raw.load_profile_found = True
+    for _, label, tokens in label_rows(lines, i):
+        per_s = parse_number(tokens[0])
+        per_txn = parse_number(tokens[1]) if len(tokens) > 1 else None
+        raw.load_profile.append((label, per_s, per_txn))
+    return i
+
+
+_IAS_RE = re.compile(r"Instance Activity Stats|System Statistics|Global Activity Statistics", re.I)
+_IO_PROFILE_RE = re.compile(r"^\s*IO Profile\b", re.IGNORECASE)
+_WANTED = (*ACTIVITY_STATS, LOG_SWITCHES)
+
+
+def read_activity(lines: list[str], raw: RawReport, start: int = 0) -> None:
+    """Instance Activity Stats redo rows and log switches, wherever their sections begin."""
+    i = find_line(lines, _IAS_RE, start)
+    if i < 0:
+        return
+    for line in lines[i:]:
+        stripped = line.lstrip()
+        if not stripped.startswith(("redo", "log switches")):
+            continue
+        name, values = split_numeric_tail(stripped)
+        lname = name.lower()
+        if lname in _WANTED and len(values) >= 2:
+            add_activity(raw, lname, values)
+
+
+def read_io_profile(lines: list[str], raw: RawReport, start: int = 0) -> None:
+    """IO Profile (11.2.0.4+): `Redo (MB):` Read+Write, Read and Write per second."""
+    i = find_line(lines, _IO_PROFILE_RE, start)
+    if i < 0:
+        return
+    for _, label, tokens in label_rows(lines, i, 40):
+        if label.strip().lower() == "redo (mb)":
+            raw.io_redo_mb_per_s = parse_number(tokens[0])
+            raw.io_redo_write_mb_per_s = parse_number(tokens[-1]) if len(tokens) >= 3 else None
+            return
+
+
+def end_marker(text: str) -> bool:
+    """Reports end with `End of Report` (Statspack adds the file name in parentheses)."""
+    return "End of Report" in text[-4096:]
