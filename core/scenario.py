@@ -515,13 +515,17 @@ def scenario_from_mapping(
     top_raw.pop("format", None)
     raw: dict[str, Any] = {"format": FORMAT_VERSION, **top_raw}
 
-    for name in ("database", "targets"):
+    def required_table(name: str) -> Any:
         if name not in doc:
             raise loader.error(name, f"the [{name}] table is required")
-    db_vals, raw["database"] = loader.section("database", doc["database"], DATABASE_FIELDS)
+        return doc[name]
+
+    db_vals, raw["database"] = loader.section(
+        "database", required_table("database"), DATABASE_FIELDS
+    )
     bk_vals, raw["backup"] = loader.section("backup", doc.get("backup", {}), BACKUP_FIELDS)
     rc_vals, raw["recovery"] = loader.section("recovery", doc.get("recovery", {}), RECOVERY_FIELDS)
-    tg_vals, raw["targets"] = loader.section("targets", doc["targets"], TARGETS_FIELDS)
+    tg_vals, raw["targets"] = loader.section("targets", required_table("targets"), TARGETS_FIELDS)
 
     path_doc = doc.get("path", [])
     if not isinstance(path_doc, list) or not path_doc:
@@ -678,12 +682,20 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, str):
-        escaped = (
-            value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-            .replace("\t", "\\t").replace("\r", "\\r")
-        )  # fmt: skip
-        return f'"{escaped}"'
+        return '"' + "".join(_escape_char(c) for c in value) + '"'
     raise TypeError(f"cannot write {value!r} to TOML")
+
+
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\b": "\\b",
+            "\f": "\\f"}  # fmt: skip
+
+
+def _escape_char(c: str) -> str:
+    if c in _ESCAPES:
+        return _ESCAPES[c]
+    if ord(c) < 0x20 or ord(c) == 0x7F:
+        return f"\\u{ord(c):04x}"
+    return c
 
 
 def _toml_key(key: str) -> str:

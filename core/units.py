@@ -145,7 +145,7 @@ def parse_size(text: str | float | int) -> ByteCount:
         upper = unit[:-1] + "B"
         raise UnitError(
             f"{text!r} is a number of bits; sizes are given in bytes",
-            hint=f"did you mean '{_fmt_num(value)} {upper}'?",
+            hint=f"did you mean '{value:g} {upper}'?",
         )
     if value < 0:
         raise UnitError(f"{text!r}: a size cannot be negative")
@@ -188,7 +188,9 @@ def parse_rate(text: str | float | int) -> BytesPerSecond:
     return value * factor / per
 
 
-_DURATION_PART_RE = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*([a-zA-Z]+)\s*,?")
+_DURATION_PART_RE = re.compile(
+    r"\s*(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)\s*([a-zA-Z]+)\s*,?"
+)
 _CLOCK_RE = re.compile(r"^\s*(?:(\d+):)?(\d{1,2}):(\d{2}(?:\.\d+)?)\s*$")
 
 
@@ -235,9 +237,7 @@ def parse_fraction(text: str | float | int, *, allow_above_one: bool = False) ->
     if isinstance(text, int | float):
         value = float(text)
         if value > 1 and not allow_above_one:
-            raise UnitError(
-                f"{text!r} is above 1: write a percentage with '%' (e.g. '{_fmt_num(value)}%')"
-            )
+            raise UnitError(f"{text!r} is above 1: write a share as 0.9 or a percentage as '90%'")
     else:
         num, unit = _parse_number(text, "percentage")
         if unit == "%":

@@ -1,0 +1,32 @@
+"""Suite-wide fixtures.
+
+The GUI tests run offscreen unless a display is forced; every test gets its own store
+file and settings so nothing leaks between tests or into the user's real data.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+REPO = Path(__file__).resolve().parent.parent
+SCENARIOS = REPO / "data" / "scenarios"
+SHARED = REPO.parent / "shared"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_user_data(tmp_path_factory, monkeypatch):
+    """Point the default store at a fresh temporary file for every test."""
+    d = tmp_path_factory.mktemp("userdata")
+    monkeypatch.setenv("RTOPLANNER_DB", str(d / "rtoplanner.duckdb"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(d))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(d / "config"))
+
+
+@pytest.fixture
+def demo_paths() -> list[Path]:
+    return sorted(SCENARIOS.glob("*.toml"))
