@@ -106,6 +106,7 @@ class Stage:
     hw_compression: float = 1.0
     backup_rate_Bps: float | None = None
     write_factor: float = 1.0
+    max_rate_Bps: float | None = None
     source: str = "scenario"
 
     @property
@@ -227,6 +228,9 @@ STAGE_FIELDS = (
               help="Each unit serves one channel at a time (tape drives do)."),
     FieldSpec("hw_compression", "ratio", positive=True,
               help="Tape drive compression ratio on uncompressed data."),
+    FieldSpec("max_rate", "rate", positive=True,
+              help="Ceiling of one unit whatever the compression, e.g. a tape drive's host "
+                   "interface (LTO-9 on 8 Gb FC: 750 MB/s)."),
     FieldSpec("backup_rate", "rate", positive=True,
               help="Rate in the backup direction when it differs (compression on CPU)."),
     FieldSpec("write_factor", "float", positive=True,
@@ -439,6 +443,7 @@ def _resolve_stage(loader: _Loader, idx: int, values: dict[str, Any], catalog: C
     efficiency = values.get("efficiency")
     hw = values.get("hw_compression")
     backup_rate = values.get("backup_rate")
+    max_rate = values.get("max_rate")
     if rate is None:
         item = catalog.find(kind, name)
         if item is None or item.rate_Bps is None:
@@ -456,6 +461,8 @@ def _resolve_stage(loader: _Loader, idx: int, values: dict[str, Any], catalog: C
             hw = item.hw_compression
         if backup_rate is None and item.backup_rate_Bps is not None:
             backup_rate = item.backup_rate_Bps
+        if max_rate is None and kind == "tape_drive" and item.compressed_rate_Bps:
+            max_rate = item.compressed_rate_Bps
     if efficiency is not None and efficiency > 1:
         raise loader.error(f"{where}.efficiency", f"{efficiency:g} is above 100 %")
     if hw is not None and kind != "tape_drive":
@@ -479,6 +486,7 @@ def _resolve_stage(loader: _Loader, idx: int, values: dict[str, Any], catalog: C
         hw_compression=1.0 if hw is None else hw,
         backup_rate_Bps=backup_rate,
         write_factor=write_factor,
+        max_rate_Bps=max_rate,
         source=source,
     )
 

@@ -117,17 +117,23 @@ class PathModel:
 def stage_unit_capacity(stage: Stage, ratio: float, direction: str) -> float:
     """One unit's capacity in data bytes/s (DESIGN §3.1).
 
-    capacity = rate × efficiency × (r if it carries backup bytes) ×
-               (hw_compression if a tape drive and r == 1) ÷ write_factor
+    capacity = min(rate × efficiency × (hw_compression if a tape drive and r == 1),
+                   max_rate) × (r if it carries backup bytes) ÷ write_factor
+
+    `max_rate` (optional) is a unit's ceiling whatever its compression, such as a tape
+    drive's host interface; it extends DESIGN §3.1 compatibly.
     """
     rate = stage.rate_Bps
     if direction == BACKUP and stage.backup_rate_Bps is not None:
         rate = stage.backup_rate_Bps
     cap = rate * stage.efficiency
-    if stage.carries == "backup":
-        cap *= ratio
     if stage.kind == "tape_drive" and ratio == 1.0:
         cap *= stage.hw_compression
+    if stage.max_rate_Bps is not None:
+        # An interface ceiling applies to the bytes the unit actually moves.
+        cap = min(cap, stage.max_rate_Bps)
+    if stage.carries == "backup":
+        cap *= ratio
     return cap / stage.write_factor
 
 

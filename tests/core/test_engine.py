@@ -88,6 +88,21 @@ def test_capacity_formula():
     assert w.unit_Bps == pytest.approx(0.5e9) and w.total_Bps == pytest.approx(1e9)
 
 
+def test_max_rate_caps_a_unit_whatever_its_compression():
+    s = with_values(make(), {"path[0].max_rate": "200 MB/s"})
+    drive = s.path[0]
+    assert stage_unit_capacity(drive, 1.0, RESTORE) == pytest.approx(200e6)  # not 240
+    # With RMAN compression the ceiling applies to backup bytes, which carry r data bytes.
+    assert stage_unit_capacity(drive, 4.0, RESTORE) == pytest.approx(4 * 120e6)
+    cat = load_scenario_text(BASE.format(ratio=1.0, channels=8, init="0 s", drives=8,
+        drive_rate="1 MB/s", servers=1, on_disk="true").replace(
+        'name = "drive"\ncount = 8\nrate = "1 MB/s"\nhw_compression = 2.0',
+        'name = "LTO-9"\ncount = 8'))  # fmt: skip
+    lto9 = cat.path[0]
+    assert lto9.source.startswith("catalog:") and lto9.max_rate_Bps is not None
+    assert stage_unit_capacity(lto9, 1.0, RESTORE) <= lto9.max_rate_Bps
+
+
 def test_bottleneck_moves_from_drives_to_media_server():
     # MAA paper: with 240 MB/s per LTO-4 drive, at least 7 drives fill a 1.6 GB/s server.
     six = build_path_model(make(drives=6, channels=6))
