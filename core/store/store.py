@@ -43,6 +43,7 @@ from ..catalog import (
     shipped_catalog_files,
 )
 from ..errors import ScenarioError
+from . import migrations as _migrations
 from .errors import (
     NotAStoreError,
     NotFoundError,
@@ -53,7 +54,7 @@ from .errors import (
     StoreReadOnlyError,
     StoreTooNewError,
 )
-from .migrations import SCHEMA_VERSION, apply_migrations, current_version
+from .migrations import current_version
 from .models import (
     CatalogChange,
     CatalogEntry,
@@ -67,6 +68,9 @@ from .models import (
 )
 
 T = TypeVar("T")
+
+# `_migrations.SCHEMA_VERSION` / `.MIGRATIONS` are read at run time (not bound at import)
+# so that a test can add a step and watch a real file being backed up and migrated.
 
 _NO_CHANGES = Changes()
 
@@ -175,22 +179,25 @@ def _probe(path: Path) -> int:
                 f"{path} is a DuckDB database of another program, not an RTO Planner store",
                 hint="pass --db with another file name; the file was not changed",
             )
-        if version > SCHEMA_VERSION:
+        if version > _migrations.SCHEMA_VERSION:
             row = con.execute(
                 "SELECT app_version FROM schema_version ORDER BY version DESC LIMIT 1"
             ).fetchone()
             by = f" by RTO Planner {row[0]}" if row else ""
             raise StoreTooNewError(
                 f"{path} was written{by} with store schema {version}; this RTO Planner "
-                f"({__version__}) reads schema {SCHEMA_VERSION} and older",
+                f"({__version__}) reads schema {_migrations.SCHEMA_VERSION} and older",
                 hint="update RTO Planner to open it; the file was left untouched",
             )
         if version > 0:
-            # Touch every table once, so truncation or a bad block shows up here, read-only.
+            # Read every value of every table once (hashing keeps it inside DuckDB), so a
+            # truncated file or a bad block (DuckDB checksums blocks) shows up here,
+            # read-only, rather than in the middle of a write. The store holds megabytes,
+            # so this costs milliseconds.
             for (table,) in con.execute(
                 "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
             ).fetchall():
-                con.execute(f'SELECT count(*) FROM "{table}"').fetchall()
+                con.execute(f'SELECT count(*), bit_xor(hash(t)) FROM "{table}" t').fetchall()
         return version
     except duckdb.Error as exc:
         raise translate_duckdb_error(exc, path) from None
@@ -343,26 +350,33 @@ class Store:
                     hint="pass --db with a writable location",
                 ) from None
             version = 0
-        if self.read_only and version < SCHEMA_VERSION:
+        if self.read_only and version < _migrations.SCHEMA_VERSION:
             raise StoreError(
                 f"{path} has store schema {version} and needs an upgrade to "
-                f"{SCHEMA_VERSION}, which a read-only open cannot do",
+                f"{_migrations.SCHEMA_VERSION}, which a read-only open cannot do",
                 hint="open it once without read-only (a copy is kept before upgrading)",
             )
         migrated_from: int | None = None
         backup: Path | None = None
-        if existed and 0 < version < SCHEMA_VERSION:
+        if existed and 0 < version < _migrations.SCHEMA_VERSION:
             backup = self._backup_before_migration(version)
             migrated_from = version
         self._con = _connect(path, self.read_only)
         self._wcon = self._con.cursor()  # the lane's connection; nobody else writes
         try:
             version_now = current_version(self._con)
-            if version_now is None or version_now > SCHEMA_VERSION:  # changed since the probe
+            if (
+                version_now is None or version_now > _migrations.SCHEMA_VERSION
+            ):  # changed since the probe
                 raise StoreError(f"{path} changed while it was being opened; try again")
-            if version_now < SCHEMA_VERSION:
+            if version_now < _migrations.SCHEMA_VERSION:
                 try:
-                    apply_migrations(self._wcon, version_now, app_version=__version__)
+                    _migrations.apply_migrations(
+                        self._wcon,
+                        version_now,
+                        app_version=__version__,
+                        migrations=_migrations.MIGRATIONS,
+                    )
                 except duckdb.Error as exc:
                     where = f"; the copy taken before it is {backup}" if backup else ""
                     raise StoreMigrationError(
@@ -378,7 +392,7 @@ class Store:
             raise
         return StoreInfo(
             path=path,
-            schema_version=SCHEMA_VERSION,
+            schema_version=_migrations.SCHEMA_VERSION,
             read_only=self.read_only,
             created=not existed,
             migrated_from=migrated_from,
