@@ -77,7 +77,14 @@ _TABLE_CLOSE_RE = re.compile(r"</table\s*>", re.IGNORECASE)
 _SUMMARY_RE = re.compile(r"""\bsummary\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
 
 
+_NOISE_RE = re.compile(r"<script\b.*?</script\s*>|<!--.*?-->", re.IGNORECASE | re.DOTALL)
+_NOISE_PROBE_RE = re.compile(r"<script\b|<!--", re.IGNORECASE)
+
+
 def _tables(text: str) -> list[_Table]:
+    # Browser re-saves inject scripts (and comments) that may hold "<table" in strings.
+    if _NOISE_PROBE_RE.search(text):
+        text = _NOISE_RE.sub("", text)
     out = []
     pos = 0
     while True:
@@ -140,6 +147,7 @@ def parse_html_awr(text: str, data: bytes, source: str, layout: str) -> list[Wor
         return _parse_compare(tables, title, data, source, end)
     raw = RawReport(source=source, data=data, kind="awr", layout=layout, format="html")
     raw.has_end_marker = end
+    raw.last_line = text.count("\n") + 1
     m = _TITLE_RE.search(title)
     if m:
         raw.db_name = m.group("db")
