@@ -1,1 +1,136 @@
-"""The PDF plan: report data computed here, rendered by a thin reportlab module."""
+"""The PDF plan (DESIGN §5 `rto-planner report`, STYLE §14).
+
+    data = build_report_data(compute_plan(scenario))   # plain data, no reportlab
+    pdf = render_pdf(data, progress, should_cancel)     # bytes
+    write_report("scenario.toml", "plan.pdf")           # both, written atomically
+
+`progress(fraction, message)` and `should_cancel()` default to no-ops (STYLE §2); a
+cancelled export raises `ReportCancelled` and leaves no file behind.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Callable
+from datetime import date
+from pathlib import Path
+
+from ..catalog import Catalog
+from ..plan import compute_plan
+from ..scenario import Scenario, load_scenario
+from .data import (
+    RedoSample,
+    ReportData,
+    WorkloadEvidence,
+    build_report_data,
+    report_date,
+    source_date_epoch,
+)
+from .fonts import ReportCancelled, ReportError, register_fonts
+from .pdf import render_pdf
+
+Progress = Callable[[float, str], None]
+ShouldCancel = Callable[[], bool]
+
+
+def _sub(progress: Progress | None, start: float, end: float) -> Progress | None:
+    """Map a nested step's 0..1 onto [start, end] of the caller's progress."""
+    if progress is None:
+        return None
+    return lambda f, msg: progress(start + (end - start) * f, msg)
+
+
+def _check_target(out: Path) -> None:
+    if out.is_dir():
+        raise ReportError(f"{out} is a directory; give a file name such as plan.pdf")
+    parent = out.parent
+    if not parent.is_dir():
+        raise ReportError(f"cannot write {out}: the folder {parent} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ReportError(f"cannot write {out}: no permission to write in {parent}")
+
+
+def write_bytes_atomically(out: Path, payload: bytes) -> None:
+    """Write to a temporary file beside `out`, then rename: never a half-written PDF."""
+    _check_target(out)
+    fd, tmp = -1, ""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+        with os.fdopen(fd, "wb") as fh:
+            fd = -1
+            fh.write(payload)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644 & ~_umask())
+        os.replace(tmp, out)
+        tmp = ""
+    except OSError as exc:
+        raise ReportError(f"cannot write {out}: {exc.strerror or exc}") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+        if tmp:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_report(
+    scenario: Scenario | str | Path,
+    out_path: str | Path,
+    *,
+    as_of: date | None = None,
+    catalog: Catalog | None = None,
+    workload: WorkloadEvidence | None = None,
+    binary: bool = False,
+    progress: Progress | None = None,
+    should_cancel: ShouldCancel | None = None,
+) -> Path:
+    """Load (if given a path), plan, build and write the PDF plan; returns the path.
+
+    `as_of` defaults to SOURCE_DATE_EPOCH's date, else today. Raises `CoreError`s
+    (a bad scenario, an unwritable output, `ReportCancelled`).
+    """
+    out = Path(out_path)
+    _check_target(out)  # fail before the work, not after it
+    report = progress or (lambda f, m: None)
+    cancel = should_cancel or (lambda: False)
+    if not isinstance(scenario, Scenario):
+        report(0.0, "reading the scenario")
+        scenario = load_scenario(scenario, catalog=catalog)
+    report(0.05, "computing the plan")
+    plan = compute_plan(scenario, as_of=as_of or report_date())
+    if cancel():
+        raise ReportCancelled("the report was cancelled")
+    report(0.15, "weighing changes")
+    data = build_report_data(plan, workload=workload, binary=binary, catalog=catalog)
+    if cancel():
+        raise ReportCancelled("the report was cancelled")
+    pdf = render_pdf(data, _sub(progress, 0.25, 0.97), should_cancel)
+    report(0.98, f"writing {out.name}")
+    write_bytes_atomically(out, pdf)
+    report(1.0, "done")
+    return out
+
+
+__all__ = [
+    "RedoSample",
+    "ReportCancelled",
+    "ReportData",
+    "ReportError",
+    "WorkloadEvidence",
+    "build_report_data",
+    "register_fonts",
+    "render_pdf",
+    "report_date",
+    "source_date_epoch",
+    "write_bytes_atomically",
+    "write_report",
+]

@@ -1,0 +1,660 @@
+"""Vector charts of the PDF plan, drawn with `reportlab.graphics` from `ReportData`.
+
+Each function returns a `Drawing` (a flowable) of the width it is given. The charts are
+drawn from primitive shapes rather than `reportlab.graphics.charts`, so every label uses
+the embedded DejaVu font, and labels are placed (and kept inside the drawing) by hand.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from datetime import timedelta
+
+from reportlab.graphics.shapes import Circle, Drawing, Group, Line, PolyLine, Rect, String
+from reportlab.lib import colors
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from ..units import DAY, GB, HOUR, MB, TB, GiB, MiB, TiB, format_duration
+from .data import CapacityRow, ReportData
+from .fonts import FONT, FONT_BOLD
+
+# A restrained palette that prints well in grey too.
+INK = colors.HexColor("#1d2733")
+MUTED = colors.HexColor("#5c6b7a")
+GRID = colors.HexColor("#dfe4ea")
+AXIS = colors.HexColor("#8a96a3")
+NAVY = colors.HexColor("#1f3a5f")
+BLUE = colors.HexColor("#3b73b9")
+TEAL = colors.HexColor("#2a9d8f")
+ORANGE = colors.HexColor("#e08e2b")
+GREY = colors.HexColor("#a7b1bc")
+RED = colors.HexColor("#c0392b")
+GREEN = colors.HexColor("#2e8b57")
+AMBER = colors.HexColor("#d68910")
+AMBER_BAND = colors.HexColor("#fbeed5")
+RED_BAND = colors.HexColor("#f9e0dd")
+
+PHASE_COLOURS = {"fixed": GREY, "restore": BLUE, "apply": TEAL, "redo": ORANGE}
+PHASE_LEGEND = (
+    ("fixed", "fixed time"),
+    ("restore", "restore through the path"),
+    ("apply", "apply incrementals"),
+    ("redo", "redo apply"),
+)
+RPO_COLOURS = (BLUE, TEAL, GREY, ORANGE, NAVY)
+
+LABEL = 7.5
+SMALL = 6.5
+
+
+def _drawing(width: float, height: float) -> Drawing:
+    """A Drawing whose initial font is the embedded one (its default is Helvetica)."""
+    d = Drawing(width, height)
+    d.initialFontName = FONT
+    d.initialFontSize = LABEL
+    return d
+
+
+def _w(text: str, size: float = LABEL, bold: bool = False) -> float:
+    return stringWidth(text, FONT_BOLD if bold else FONT, size)
+
+
+def _text(
+    x: float,
+    y: float,
+    text: str,
+    size: float = LABEL,
+    colour=INK,
+    anchor: str = "start",
+    bold: bool = False,
+) -> String:
+    return String(
+        x,
+        y,
+        text,
+        fontName=FONT_BOLD if bold else FONT,
+        fontSize=size,
+        fillColor=colour,
+        textAnchor=anchor,
+    )
+
+
+def _nice_step(span: float, ticks: int = 6) -> float:
+    """A 1-2-2.5-5 step giving about `ticks` intervals over `span`."""
+    if span <= 0 or not math.isfinite(span):
+        return 1.0
+    raw = span / ticks
+    mag = 10 ** math.floor(math.log10(raw))
+    for m in (1, 2, 2.5, 5, 10):
+        if raw <= m * mag:
+            return m * mag
+    return 10 * mag
+
+
+def _num(v: float) -> str:
+    return f"{v:.10g}" if v == int(v) else f"{v:.4g}"
+
+
+def _time_axis(max_s: float) -> tuple[float, str, float]:
+    """(unit seconds, unit name, step in that unit) for a time axis up to `max_s`."""
+    if max_s <= 2 * HOUR:
+        unit, name = 60.0, "min"
+    elif max_s <= 4 * DAY:
+        unit, name = HOUR, "h"
+    else:
+        unit, name = DAY, "days"
+    span = max_s / unit
+    step = _nice_step(span)
+    if name == "min":
+        for s in (5, 10, 15, 20, 30, 60):
+            if span / s <= 7:
+                step = s
+                break
+    return unit, name, step
+
+
+def _size_unit(max_bytes: float, binary: bool) -> tuple[float, str]:
+    steps = (
+        ((TiB, "TiB"), (GiB, "GiB"), (MiB, "MiB"))
+        if binary
+        else ((TB, "TB"), (GB, "GB"), (MB, "MB"))
+    )
+    for factor, name in steps:
+        if max_bytes >= factor:
+            return factor, name
+    return steps[-1]
+
+
+def _dashed(
+    x1: float,
+    y1: float,
+    x2: float,
+    y2: float,
+    colour,
+    width: float = 1.0,
+    dash: Sequence[float] = (3, 2),
+) -> Line:
+    return Line(x1, y1, x2, y2, strokeColor=colour, strokeWidth=width, strokeDashArray=list(dash))
+
+
+def _x_grid(
+    g: Group,
+    x0: float,
+    x1: float,
+    y0: float,
+    y1: float,
+    vmax: float,
+    unit: float,
+    name: str,
+    step: float,
+    title: str | None = None,
+) -> None:
+    """Vertical grid lines with tick labels under the plot area [x0, x1] × [y0, y1]."""
+    scale = (x1 - x0) / vmax
+    v = 0.0
+    while v * unit <= vmax * (1 + 1e-9):
+        x = x0 + v * unit * scale
+        g.add(Line(x, y0, x, y1, strokeColor=GRID, strokeWidth=0.5))
+        g.add(_text(x, y0 - 9, _num(v), SMALL, MUTED, "middle"))
+        v += step
+    g.add(Line(x0, y0, x1, y0, strokeColor=AXIS, strokeWidth=0.7))
+    g.add(_text(x1, y0 - 18, title or name, SMALL, MUTED, "end"))
+
+
+def _y_grid(
+    g: Group,
+    x0: float,
+    x1: float,
+    y0: float,
+    y1: float,
+    vmax: float,
+    step: float,
+    title: str,
+    fmt=_num,
+) -> None:
+    scale = (y1 - y0) / vmax
+    v = 0.0
+    while v <= vmax * (1 + 1e-9):
+        y = y0 + v * scale
+        g.add(Line(x0, y, x1, y, strokeColor=GRID, strokeWidth=0.5))
+        g.add(_text(x0 - 4, y - 2.5, fmt(v), SMALL, MUTED, "end"))
+        v += step
+    g.add(Line(x0, y0, x0, y1, strokeColor=AXIS, strokeWidth=0.7))
+    g.add(_text(x0 - 4, y1 + 6, title, SMALL, MUTED, "end"))
+
+
+def _legend(
+    g: Group, x: float, y: float, items: Sequence[tuple[object, str, str]], max_x: float
+) -> float:
+    """Swatches ('box' | 'line' | 'dash' | 'band') with labels, wrapping; returns the
+    y of the last row."""
+    cx = x
+    for colour, kind, label in items:
+        w = 14 + _w(label, SMALL) + 12
+        if cx + w > max_x and cx > x:
+            cx = x
+            y -= 11
+        if kind == "box":
+            g.add(Rect(cx, y - 1, 9, 7, fillColor=colour, strokeColor=None))
+        elif kind == "band":
+            g.add(Rect(cx, y - 1, 9, 7, fillColor=colour, strokeColor=AXIS, strokeWidth=0.3))
+        elif kind == "dash":
+            g.add(_dashed(cx, y + 2.5, cx + 10, y + 2.5, colour, 1.2))
+        else:
+            g.add(Line(cx, y + 2.5, cx + 10, y + 2.5, strokeColor=colour, strokeWidth=1.5))
+        g.add(_text(cx + 13, y, label, SMALL, INK))
+        cx += w
+    return y
+
+
+# ----------------------------------------------------------------------------- Gantt
+
+
+def gantt_chart(data: ReportData, width: float) -> Drawing:
+    """The recovery phases end to end, with the RTO and the at-risk band."""
+    bars = data.gantt
+    row = 17.0
+    label_w = max([_w(b.label) for b in bars] + [40]) + 10
+    x0 = label_w
+    x1 = width - 6
+    top_pad, bottom_pad = 18.0, 44.0
+    height = top_pad + row * len(bars) + bottom_pad
+    d = _drawing(width, height)
+    g = Group()
+    vmax = max(data.total_s, data.rto_s) * 1.06
+    unit, name, step = _time_axis(vmax)
+    y_plot0 = bottom_pad
+    y_plot1 = bottom_pad + row * len(bars)
+    scale = (x1 - x0) / vmax
+
+    def X(s: float) -> float:
+        return x0 + s * scale
+
+    # At-risk band: between RTO − risk margin and the RTO; beyond the RTO a red band.
+    risk0 = max(0.0, data.rto_s - data.risk_margin_s)
+    if data.risk_margin_s > 0:
+        g.add(
+            Rect(
+                X(risk0),
+                y_plot0,
+                X(data.rto_s) - X(risk0),
+                y_plot1 - y_plot0,
+                fillColor=AMBER_BAND,
+                strokeColor=None,
+            )
+        )
+    if vmax > data.rto_s:
+        g.add(
+            Rect(
+                X(data.rto_s),
+                y_plot0,
+                x1 - X(data.rto_s),
+                y_plot1 - y_plot0,
+                fillColor=RED_BAND,
+                strokeColor=None,
+            )
+        )
+    _x_grid(g, x0, x1, y_plot0, y_plot1, vmax, unit, name, step, f"time from the failure ({name})")
+    for i, b in enumerate(bars):
+        yc = y_plot1 - (i + 0.5) * row
+        g.add(_text(x0 - 6, yc - 2.7, b.label, LABEL, INK, "end"))
+        bx, bw = X(b.start_s), max(b.duration_s * scale, 0.8)
+        g.add(Rect(bx, yc - 5.5, bw, 11, fillColor=PHASE_COLOURS[b.style], strokeColor=None))
+        tw = _w(b.text, SMALL)
+        if bw >= tw + 6:
+            g.add(_text(bx + bw / 2, yc - 2.3, b.text, SMALL, colors.white, "middle"))
+        elif bx + bw + 3 + tw <= x1:
+            g.add(_text(bx + bw + 3, yc - 2.3, b.text, SMALL, INK))
+        else:
+            g.add(_text(bx - 3, yc - 2.3, b.text, SMALL, INK, "end"))
+    # RTO and total markers.
+    g.add(
+        Line(X(data.rto_s), y_plot0, X(data.rto_s), y_plot1 + 4, strokeColor=RED, strokeWidth=1.4)
+    )
+    rto_label = f"RTO {data.rto_text}"
+    tot_label = f"total {data.total_text}"
+    xr = X(data.rto_s)
+    xt = X(data.total_s)
+    g.add(_dashed(xt, y_plot0, xt, y_plot1 + 4, NAVY, 1.0))
+    # Put the two labels on either side so they never overlap.
+    if xt <= xr:
+        _place(g, xt, y_plot1 + 6, tot_label, "end", x0, x1, NAVY)
+        _place(g, xr, y_plot1 + 6, rto_label, "start", x0, x1, RED)
+    else:
+        _place(g, xr, y_plot1 + 6, rto_label, "end", x0, x1, RED)
+        _place(g, xt, y_plot1 + 6, tot_label, "start", x0, x1, NAVY)
+    items: list[tuple[object, str, str]] = [
+        (PHASE_COLOURS[k], "box", label)
+        for k, label in PHASE_LEGEND
+        if any(b.style == k for b in bars)
+    ]
+    if data.risk_margin_s > 0:
+        items.append((AMBER_BAND, "band", "at-risk margin"))
+    _legend(g, x0, 8, items, x1)
+    d.add(g)
+    return d
+
+
+def _place(
+    g: Group, x: float, y: float, text: str, side: str, lo: float, hi: float, colour
+) -> None:
+    """A label beside x ('end': to its left, 'start': to its right), kept in [lo, hi]."""
+    w = _w(text, SMALL, True)
+    if side == "end":
+        left = max(lo, x - 3 - w)
+    else:
+        left = min(hi - w, x + 3)
+    g.add(_text(left, y, text, SMALL, colour, bold=True))
+
+
+# ----------------------------------------------------------------------------- capacity
+
+
+def capacity_bar(
+    row: CapacityRow, max_Bps: float, rate_Bps: float, width: float, height: float = 9.0
+) -> Drawing:
+    """A small bar for the path table: the stage's capacity, the path's rate marked."""
+    d = _drawing(width, height)
+    scale = width / max_Bps if max_Bps > 0 else 0.0
+    d.add(Rect(0, 1, width, height - 2, fillColor=colors.HexColor("#f1f3f6"), strokeColor=None))
+    colour = RED if row.bottleneck else BLUE
+    d.add(
+        Rect(
+            0, 1, max(0.8, row.capacity_Bps * scale), height - 2, fillColor=colour, strokeColor=None
+        )
+    )
+    x = rate_Bps * scale
+    d.add(Line(x, 0, x, height, strokeColor=INK, strokeWidth=1.0))
+    return d
+
+
+def capacity_legend(width: float) -> Drawing:
+    d = _drawing(width, 12)
+    g = Group()
+    g.add(Line(2, 1, 2, 10, strokeColor=INK, strokeWidth=1.0))
+    g.add(_text(6, 2.5, "rate the path achieves", SMALL, MUTED))
+    x = 6 + _w("rate the path achieves", SMALL) + 14
+    g.add(Rect(x, 2, 9, 7, fillColor=RED, strokeColor=None))
+    g.add(_text(x + 13, 2.5, "bottleneck", SMALL, MUTED))
+    x += 13 + _w("bottleneck", SMALL) + 14
+    g.add(Rect(x, 2, 9, 7, fillColor=BLUE, strokeColor=None))
+    g.add(_text(x + 13, 2.5, "capacity of the stage (data bytes/s)", SMALL, MUTED))
+    d.add(g)
+    return d
+
+
+# ----------------------------------------------------------------------------- jobs
+
+
+def jobs_chart(data: ReportData, width: float) -> Drawing:
+    """Each backup job's duration against its window."""
+    jobs = data.jobs
+    row = 18.0
+    label_w = max([_w(j.label) for j in jobs] + [40]) + 10
+    x0, x1 = label_w, width - 6
+    bottom_pad, top_pad = 42.0, 8.0
+    height = bottom_pad + row * len(jobs) + top_pad
+    d = _drawing(width, height)
+    g = Group()
+    vmax = max([j.duration_s for j in jobs] + [j.window_s or 0 for j in jobs]) * 1.08
+    vmax = vmax or 1.0
+    unit, name, step = _time_axis(vmax)
+    y0, y1 = bottom_pad, bottom_pad + row * len(jobs)
+    scale = (x1 - x0) / vmax
+    _x_grid(g, x0, x1, y0, y1, vmax, unit, name, step, f"duration ({name})")
+    for i, j in enumerate(jobs):
+        yc = y1 - (i + 0.5) * row
+        g.add(_text(x0 - 6, yc - 2.7, j.label, LABEL, INK, "end"))
+        colour = RED if j.fits is False else TEAL
+        bw = max(0.8, j.duration_s * scale)
+        g.add(Rect(x0, yc - 5.5, bw, 11, fillColor=colour, strokeColor=None))
+        text = j.text
+        tw = _w(text, SMALL)
+        if bw >= tw + 6:
+            g.add(_text(x0 + bw / 2, yc - 2.3, text, SMALL, colors.white, "middle"))
+        else:
+            g.add(_text(min(x0 + bw + 3, x1 - tw), yc - 2.3, text, SMALL, INK))
+        if j.window_s:
+            xw = x0 + j.window_s * scale
+            g.add(Line(xw, yc - 8, xw, yc + 8, strokeColor=RED, strokeWidth=1.6))
+    _legend(
+        g,
+        x0,
+        8,
+        [
+            (TEAL, "box", "fits its window"),
+            (RED, "box", "overruns its window"),
+            (RED, "line", "window"),
+        ],
+        x1,
+    )
+    d.add(g)
+    return d
+
+
+# ----------------------------------------------------------------------------- cycle
+
+
+def cycle_chart(data: ReportData, width: float, height: float = 170.0) -> Drawing:
+    """Total recovery time for a failure at each hour of the level 0 cycle."""
+    c = data.cycle
+    assert c is not None
+    d = _drawing(width, height)
+    g = Group()
+    x0, x1 = 40.0, width - 8
+    y0, y1 = 46.0, height - 16
+    ymax_s = max(c.worst_s, data.rto_s) * 1.12
+    yunit, yname, ystep = _time_axis(ymax_s)
+    xunit = DAY if c.period_s >= 2 * DAY else HOUR
+    xname = "days" if xunit == DAY else "h"
+    xmax = c.period_s
+    xstep = _nice_step(xmax / xunit, 7)
+    if xunit == DAY:
+        xstep = max(1.0, round(xstep))
+    _x_grid(
+        g, x0, x1, y0, y1, xmax, xunit, xname, xstep, f"failure time after the level 0 ({xname})"
+    )
+    _y_grid(g, x0, x1, y0, y1, ymax_s / yunit, ystep, f"recovery ({yname})")
+    sx = (x1 - x0) / xmax
+    sy = (y1 - y0) / ymax_s
+
+    def P(t: float, v: float) -> tuple[float, float]:
+        return x0 + t * sx, y0 + min(v, ymax_s) * sy
+
+    yr = P(0, data.rto_s)[1]
+    g.add(Rect(x0, yr, x1 - x0, y1 - yr, fillColor=RED_BAND, strokeColor=None))
+    g.add(Line(x0, yr, x1, yr, strokeColor=RED, strokeWidth=1.3))
+    g.add(_text(x1 - 2, yr + 3, f"RTO {data.rto_text}", SMALL, RED, "end", True))
+    pts: list[float] = []
+    for t, v in c.points:
+        pts.extend(P(t, v))
+    g.add(PolyLine(pts, strokeColor=NAVY, strokeWidth=1.3))
+    wx, wy = P(c.worst_at_s, c.worst_s)
+    g.add(Circle(wx, wy, 2.6, fillColor=NAVY, strokeColor=colors.white, strokeWidth=0.6))
+    label = f"worst {format_duration(c.worst_s)}"
+    lw = _w(label, SMALL, True)
+    ly = wy + 5 if wy + 14 < yr or wy > yr else wy - 11
+    if abs(ly - (yr + 3)) < 9:
+        ly = wy - 11
+    g.add(_text(min(wx - lw / 2, x1 - lw), ly, label, SMALL, NAVY, bold=True))
+    _legend(g, x0, 8, [(NAVY, "line", "total recovery time"), (RED, "line", "RTO")], x1)
+    d.add(g)
+    return d
+
+
+# ----------------------------------------------------------------------------- growth
+
+
+def growth_chart(data: ReportData, width: float, height: float = 180.0) -> Drawing:
+    """Worst-case recovery and level 0 backup time as the database grows."""
+    gr = data.growth
+    assert gr is not None
+    d = _drawing(width, height)
+    g = Group()
+    x0, x1 = 40.0, width - 8
+    y0, y1 = 46.0, height - 16
+    window = next((j.window_s for j in data.jobs if j.label == "Level 0"), None)
+    limit = max(data.rto_s, window or 0.0)
+    top = max(max(p[2] for p in gr.points), max(p[3] for p in gr.points))
+    ymax_s = min(top * 1.08, limit * 2.2) if top > 0 else limit * 1.2
+    ymax_s = max(ymax_s, limit * 1.15)
+    yunit, yname, ystep = _time_axis(ymax_s)
+    xmax = max(p[0] for p in gr.points) or 1.0
+    _x_grid(
+        g,
+        x0,
+        x1,
+        y0,
+        y1,
+        xmax,
+        1.0,
+        "years",
+        1.0 if xmax <= 12 else 2.0,
+        f"years from {gr.as_of.isoformat()}",
+    )
+    _y_grid(g, x0, x1, y0, y1, ymax_s / yunit, ystep, f"time ({yname})")
+    sx = (x1 - x0) / xmax
+    sy = (y1 - y0) / ymax_s
+
+    def line(values: list[tuple[float, float]], colour, dash=None) -> None:
+        """A polyline clipped at the top of the plot."""
+        pts: list[float] = []
+        segs: list[list[float]] = []
+        prev = None
+        for t, v in values:
+            if prev is not None:
+                (pt, pv) = prev
+                if pv <= ymax_s < v:  # leaves the plot: cut at the top
+                    tc = pt + (t - pt) * (ymax_s - pv) / (v - pv)
+                    pts.extend((x0 + tc * sx, y1))
+                    segs.append(pts)
+                    pts = []
+                elif pv > ymax_s >= v:  # comes back
+                    tc = pt + (t - pt) * (ymax_s - pv) / (v - pv)
+                    pts.extend((x0 + tc * sx, y1))
+            if v <= ymax_s:
+                pts.extend((x0 + t * sx, y0 + v * sy))
+            prev = (t, v)
+        if pts:
+            segs.append(pts)
+        for s in segs:
+            if len(s) >= 4:
+                kw = {"strokeDashArray": list(dash)} if dash else {}
+                g.add(PolyLine(s, strokeColor=colour, strokeWidth=1.4, **kw))
+
+    yr = y0 + data.rto_s * sy
+    g.add(Line(x0, yr, x1, yr, strokeColor=RED, strokeWidth=1.1))
+    g.add(_text(x0 + 3, yr + 3, f"RTO {data.rto_text}", SMALL, RED, bold=True))
+    if window:
+        yw = y0 + window * sy
+        g.add(_dashed(x0, yw, x1, yw, TEAL, 1.1))
+        if abs(yw - yr) >= 9:
+            g.add(
+                _text(
+                    x0 + 3,
+                    yw + 3,
+                    f"backup window {format_duration(window)}",
+                    SMALL,
+                    TEAL,
+                    bold=True,
+                )
+            )
+        else:
+            g.add(
+                _text(x1 - 2, yw - 9, f"window {format_duration(window)}", SMALL, TEAL, "end", True)
+            )
+    line([(p[0], p[2]) for p in gr.points], NAVY)
+    line([(p[0], p[3]) for p in gr.points], TEAL, (4, 2))
+    if gr.breaks_at_years is not None and gr.breaks_at_years <= xmax:
+        xb = x0 + gr.breaks_at_years * sx
+        g.add(Line(xb, y0, xb, y1, strokeColor=AMBER, strokeWidth=1.2))
+        label = f"breaks {gr.breaks_on_text}"
+        lw = _w(label, SMALL, True)
+        lx = xb + 3 if xb + 3 + lw <= x1 else xb - 3 - lw
+        g.add(_text(lx, y1 - 9, label, SMALL, AMBER, bold=True))
+    _legend(
+        g,
+        x0,
+        8,
+        [
+            (NAVY, "line", "worst-case recovery"),
+            (TEAL, "dash", "level 0 backup"),
+            (AMBER, "line", "date the plan breaks"),
+        ],
+        x1,
+    )
+    d.add(g)
+    return d
+
+
+# ----------------------------------------------------------------------------- RPO
+
+
+def rpo_chart(data: ReportData, width: float) -> Drawing:
+    """What a site loss loses, part by part, against the RPO target."""
+    parts = [p for p in data.rpo_parts if p.duration_s > 0]
+    total = sum(p.duration_s for p in parts)
+    target = data.rpo_target_s or 0.0
+    vmax = max(total, target) * 1.08 or 1.0
+    x0, x1 = 8.0, width - 8
+    height = 78.0
+    d = _drawing(width, height)
+    g = Group()
+    unit, name, step = _time_axis(vmax)
+    y0, y1 = 42.0, 68.0
+    _x_grid(g, x0, x1, y0, y1, vmax, unit, name, step, f"data lost after a site loss ({name})")
+    scale = (x1 - x0) / vmax
+    x = x0
+    items = []
+    for i, p in enumerate(parts):
+        colour = RPO_COLOURS[i % len(RPO_COLOURS)]
+        w = p.duration_s * scale
+        g.add(Rect(x, y0 + 5, max(w, 0.8), y1 - y0 - 10, fillColor=colour, strokeColor=None))
+        if w > _w(p.text, SMALL) + 6:
+            g.add(_text(x + w / 2, (y0 + y1) / 2 - 2.3, p.text, SMALL, colors.white, "middle"))
+        items.append((colour, "box", f"{p.label} ({p.text})"))
+        x += w
+    if target:
+        xt = x0 + target * scale
+        g.add(Line(xt, y0, xt, y1 + 2, strokeColor=RED, strokeWidth=1.6))
+        label = f"RPO {format_duration(target)}"
+        lw = _w(label, SMALL, True)
+        g.add(_text(min(xt + 3, x1 - lw), y1 - 6, label, SMALL, RED, bold=True))
+    if items:
+        _legend(g, x0, 8, items, x1)
+    d.add(g)
+    return d
+
+
+# ----------------------------------------------------------------------------- redo
+
+
+def redo_chart(data: ReportData, width: float, height: float = 160.0) -> Drawing:
+    """Redo generated per hour over the imported period, with the average and p95."""
+    w = data.workload
+    assert w is not None and w.series
+    d = _drawing(width, height)
+    g = Group()
+    x0, x1 = 44.0, width - 8
+    y0, y1 = 46.0, height - 16
+    per_h = [s.redo_Bps * HOUR for s in w.series]
+    top = max([*per_h, w.redo_p95_Bps * HOUR, w.redo_avg_Bps * HOUR]) * 1.1 or 1.0
+    factor, uname = _size_unit(top, data.binary)
+    ystep = _nice_step(top / factor, 5)
+    ymax = top / factor
+    _y_grid(g, x0, x1, y0, y1, ymax, ystep, f"redo ({uname}/h)")
+    t_start = w.series[0].start
+    t_end = w.series[-1].end
+    span = max((t_end - t_start).total_seconds(), 1.0)
+    sx = (x1 - x0) / span
+    sy = (y1 - y0) / ymax
+    for s, v in zip(w.series, per_h, strict=True):
+        bx = x0 + (s.start - t_start).total_seconds() * sx
+        bw = max(0.6, (s.end - s.start).total_seconds() * sx - 0.4)
+        g.add(Rect(bx, y0, bw, v / factor * sy, fillColor=BLUE, strokeColor=None))
+    g.add(Line(x0, y0, x1, y0, strokeColor=AXIS, strokeWidth=0.7))
+    # Time ticks: whole days for long periods, else every few hours.
+    day = span >= 2 * DAY
+    step = (
+        timedelta(days=max(1, round(span / DAY / 7)))
+        if day
+        else timedelta(hours=max(1, int(_nice_step(span / HOUR, 6))))
+    )
+    if day:
+        t = t_start.replace(hour=0, minute=0, second=0, microsecond=0)
+        if t < t_start:
+            t += timedelta(days=1)
+    else:
+        t = t_start.replace(minute=0, second=0, microsecond=0)
+        if t < t_start:
+            t += timedelta(hours=1)
+    last_right = -1e9
+    while t <= t_end:
+        x = x0 + (t - t_start).total_seconds() * sx
+        label = f"{t:%d %b}" if day else f"{t:%H:%M}"
+        lw = _w(label, SMALL)
+        if x - lw / 2 > last_right + 4 and x + lw / 2 <= x1 + 6:
+            g.add(Line(x, y0, x, y0 - 3, strokeColor=AXIS, strokeWidth=0.5))
+            g.add(_text(x, y0 - 11, label, SMALL, MUTED, "middle"))
+            last_right = x + lw / 2
+        t += step
+    for value, colour, dash in ((w.redo_avg_Bps, NAVY, None), (w.redo_p95_Bps, ORANGE, (3, 2))):
+        y = y0 + value * HOUR / factor * sy
+        if dash:
+            g.add(_dashed(x0, y, x1, y, colour, 1.1, dash))
+        else:
+            g.add(Line(x0, y, x1, y, strokeColor=colour, strokeWidth=1.1))
+    _legend(
+        g,
+        x0,
+        8,
+        [
+            (BLUE, "box", "redo per interval"),
+            (NAVY, "line", "average"),
+            (ORANGE, "dash", "95th percentile"),
+        ],
+        x1,
+    )
+    d.add(g)
+    return d

@@ -1,0 +1,715 @@
+"""The PDF renderer: lays `ReportData` out with reportlab platypus (STYLE §14).
+
+Pretix-style: page settings on the class, `_stylesheet()`, `_first_page` and
+`_later_pages` canvas hooks, `_story()` built section by section, a `NumberedCanvas`
+for "Page x of y", output to bytes. The renderer does no arithmetic on the plan: every
+figure arrives formatted in `ReportData`.
+
+reportlab keeps global state (font registry, `rl_config`) and is not thread-safe: one
+module lock renders one PDF at a time.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from io import BytesIO
+from typing import Any
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_LEFT, TA_RIGHT
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (
+    BaseDocTemplate,
+    CondPageBreak,
+    Flowable,
+    Frame,
+    KeepTogether,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from . import charts
+from .charts import AMBER, GREEN, GRID, INK, MUTED, NAVY, RED
+from .data import ReportData
+from .data import Table as DataTable
+from .fonts import FONT, FONT_BOLD, ReportCancelled, register_fonts
+
+Progress = Callable[[float, str], None]
+ShouldCancel = Callable[[], bool]
+
+_RENDER_LOCK = threading.Lock()
+
+VERDICT_COLOURS = {"meets": GREEN, "at_risk": AMBER, "misses": RED, "unknown": MUTED}
+ROW_SHADE = colors.HexColor("#f4f6f9")
+GROUP_SHADE = colors.HexColor("#e6ebf1")
+
+
+def _noop_progress(fraction: float, message: str) -> None:
+    pass
+
+
+def _never() -> bool:
+    return False
+
+
+def _style(commands: list[Any]) -> TableStyle:
+    """A TableStyle whose plain-string cells also use the embedded font (reportlab's
+    default is Helvetica, which would add a non-embedded base-14 font)."""
+    return TableStyle([("FONTNAME", (0, 0), (-1, -1), FONT), *commands])
+
+
+def _p(text: str) -> str:
+    """Plain text to paragraph markup (escape, keep line breaks)."""
+    return escape(text).replace("\n", "<br/>")
+
+
+class NumberedCanvas(Canvas):
+    """A canvas that knows the page count: pages are kept until `save()` and then
+    written with "Page x of y" in the footer.
+
+    Bookmarks made while a page is held are replayed when it is written, so outline
+    entries point at the right page (reportlab names pages by the running page count).
+    """
+
+    footer_right: float = 0.0
+    footer_y: float = 0.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._saved_page_states: list[dict[str, Any]] = []
+        self._held_bookmarks: list[tuple[str, dict[str, Any]]] = []
+
+    def bookmarkPage(self, key: str, **kwargs: Any) -> None:
+        self._held_bookmarks.append((key, kwargs))
+
+    def showPage(self) -> None:
+        self._saved_page_states.append(dict(self.__dict__))
+        self._held_bookmarks = []
+        self._startPage()
+
+    def save(self) -> None:
+        total = len(self._saved_page_states)
+        for number, state in enumerate(self._saved_page_states, start=1):
+            self.__dict__.update(state)
+            for key, kwargs in self._held_bookmarks:
+                Canvas.bookmarkPage(self, key, **kwargs)
+            if number > 1:
+                self.setFont(FONT, 7.5)
+                self.setFillColor(MUTED)
+                self.drawRightString(self.footer_right, self.footer_y, f"Page {number} of {total}")
+            Canvas.showPage(self)
+        Canvas.save(self)
+
+
+class _Doc(BaseDocTemplate):
+    """Adds outline entries (PDF bookmarks) for headings and reports progress."""
+
+    def __init__(self, buf: BytesIO, renderer: ReportRenderer, **kwargs: Any) -> None:
+        super().__init__(buf, **kwargs)
+        self.renderer = renderer
+        self._heading = 0
+        self._done = 0
+
+    def afterFlowable(self, flowable: Flowable) -> None:
+        r = self.renderer
+        self._done += 1
+        if r.should_cancel():
+            raise ReportCancelled("the report was cancelled")
+        if self._done % 8 == 0 and r.total_flowables:
+            frac = 0.2 + 0.7 * min(1.0, self._done / r.total_flowables)
+            r.progress(frac, f"laying out page {self.page}")
+        level = getattr(flowable, "outline_level", None)
+        if level is None:
+            return
+        self._heading += 1
+        key = f"h{self._heading}"
+        top = self.frame._y + flowable.height + 6  # the heading's top on the page
+        self.canv.bookmarkPage(key, fit="XYZ", left=0, top=top)
+        self.canv.addOutlineEntry(flowable.outline_text, key, level=level, closed=False)
+
+
+class ReportRenderer:
+    """Renders one `ReportData` to PDF bytes."""
+
+    pagesize = A4
+    left_margin = 18 * mm
+    right_margin = 18 * mm
+    top_margin = 22 * mm
+    bottom_margin = 18 * mm
+
+    def __init__(
+        self,
+        data: ReportData,
+        progress: Progress | None = None,
+        should_cancel: ShouldCancel | None = None,
+    ) -> None:
+        self.data = data
+        self.progress = progress or _noop_progress
+        self.should_cancel = should_cancel or _never
+        self.width = self.pagesize[0] - self.left_margin - self.right_margin
+        self.styles = self._stylesheet()
+        self.total_flowables = 0
+
+    # ---------------------------------------------------------------- styles
+
+    def _stylesheet(self) -> dict[str, ParagraphStyle]:
+        base = ParagraphStyle(
+            "body", fontName=FONT, fontSize=9, leading=12.5, textColor=INK, spaceAfter=5
+        )
+        s = {
+            "body": base,
+            "small": ParagraphStyle("small", base, fontSize=7.5, leading=10, textColor=MUTED),
+            "cell": ParagraphStyle("cell", base, fontSize=7.5, leading=9.5, spaceAfter=0),
+            "cell_r": ParagraphStyle(
+                "cell_r", base, fontSize=7.5, leading=9.5, spaceAfter=0, alignment=TA_RIGHT
+            ),
+            "cell_b": ParagraphStyle(
+                "cell_b", base, fontName=FONT_BOLD, fontSize=7.5, leading=9.5, spaceAfter=0
+            ),
+            "cell_help": ParagraphStyle(
+                "cell_help", base, fontSize=6.3, leading=7.8, spaceAfter=0, textColor=MUTED
+            ),
+            "h1": ParagraphStyle(
+                "h1",
+                base,
+                fontName=FONT_BOLD,
+                fontSize=15,
+                leading=19,
+                textColor=NAVY,
+                spaceBefore=4,
+                spaceAfter=8,
+            ),
+            "h2": ParagraphStyle(
+                "h2",
+                base,
+                fontName=FONT_BOLD,
+                fontSize=11,
+                leading=14,
+                textColor=NAVY,
+                spaceBefore=8,
+                spaceAfter=4,
+            ),
+            "cover_title": ParagraphStyle(
+                "cover_title",
+                base,
+                fontName=FONT_BOLD,
+                fontSize=26,
+                leading=32,
+                textColor=NAVY,
+                spaceAfter=10,
+            ),
+            "cover_name": ParagraphStyle(
+                "cover_name", base, fontSize=15, leading=20, spaceAfter=18
+            ),
+            "cover_meta": ParagraphStyle("cover_meta", base, fontSize=10, leading=15, spaceAfter=0),
+            "verdict": ParagraphStyle(
+                "verdict",
+                base,
+                fontName=FONT_BOLD,
+                fontSize=24,
+                leading=28,
+                textColor=colors.white,
+                spaceAfter=0,
+            ),
+            "verdict_line": ParagraphStyle(
+                "verdict_line",
+                base,
+                fontSize=10.5,
+                leading=14,
+                textColor=colors.white,
+                spaceAfter=0,
+            ),
+            "fig_label": ParagraphStyle(
+                "fig_label", base, fontSize=7.5, leading=9, textColor=MUTED, spaceAfter=0
+            ),
+            "fig_value": ParagraphStyle(
+                "fig_value", base, fontName=FONT_BOLD, fontSize=14, leading=18, spaceAfter=0
+            ),
+            "formula": ParagraphStyle(
+                "formula",
+                base,
+                fontName=FONT_BOLD,
+                fontSize=8.5,
+                leading=12,
+                leftIndent=10,
+                textColor=NAVY,
+                spaceAfter=2,
+            ),
+        }
+        return s
+
+    # ---------------------------------------------------------------- page hooks
+
+    def _first_page(self, canvas: Canvas, doc: BaseDocTemplate) -> None:
+        w, h = self.pagesize
+        canvas.saveState()
+        canvas.setFillColor(NAVY)
+        canvas.rect(0, h - 14 * mm, w, 14 * mm, stroke=0, fill=1)
+        canvas.setFillColor(colors.white)
+        canvas.setFont(FONT_BOLD, 10)
+        canvas.drawString(self.left_margin, h - 9 * mm, "RTO Planner")
+        canvas.setFont(FONT, 8)
+        canvas.drawRightString(w - self.right_margin, h - 9 * mm, self.data.title)
+        canvas.setFillColor(MUTED)
+        canvas.setFont(FONT, 7)
+        canvas.drawString(self.left_margin, 10 * mm, self.data.units_note)
+        canvas.restoreState()
+
+    def _later_pages(self, canvas: Canvas, doc: BaseDocTemplate) -> None:
+        w, h = self.pagesize
+        d = self.data
+        canvas.saveState()
+        y = h - 13 * mm
+        canvas.setFont(FONT_BOLD, 7.5)
+        canvas.setFillColor(NAVY)
+        left = f"{d.title} — "
+        canvas.drawString(self.left_margin, y, left)
+        x = self.left_margin + canvas.stringWidth(left, FONT_BOLD, 7.5)
+        canvas.setFont(FONT, 7.5)
+        canvas.setFillColor(INK)
+        right = d.customer or ""
+        room = w - self.right_margin - x - canvas.stringWidth(right, FONT, 7.5) - 12
+        canvas.drawString(x, y, _fit(d.scenario_name, FONT, 7.5, room))
+        canvas.setFillColor(MUTED)
+        canvas.drawRightString(w - self.right_margin, y, right)
+        canvas.setStrokeColor(GRID)
+        canvas.setLineWidth(0.6)
+        canvas.line(self.left_margin, y - 3 * mm, w - self.right_margin, y - 3 * mm)
+        canvas.line(self.left_margin, 13 * mm, w - self.right_margin, 13 * mm)
+        canvas.setFont(FONT, 7.5)
+        canvas.setFillColor(MUTED)
+        canvas.drawString(self.left_margin, 9 * mm, f"As of {d.as_of_text} · {d.producer}")
+        canvas.restoreState()
+
+    # ---------------------------------------------------------------- building blocks
+
+    def _heading(self, text: str, level: int) -> Paragraph:
+        para = Paragraph(_p(text), self.styles["h1" if level == 0 else "h2"])
+        para.outline_level = level  # type: ignore[attr-defined]
+        para.outline_text = text  # type: ignore[attr-defined]
+        return para
+
+    def _section(self, text: str) -> list[Flowable]:
+        return [CondPageBreak(70 * mm), self._heading(text, 0)]
+
+    def _para(self, text: str, style: str = "body") -> Paragraph:
+        return Paragraph(_p(text), self.styles[style])
+
+    def _table(
+        self,
+        t: DataTable,
+        widths: list[float],
+        *,
+        extra: list[list[Any]] | None = None,
+        font_size: float = 7.5,
+        repeat: bool = True,
+    ) -> Table:
+        """A data table: header row, zebra rows, bold and group rows, wrapped cells."""
+        cell, cell_r, cell_b = self.styles["cell"], self.styles["cell_r"], self.styles["cell_b"]
+        head = [
+            Paragraph(
+                _p(h),
+                ParagraphStyle(
+                    "th",
+                    cell_b,
+                    textColor=colors.white,
+                    alignment=TA_RIGHT if a == "r" else TA_LEFT,
+                ),
+            )
+            for h, a in zip(t.header, t.align, strict=True)
+        ]
+        rows: list[list[Any]] = [head]
+        style = [
+            ("BACKGROUND", (0, 0), (-1, 0), NAVY),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("TOPPADDING", (0, 0), (-1, -1), 2.2),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 2.6),
+            ("LEFTPADDING", (0, 0), (-1, -1), 4),
+            ("RIGHTPADDING", (0, 0), (-1, -1), 4),
+            ("LINEBELOW", (0, -1), (-1, -1), 0.6, GRID),
+        ]
+        for i, r in enumerate(t.rows):
+            ri = i + 1
+            if i in t.group_rows:
+                rows.append([Paragraph(_p(r[0]), cell_b)] + [""] * (len(r) - 1))
+                style += [
+                    ("SPAN", (0, ri), (-1, ri)),
+                    ("BACKGROUND", (0, ri), (-1, ri), GROUP_SHADE),
+                ]
+                continue
+            bold = i in t.bold_rows
+            out = []
+            for j, (c, a) in enumerate(zip(r, t.align, strict=True)):
+                if "\n" in c and not bold:
+                    first, rest = c.split("\n", 1)
+                    out.append(
+                        [Paragraph(_p(first), cell), Paragraph(_p(rest), self.styles["cell_help"])]
+                    )
+                    continue
+                st = cell_b if bold else (cell_r if a == "r" else cell)
+                if bold and a == "r":
+                    st = ParagraphStyle("b_r", cell_b, alignment=TA_RIGHT)
+                out.append(Paragraph(_p(c), st))
+                del j
+            if extra is not None:
+                out.append(extra[i])
+            rows.append(out)
+            if i % 2 == 1:
+                style.append(("BACKGROUND", (0, ri), (-1, ri), ROW_SHADE))
+        if extra is not None:
+            rows[0].append("")
+        tbl = Table(rows, colWidths=widths, repeatRows=1 if repeat else 0, hAlign="LEFT")
+        tbl.setStyle(_style(style))
+        return tbl
+
+    # ---------------------------------------------------------------- sections
+
+    def _cover(self) -> list[Flowable]:
+        d = self.data
+        st = self.styles
+        out: list[Flowable] = [Spacer(1, 22 * mm)]
+        title = Paragraph(_p(d.title), st["cover_title"])
+        title.outline_level = 0  # type: ignore[attr-defined]
+        title.outline_text = "Cover"  # type: ignore[attr-defined]
+        out.append(title)
+        out.append(Paragraph(_p(d.scenario_name), st["cover_name"]))
+        meta = []
+        if d.customer:
+            meta.append(("Customer", d.customer))
+        if d.author:
+            meta.append(("Prepared by", d.author))
+        meta.append(("Date", d.as_of_text))
+        mt = Table(
+            [
+                [
+                    Paragraph(_p(k), ParagraphStyle("mk", st["cover_meta"], textColor=MUTED)),
+                    Paragraph(_p(v), st["cover_meta"]),
+                ]
+                for k, v in meta
+            ],
+            colWidths=[32 * mm, self.width - 32 * mm],
+            hAlign="LEFT",
+        )
+        mt.setStyle(
+            _style([("LEFTPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 3)])
+        )
+        out += [mt, Spacer(1, 14 * mm)]
+        colour = VERDICT_COLOURS.get(d.verdict, MUTED)
+        box = Table(
+            [
+                [
+                    Paragraph(
+                        _p(d.verdict_words + (" the RTO" if d.verdict != "at_risk" else "")),
+                        st["verdict"],
+                    )
+                ],
+                [Paragraph(_p(d.verdict_line), st["verdict_line"])],
+            ],
+            colWidths=[self.width],
+            hAlign="LEFT",
+        )
+        box.setStyle(
+            _style(
+                [
+                    ("BACKGROUND", (0, 0), (-1, -1), colour),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 14),
+                    ("RIGHTPADDING", (0, 0), (-1, -1), 14),
+                    ("TOPPADDING", (0, 0), (-1, 0), 12),
+                    ("BOTTOMPADDING", (0, -1), (-1, -1), 12),
+                ]
+            )
+        )
+        out += [box, Spacer(1, 8 * mm), self._key_figures(), Spacer(1, 10 * mm)]
+        if d.notes:
+            out += [Paragraph("Notes", self.styles["h2"]), self._para(d.notes)]
+        out += [NextPageTemplate("body"), PageBreak()]
+        return out
+
+    def _key_figures(self) -> Table:
+        d = self.data
+        st = self.styles
+        cells = []
+        for f in d.key_figures:
+            colour = INK if f.ok is None else (GREEN if f.ok else RED)
+            cells.append(
+                [
+                    Paragraph(_p(f.label), st["fig_label"]),
+                    Paragraph(_p(f.value), ParagraphStyle("fv", st["fig_value"], textColor=colour)),
+                    Paragraph(_p(f.note), st["fig_label"]),
+                ]
+            )
+        cols = 3
+        grid = [cells[i : i + cols] for i in range(0, len(cells), cols)]
+        while len(grid[-1]) < cols:
+            grid[-1].append("")
+        t = Table(grid, colWidths=[self.width / cols] * cols, hAlign="LEFT")
+        t.setStyle(
+            _style(
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("LINEABOVE", (0, 0), (-1, -1), 0.8, GRID),
+                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                    ("TOPPADDING", (0, 0), (-1, -1), 5),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 9),
+                ]
+            )
+        )
+        return t
+
+    def _summary(self) -> list[Flowable]:
+        d = self.data
+        out = [self._heading("Executive summary", 0)]
+        out += [self._para(t) for t in d.summary]
+        if d.advice:
+            out.append(self._heading("Changes that shorten the worst case", 1))
+            rows = tuple(
+                (a.description, a.new_total_text, a.saving_text, a.new_verdict_words)
+                for a in d.advice
+            )
+            t = DataTable(("Change", "Worst case", "Sooner by", "Verdict"), rows, "lrrl")
+            w = self.width
+            out.append(self._table(t, [w - 66 * mm, 22 * mm, 22 * mm, 22 * mm]))
+            out.append(
+                self._para(
+                    "Each change is evaluated alone with the same model as the plan; catalog "
+                    "figures are datasheet values with practical derates.",
+                    "small",
+                )
+            )
+        return out
+
+    def _recovery(self) -> list[Flowable]:
+        d = self.data
+        w = self.width
+        out = self._section("Recovery timeline")
+        out.append(self._para(d.failure_text))
+        out.append(charts.gantt_chart(d, w))
+        out.append(Spacer(1, 4 * mm))
+        widths = [34 * mm, 20 * mm, 22 * mm, 20 * mm, 22 * mm]
+        widths.append(w - sum(widths))
+        out.append(self._table(d.phase_table, widths))
+        out.append(Spacer(1, 3 * mm))
+        out += [self._para("• " + n, "small") for n in d.phase_notes]
+        return out
+
+    def _path(self) -> list[Flowable]:
+        d = self.data
+        w = self.width
+        out = self._section("Restore path and bottleneck")
+        out.append(self._para(d.path_text))
+        bar_w = 36 * mm
+        widths = [44 * mm, 21 * mm, 14 * mm, 19 * mm, 19 * mm, 12 * mm]
+        widths.append(w - sum(widths) - bar_w)
+        widths.append(bar_w)
+        max_cap = max((c.capacity_Bps for c in d.capacity), default=1.0)
+        bars = [charts.capacity_bar(c, max_cap, d.path_rate_Bps, bar_w - 8) for c in d.capacity]
+        out.append(self._table(d.path_table, widths, extra=bars))  # type: ignore[arg-type]
+        out.append(Spacer(1, 2 * mm))
+        out.append(charts.capacity_legend(w))
+        out.append(Spacer(1, 2 * mm))
+        out.append(
+            self._para(
+                "Capacities are in datafile (data) bytes per second with the channels the plan "
+                "runs: compression, drive efficiency and ASM redundancy are already applied. Load "
+                "is the share of a stage's capacity the restore uses.",
+                "small",
+            )
+        )
+        out.append(self._para(d.backup_path_text))
+        return out
+
+    def _backups(self) -> list[Flowable]:
+        d = self.data
+        w = self.width
+        out = self._section("Backups and the backup window")
+        out.append(charts.jobs_chart(d, w))
+        out.append(Spacer(1, 3 * mm))
+        widths = [22 * mm, 20 * mm, 17 * mm, 21 * mm, 22 * mm, 0.0, 20 * mm, 10 * mm]
+        widths[5] = w - sum(widths)
+        out.append(self._table(d.jobs_table, widths))
+        out.append(Spacer(1, 2 * mm))
+        out.append(self._para(d.jobs_text))
+        return out
+
+    def _cycle(self) -> list[Flowable]:
+        d = self.data
+        if d.cycle is None:
+            return []
+        out = self._section("Recovery across the backup cycle")
+        out.append(self._para(d.cycle_text))
+        out.append(charts.cycle_chart(d, self.width))
+        return out
+
+    def _rpo(self) -> list[Flowable]:
+        d = self.data
+        out = self._section("Data loss (RPO)")
+        out.append(self._para(d.rpo_text))
+        out.append(charts.rpo_chart(d, self.width))
+        out.append(Spacer(1, 3 * mm))
+        out.append(self._table(d.rpo_table, [90 * mm, 30 * mm]))
+        return out
+
+    def _growth(self) -> list[Flowable]:
+        d = self.data
+        out = self._section("Growth outlook")
+        out.append(self._para(d.growth_text))
+        if d.growth is not None and d.growth_table is not None:
+            out.append(charts.growth_chart(d, self.width))
+            out.append(Spacer(1, 3 * mm))
+            out.append(self._table(d.growth_table, [26 * mm, 26 * mm, 30 * mm, 30 * mm, 18 * mm]))
+        return out
+
+    def _workload(self) -> list[Flowable]:
+        d = self.data
+        if d.workload is None or d.workload_table is None:
+            return []
+        out = self._section("Workload evidence")
+        out.append(self._para(d.workload_text))
+        out.append(self._table(d.workload_table, [50 * mm, 80 * mm]))
+        if d.workload.series:
+            out.append(Spacer(1, 4 * mm))
+            out.append(charts.redo_chart(d, self.width))
+        return out
+
+    def _assumptions(self) -> list[Flowable]:
+        d = self.data
+        w = self.width
+        out = [PageBreak(), self._heading("Assumptions ledger", 0)]
+        out.append(self._para(d.assumptions_text))
+        widths = [68 * mm, 26 * mm, 28 * mm, 15 * mm]
+        widths.append(w - sum(widths))
+        out.append(self._table(d.assumptions, widths))
+        return out
+
+    def _formulas(self) -> list[Flowable]:
+        out = self._section("Appendix: how the figures are computed")
+        for f in self.data.formulas:
+            out.append(
+                KeepTogether(
+                    [
+                        self._heading(f.title, 1),
+                        self._para(f.formula, "formula"),
+                        self._para(f.explanation),
+                    ]
+                )
+            )
+        out.append(self._para(self.data.units_note, "small"))
+        return out
+
+    def _story(self) -> list[Flowable]:
+        sections: list[tuple[str, Callable[[], list[Flowable]]]] = [
+            ("cover", self._cover),
+            ("summary", self._summary),
+            ("recovery timeline", self._recovery),
+            ("restore path", self._path),
+            ("backups", self._backups),
+            ("backup cycle", self._cycle),
+            ("RPO", self._rpo),
+            ("growth", self._growth),
+            ("workload", self._workload),
+            ("assumptions", self._assumptions),
+            ("formulas", self._formulas),
+        ]
+        story: list[Flowable] = []
+        for i, (name, build) in enumerate(sections):
+            if self.should_cancel():
+                raise ReportCancelled("the report was cancelled")
+            self.progress(0.2 * i / len(sections), f"preparing the {name} section")
+            story += build()
+        return story
+
+    # ---------------------------------------------------------------- output
+
+    def render(self) -> bytes:
+        register_fonts()
+        d = self.data
+        with _RENDER_LOCK:
+            story = self._story()
+            self.total_flowables = len(story)
+            buf = BytesIO()
+            doc = _Doc(
+                buf,
+                self,
+                pagesize=self.pagesize,
+                leftMargin=self.left_margin,
+                rightMargin=self.right_margin,
+                topMargin=self.top_margin,
+                bottomMargin=self.bottom_margin,
+                title=d.document_title,
+                author=d.author or d.producer,
+                subject=d.subject,
+                creator=d.producer,
+                keywords=["RTO", "RPO", "Oracle", "RMAN", "restore", "recovery"],
+                lang="en",
+                invariant=1 if _reproducible() else None,
+                initialFontName=FONT,
+                initialFontSize=9,
+            )
+            frame = Frame(
+                self.left_margin,
+                self.bottom_margin,
+                self.width,
+                self.pagesize[1] - self.top_margin - self.bottom_margin,
+                id="body",
+                leftPadding=0,
+                rightPadding=0,
+                topPadding=0,
+                bottomPadding=0,
+            )
+            doc.addPageTemplates(
+                [
+                    PageTemplate("cover", [frame], onPage=self._first_page),
+                    PageTemplate("body", [frame], onPage=self._later_pages),
+                ]
+            )
+            doc.build(story, canvasmaker=_canvas_maker(self))
+            self.progress(1.0, "done")
+            return buf.getvalue()
+
+
+def _canvas_maker(renderer: ReportRenderer) -> type[NumberedCanvas]:
+    class _Canvas(NumberedCanvas):
+        footer_right = renderer.pagesize[0] - renderer.right_margin
+        footer_y = 9 * mm
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.showOutline()
+
+    return _Canvas
+
+
+def _reproducible() -> bool:
+    return bool(os.environ.get("SOURCE_DATE_EPOCH", "").strip())
+
+
+def _fit(text: str, font: str, size: float, width: float) -> str:
+    """Shorten text with an ellipsis to fit `width` points."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    if stringWidth(text, font, size) <= width:
+        return text
+    while text and stringWidth(text + "…", font, size) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def render_pdf(
+    data: ReportData,
+    progress: Progress | None = None,
+    should_cancel: ShouldCancel | None = None,
+) -> bytes:
+    """The PDF plan as bytes. Safe to call from a worker thread (renders are serialised);
+    raises `ReportCancelled` when `should_cancel()` returns True."""
+    return ReportRenderer(data, progress, should_cancel).render()
