@@ -10,6 +10,7 @@ import argparse
 import os
 from pathlib import Path
 
+from ..catalog import Catalog
 from .errors import (
     NotAStoreError,
     NotFoundError,
@@ -62,6 +63,14 @@ def open_store_from_args(args: argparse.Namespace, *, read_only: bool = False) -
     return Store(db_path_from_args(args), read_only=read_only)
 
 
+def catalog_from_args(args: argparse.Namespace) -> Catalog:
+    """The effective catalog (shipped, then the user's items, which win) of the store a
+    command was pointed at. The store is opened only for as long as it takes to read it,
+    so `plan` does not hold the file."""
+    with open_store_from_args(args) as store:
+        return store.catalog()
+
+
 __all__ = [
     "GRACE_PERIOD",
     "MIGRATIONS",
@@ -85,6 +94,7 @@ __all__ = [
     "StoreReadOnlyError",
     "StoreTooNewError",
     "StoredResult",
+    "catalog_from_args",
     "db_path_from_args",
     "default_db_path",
     "inputs_hash",
