@@ -425,7 +425,7 @@ def cycle_chart(data: ReportData, width: float, height: float = 170.0) -> Drawin
     yr = P(0, data.rto_s)[1]
     g.add(Rect(x0, yr, x1 - x0, y1 - yr, fillColor=RED_BAND, strokeColor=None))
     g.add(Line(x0, yr, x1, yr, strokeColor=RED, strokeWidth=1.3))
-    g.add(_text(x1 - 2, yr + 3, f"RTO {data.rto_text}", SMALL, RED, "end", True))
+    g.add(_text(x0 + 3, yr + 3, f"RTO {data.rto_text}", SMALL, RED, bold=True))
     pts: list[float] = []
     for t, v in c.points:
         pts.extend(P(t, v))
@@ -434,9 +434,8 @@ def cycle_chart(data: ReportData, width: float, height: float = 170.0) -> Drawin
     g.add(Circle(wx, wy, 2.6, fillColor=NAVY, strokeColor=colors.white, strokeWidth=0.6))
     label = f"worst {format_duration(c.worst_s)}"
     lw = _w(label, SMALL, True)
-    ly = wy + 5 if wy + 14 < yr or wy > yr else wy - 11
-    if abs(ly - (yr + 3)) < 9:
-        ly = wy - 11
+    # Above the point unless the RTO line or the top of the plot is in the way.
+    ly = wy + 5 if (wy + 14 < yr or wy > yr + 2) and wy + 14 < y1 else wy - 11
     g.add(_text(min(wx - lw / 2, x1 - lw), ly, label, SMALL, NAVY, bold=True))
     _legend(g, x0, 8, [(NAVY, "line", "total recovery time"), (RED, "line", "RTO")], x1)
     d.add(g)
@@ -558,7 +557,7 @@ def rpo_chart(data: ReportData, width: float) -> Drawing:
     target = data.rpo_target_s or 0.0
     vmax = max(total, target) * 1.08 or 1.0
     x0, x1 = 8.0, width - 8
-    height = 78.0
+    height = 84.0
     d = _drawing(width, height)
     g = Group()
     unit, name, step = _time_axis(vmax)
@@ -580,7 +579,7 @@ def rpo_chart(data: ReportData, width: float) -> Drawing:
         g.add(Line(xt, y0, xt, y1 + 2, strokeColor=RED, strokeWidth=1.6))
         label = f"RPO {format_duration(target)}"
         lw = _w(label, SMALL, True)
-        g.add(_text(min(xt + 3, x1 - lw), y1 - 6, label, SMALL, RED, bold=True))
+        g.add(_text(min(max(xt - lw / 2, x0), x1 - lw), y1 + 5, label, SMALL, RED, bold=True))
     if items:
         _legend(g, x0, 8, items, x1)
     d.add(g)

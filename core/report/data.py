@@ -419,25 +419,26 @@ class _Builder:
             if st.per_channel_only:
                 cap = st.unit_Bps * n
                 units = f"{n} ch."
-                note = "per channel"
+                note = "each channel"
             elif st.binds_channel:
                 used = min(st.count, model.channels)
                 cap = st.unit_Bps * used
                 units = f"{used} of {st.count}" if used < st.count else str(st.count)
-                note = "one channel each"
+                note = "one channel per unit"
             else:
                 cap = st.total_Bps
                 units = str(st.count)
-                note = "shared"
+                note = "all channels"
             load = rate / cap if cap > 0 and math.isfinite(cap) else 0.0
             is_bn = i == bidx
-            caps.append(CapacityRow(st.label, st.kind, cap, min(load, 1.0), is_bn))
+            # A stage as loaded as the bottleneck (a tie) is just as limiting: mark it too.
+            saturated = is_bn or load >= 0.9995
+            caps.append(CapacityRow(st.label, st.kind, cap, min(load, 1.0), saturated))
             if is_bn:
                 bold.append(len(rows))
             rows.append(
                 (
-                    st.label,
-                    st.kind.replace("_", " "),
+                    f"{st.label}\n{st.kind.replace('_', ' ')}",
                     units,
                     self.rate(st.unit_Bps),
                     self.rate(cap),
@@ -452,25 +453,24 @@ class _Builder:
             )
             rows.append(
                 (
-                    f"RMAN channels ({model.channels})",
-                    "channels",
+                    f"RMAN channels ({model.channels})\nchannel count",
                     str(model.channels),
                     self.rate(model.per_channel_Bps),
                     self.rate(rate),
                     "100%",
-                    "channel count",
+                    "too few channels",
                 )
             )
         table = Table(
-            ("Stage", "Kind", "Units", "Per unit", "Capacity", "Load", "Works"),
+            ("Stage", "Units", "Per unit", "Capacity", "Load", "Serves"),
             tuple(rows),
-            "lllrrrl",
+            "lrrrrl",
             bold_rows=tuple(bold),
         )
         path_text = (
             f"Restores run at {self.rate(rate)} ({self.rate(rate, 'h')}) of datafile bytes "
             f"with {n} of {model.channels} RMAN channel(s) streaming. "
-            f"The bottleneck is {bottleneck_words(model.bottleneck)}: {model.explain()}."
+            f"What limits it: {model.explain()}."
         )
         bp = self.plan.backup_path
         if abs(bp.rate_Bps - rate) > 1e-6 * max(rate, 1.0) or bp.bottleneck != model.bottleneck:
@@ -554,7 +554,7 @@ class _Builder:
         r = self.plan.rpo
         parts = tuple(RpoPart(label, v, format_duration(v)) for label, v in r.site_loss_parts)
         rows = [("Media failure, online redo intact", format_duration(r.media_failure_s))]
-        rows += [(f"   {p.label}", p.text) for p in parts]
+        rows += [(f"+ {p.label}", p.text) for p in parts]
         rows.append(("Site loss, worst case", format_duration(r.site_loss_s)))
         bold = [len(rows) - 1]
         if r.target_s is not None:
@@ -808,7 +808,7 @@ class _Ledger:
                 origin, source = "measured", prov[dotted]
                 value = self.written(given) if given is not None else model_text
             elif given is not None:
-                origin, source, value = "given", "scenario file", self.written(given)
+                origin, source, value = "given", "", self.written(given)
             elif catalog_source:
                 origin, source, value = "catalog", catalog_source, model_text
             else:

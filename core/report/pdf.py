@@ -300,8 +300,9 @@ class ReportRenderer:
         para.outline_text = text  # type: ignore[attr-defined]
         return para
 
-    def _section(self, text: str) -> list[Flowable]:
-        return [CondPageBreak(70 * mm), self._heading(text, 0)]
+    def _section(self, text: str, *lead: Flowable) -> list[Flowable]:
+        """A section heading kept on one page with its lead (intro text, main chart)."""
+        return [CondPageBreak(45 * mm), KeepTogether([self._heading(text, 0), *lead])]
 
     def _para(self, text: str, style: str = "body") -> Paragraph:
         return Paragraph(_p(text), self.styles[style])
@@ -311,12 +312,12 @@ class ReportRenderer:
         t: DataTable,
         widths: list[float],
         *,
-        extra: list[list[Any]] | None = None,
-        font_size: float = 7.5,
+        extra: list[Any] | None = None,
         repeat: bool = True,
     ) -> Table:
         """A data table: header row, zebra rows, bold and group rows, wrapped cells."""
         cell, cell_r, cell_b = self.styles["cell"], self.styles["cell_r"], self.styles["cell_b"]
+        help_style = self.styles["cell_help"]
         head = [
             Paragraph(
                 _p(h),
@@ -350,18 +351,15 @@ class ReportRenderer:
                 continue
             bold = i in t.bold_rows
             out = []
-            for j, (c, a) in enumerate(zip(r, t.align, strict=True)):
-                if "\n" in c and not bold:
-                    first, rest = c.split("\n", 1)
-                    out.append(
-                        [Paragraph(_p(first), cell), Paragraph(_p(rest), self.styles["cell_help"])]
-                    )
-                    continue
+            for c, a in zip(r, t.align, strict=True):
                 st = cell_b if bold else (cell_r if a == "r" else cell)
                 if bold and a == "r":
                     st = ParagraphStyle("b_r", cell_b, alignment=TA_RIGHT)
-                out.append(Paragraph(_p(c), st))
-                del j
+                if "\n" in c:  # a second line in small grey: a kind, a help text
+                    first, rest = c.split("\n", 1)
+                    out.append([Paragraph(_p(first), st), Paragraph(_p(rest), help_style)])
+                else:
+                    out.append(Paragraph(_p(c), st))
             if extra is not None:
                 out.append(extra[i])
             rows.append(out)
@@ -480,6 +478,7 @@ class ReportRenderer:
             t = DataTable(("Change", "Worst case", "Sooner by", "Verdict"), rows, "lrrl")
             w = self.width
             out.append(self._table(t, [w - 66 * mm, 22 * mm, 22 * mm, 22 * mm]))
+            out.append(Spacer(1, 1.5 * mm))
             out.append(
                 self._para(
                     "Each change is evaluated alone with the same model as the plan; catalog "
@@ -492,9 +491,9 @@ class ReportRenderer:
     def _recovery(self) -> list[Flowable]:
         d = self.data
         w = self.width
-        out = self._section("Recovery timeline")
-        out.append(self._para(d.failure_text))
-        out.append(charts.gantt_chart(d, w))
+        out = self._section(
+            "Recovery timeline", self._para(d.failure_text), charts.gantt_chart(d, w)
+        )
         out.append(Spacer(1, 4 * mm))
         widths = [34 * mm, 20 * mm, 22 * mm, 20 * mm, 22 * mm]
         widths.append(w - sum(widths))
@@ -506,15 +505,17 @@ class ReportRenderer:
     def _path(self) -> list[Flowable]:
         d = self.data
         w = self.width
-        out = self._section("Restore path and bottleneck")
-        out.append(self._para(d.path_text))
-        bar_w = 36 * mm
-        widths = [44 * mm, 21 * mm, 14 * mm, 19 * mm, 19 * mm, 12 * mm]
+        bar_w = 34 * mm
+        widths = [42 * mm, 13 * mm, 19 * mm, 19 * mm, 12 * mm]
         widths.append(w - sum(widths) - bar_w)
         widths.append(bar_w)
         max_cap = max((c.capacity_Bps for c in d.capacity), default=1.0)
         bars = [charts.capacity_bar(c, max_cap, d.path_rate_Bps, bar_w - 8) for c in d.capacity]
-        out.append(self._table(d.path_table, widths, extra=bars))  # type: ignore[arg-type]
+        out = self._section(
+            "Restore path and bottleneck",
+            self._para(d.path_text),
+            self._table(d.path_table, widths, extra=bars),
+        )
         out.append(Spacer(1, 2 * mm))
         out.append(charts.capacity_legend(w))
         out.append(Spacer(1, 2 * mm))
@@ -532,8 +533,7 @@ class ReportRenderer:
     def _backups(self) -> list[Flowable]:
         d = self.data
         w = self.width
-        out = self._section("Backups and the backup window")
-        out.append(charts.jobs_chart(d, w))
+        out = self._section("Backups and the backup window", charts.jobs_chart(d, w))
         out.append(Spacer(1, 3 * mm))
         widths = [22 * mm, 20 * mm, 17 * mm, 21 * mm, 22 * mm, 0.0, 20 * mm, 10 * mm]
         widths[5] = w - sum(widths)
@@ -546,37 +546,41 @@ class ReportRenderer:
         d = self.data
         if d.cycle is None:
             return []
-        out = self._section("Recovery across the backup cycle")
-        out.append(self._para(d.cycle_text))
-        out.append(charts.cycle_chart(d, self.width))
-        return out
+        return self._section(
+            "Recovery across the backup cycle",
+            self._para(d.cycle_text),
+            charts.cycle_chart(d, self.width),
+        )
 
     def _rpo(self) -> list[Flowable]:
         d = self.data
-        out = self._section("Data loss (RPO)")
-        out.append(self._para(d.rpo_text))
-        out.append(charts.rpo_chart(d, self.width))
+        out = self._section(
+            "Data loss (RPO)", self._para(d.rpo_text), charts.rpo_chart(d, self.width)
+        )
         out.append(Spacer(1, 3 * mm))
         out.append(self._table(d.rpo_table, [90 * mm, 30 * mm]))
         return out
 
     def _growth(self) -> list[Flowable]:
         d = self.data
-        out = self._section("Growth outlook")
-        out.append(self._para(d.growth_text))
-        if d.growth is not None and d.growth_table is not None:
-            out.append(charts.growth_chart(d, self.width))
-            out.append(Spacer(1, 3 * mm))
-            out.append(self._table(d.growth_table, [26 * mm, 26 * mm, 30 * mm, 30 * mm, 18 * mm]))
+        if d.growth is None or d.growth_table is None:
+            return self._section("Growth outlook", self._para(d.growth_text))
+        out = self._section(
+            "Growth outlook", self._para(d.growth_text), charts.growth_chart(d, self.width)
+        )
+        out.append(Spacer(1, 3 * mm))
+        out.append(self._table(d.growth_table, [26 * mm, 26 * mm, 30 * mm, 30 * mm, 18 * mm]))
         return out
 
     def _workload(self) -> list[Flowable]:
         d = self.data
         if d.workload is None or d.workload_table is None:
             return []
-        out = self._section("Workload evidence")
-        out.append(self._para(d.workload_text))
-        out.append(self._table(d.workload_table, [50 * mm, 80 * mm]))
+        out = self._section(
+            "Workload evidence",
+            self._para(d.workload_text),
+            self._table(d.workload_table, [50 * mm, 80 * mm]),
+        )
         if d.workload.series:
             out.append(Spacer(1, 4 * mm))
             out.append(charts.redo_chart(d, self.width))

@@ -1,0 +1,51 @@
+"""`rto-planner report SCENARIO.toml -o PLAN.pdf`: the PDF plan (DESIGN §5)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ..report import write_report
+from .plan import _date, catalog_for
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "report",
+        parents=[common],
+        help="write the PDF plan of a scenario",
+        description="Write the PDF plan a customer reads: verdict, executive summary, "
+        "recovery timeline, path and bottleneck, backups, cycle, RPO, growth, assumptions "
+        "and formulas. With SOURCE_DATE_EPOCH set the PDF is byte-for-byte reproducible.",
+    )
+    p.add_argument("scenario", metavar="SCENARIO.toml")
+    p.add_argument(
+        "-o", "--output", metavar="PLAN.pdf", required=True, help="the PDF file to write"
+    )
+    p.add_argument(
+        "--as-of",
+        metavar="YYYY-MM-DD",
+        type=_date,
+        help="the plan's date, from which growth is projected "
+        "(default: SOURCE_DATE_EPOCH's date, else today)",
+    )
+    p.add_argument("--binary", action="store_true", help="print sizes in TiB/GiB, not TB/GB")
+    p.add_argument(
+        "--no-store",
+        action="store_true",
+        help="use only the shipped catalog, not the store's (user items)",
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="do not print the file written")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    out = write_report(
+        args.scenario,
+        args.output,
+        as_of=args.as_of,
+        catalog=catalog_for(args),
+        binary=args.binary,
+    )
+    if not args.quiet:
+        print(f"wrote {out}")
+    return 0
