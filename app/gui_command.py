@@ -18,6 +18,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         metavar="OUT.png",
         help="render the main window offscreen with the scenario, save it and exit",
     )
+    p.add_argument(
+        "--view",
+        choices=("timeline", "path", "backups", "cycle", "rpo"),
+        help="the result view to show first (with --screenshot: the one rendered)",
+    )
     p.set_defaults(func=run)
 
 

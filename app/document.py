@@ -1,0 +1,498 @@
+"""The open scenario: its raw document, undo history, validity and plans.
+
+`ScenarioDocument` is the single owner of what the user is editing. The editor's model
+is `raw`, the document as the user writes it (strings with units, ints, bools), so what
+was typed is what is saved. Every change goes through the `QUndoStack` as a snapshot
+command; consecutive keystrokes in one field merge into one undo step.
+
+After a change the document waits a few milliseconds (debounce), validates the raw
+document with core (`parse_value` per field for inline errors, `scenario_from_mapping`
+for cross-field ones), runs the fast `compute_plan(..., include_cycle=False,
+include_growth=False)` synchronously and emits `plan_changed`; the full plan (cycle scan
+and growth outlook) then runs in a worker and arrives as a second `plan_changed`. An
+invalid document emits `field_error`s and keeps the last valid plan: nothing on screen
+jumps while the user is half-way through typing "2.5 TB".
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QObject, QTimer, Signal, Slot
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from rtoplanner.core.catalog import Catalog, CatalogItem, shipped_catalog
+from rtoplanner.core.errors import CoreError, ScenarioError, UnitError
+from rtoplanner.core.plan import Plan, compute_plan
+from rtoplanner.core.scenario import (
+    SECTIONS,
+    STAGE_FIELDS,
+    TOP_FIELDS,
+    FieldSpec,
+    Scenario,
+    dump_mapping,
+    load_scenario,
+    parse_value,
+    scenario_from_mapping,
+)
+
+from .workers import TaskRunner
+
+DEBOUNCE_MS = 50
+UNTITLED = "Untitled"
+
+NEW_SCENARIO: dict[str, Any] = {
+    "format": 1,
+    "name": "New scenario",
+    "database": {"size": "5 TB", "redo_rate": "5 MB/s", "daily_change": "5%",
+                 "workload": "oltp"},
+    "backup": {"compression_ratio": 1.0, "channels": 4, "channel_init": "10 s",
+               "level0_every": "7d", "level1": "none", "archivelog_every": "1h",
+               "log_switch": "20 min"},
+    "path": [
+        {"kind": "tape_drive", "name": "LTO-8", "count": 4},
+        {"kind": "network", "name": "10 Gb/s link", "count": 1, "rate": "10 Gb/s",
+         "efficiency": "90%"},
+    ],
+    "recovery": {"detect": "15 min", "open": "5 min"},
+    "targets": {"rto": "8 h", "rpo": "24 h", "backup_window": "10 h", "risk_margin": "10%"},
+}  # fmt: skip
+"""What File > New starts from: a small valid plan a user edits rather than a blank form
+(a blank form shows nothing but errors)."""
+
+NEW_STAGE: dict[str, Any] = {"kind": "network", "count": 1, "rate": "10 Gb/s"}
+
+_STAGE_KEY = re.compile(r"path\[(\d+)\]\.(\w+)")
+
+
+def spec_for_key(key: str) -> FieldSpec | None:
+    """The field spec of a dotted key (`backup.channels`, `path[2].rate`, `name`)."""
+    m = _STAGE_KEY.fullmatch(key)
+    if m:
+        table: tuple[FieldSpec, ...] = STAGE_FIELDS
+        name = m.group(2)
+    elif "." in key:
+        section, name = key.split(".", 1)
+        table = SECTIONS.get(section, ())
+    else:
+        table, name = TOP_FIELDS, key
+    return next((s for s in table if s.key == name), None)
+
+
+def get_dotted(raw: Mapping[str, Any], key: str) -> Any:
+    """The raw value at a dotted key, or None when the key is not set."""
+    m = _STAGE_KEY.fullmatch(key)
+    if m:
+        path = raw.get("path") or []
+        idx = int(m.group(1))
+        stage = path[idx] if idx < len(path) and isinstance(path[idx], Mapping) else {}
+        return stage.get(m.group(2))
+    if "." in key:
+        section, name = key.split(".", 1)
+        table = raw.get(section)
+        return table.get(name) if isinstance(table, Mapping) else None
+    return raw.get(key)
+
+
+def set_dotted(raw: dict[str, Any], key: str, value: Any) -> None:
+    """Set (or with None remove) a raw value by dotted key, in place."""
+    m = _STAGE_KEY.fullmatch(key)
+    if m:
+        target = raw.setdefault("path", [])[int(m.group(1))]
+        name = m.group(2)
+    elif "." in key:
+        section, name = key.split(".", 1)
+        target = raw.setdefault(section, {})
+    else:
+        target, name = raw, key
+    if value is None:
+        target.pop(name, None)
+    else:
+        target[name] = value
+
+
+def field_errors(raw: Mapping[str, Any]) -> dict[str, str]:
+    """Per-field errors of a raw document: every value checked on its own by core's
+    `parse_value`, so two bad fields are both marked (the loader stops at the first)."""
+    errors: dict[str, str] = {}
+
+    def check(prefix: str, table: Any, specs: tuple[FieldSpec, ...]) -> None:
+        if not isinstance(table, Mapping):
+            return
+        for spec in specs:
+            if spec.key in table:
+                try:
+                    parse_value(spec, table[spec.key])
+                except (UnitError, ValueError) as exc:
+                    errors[f"{prefix}{spec.key}"] = str(exc)
+
+    check("", raw, TOP_FIELDS)
+    for section, specs in SECTIONS.items():
+        check(f"{section}.", raw.get(section), specs)
+    for i, stage in enumerate(raw.get("path") or []):
+        check(f"path[{i}].", stage, STAGE_FIELDS)
+    return errors
+
+
+def error_message(exc: ScenarioError) -> str:
+    """A scenario error without its location, for showing next to the field."""
+    reason = getattr(exc, "reason", None) or exc.message
+    return f"{reason} ({exc.hint})" if exc.hint else reason
+
+
+class _EditCommand(QUndoCommand):
+    """A snapshot edit: the whole raw document before and after.
+
+    Scenarios are a few dozen values, so snapshots are simpler and safer than inverse
+    operations (reordering stages, picking from the catalog, typing). Edits of the same
+    field in one burst of typing merge (`merge_key`).
+    """
+
+    ID = 0x5254
+
+    def __init__(
+        self,
+        doc: ScenarioDocument,
+        text: str,
+        before: dict[str, Any],
+        after: dict[str, Any],
+        merge_key: tuple[str, int] | None = None,
+        structural: bool = False,
+    ) -> None:
+        super().__init__(text)
+        self.doc = doc
+        self.before = before
+        self.after = after
+        self.merge_key = merge_key
+        self.structural = structural
+
+    def id(self) -> int:
+        return self.ID if self.merge_key is not None else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if not isinstance(other, _EditCommand) or other.merge_key != self.merge_key:
+            return False
+        self.after = other.after
+        if self.after == self.before:
+            self.setObsolete(True)
+        return True
+
+    def redo(self) -> None:
+        self.doc._apply_raw(self.after, self.structural)
+
+    def undo(self) -> None:
+        self.doc._merge_serial += 1
+        self.doc._apply_raw(self.before, self.structural)
+
+
+class ScenarioDocument(QObject):
+    """The scenario being edited (see the module docstring for the flow)."""
+
+    plan_changed = Signal(object)
+    """A `Plan`: first the fast one (cycle and growth None), then the full one."""
+    field_error = Signal(str, str)
+    """(dotted key, message); an empty message clears the key's error."""
+    errors_changed = Signal(dict)
+    """All current errors by dotted key ("" for an error no field owns)."""
+    raw_changed = Signal(bool)
+    """The raw document changed; True when stages were added, removed or moved."""
+    file_changed = Signal(str)
+    dirty_changed = Signal(bool)
+    busy_changed = Signal(bool)
+    plan_failed = Signal(str)
+
+    def __init__(
+        self,
+        parent: QObject | None = None,
+        *,
+        catalog: Catalog | None = None,
+        debounce_ms: int = DEBOUNCE_MS,
+    ) -> None:
+        super().__init__(parent)
+        self.catalog = catalog if catalog is not None else shipped_catalog()
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+        self._raw: dict[str, Any] = copy.deepcopy(NEW_SCENARIO)
+        self._file_path: Path | None = None
+        self._scenario: Scenario | None = None
+        self._plan: Plan | None = None
+        self._errors: dict[str, str] = {}
+        self._merge_serial = 0
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(debounce_ms)
+        self._timer.timeout.connect(self.recompute_now)
+        self._runner = TaskRunner(self)
+        self._runner.done.connect(self._on_full_plan)
+        self._runner.failed.connect(self._on_full_failed)
+        self._runner.busy_changed.connect(self.busy_changed)
+
+    # ------------------------------------------------------------------ state
+
+    @property
+    def raw(self) -> dict[str, Any]:
+        """The document as written. Read-only for callers: change it with set_value."""
+        return self._raw
+
+    @property
+    def scenario(self) -> Scenario | None:
+        """The last valid scenario (it may be older than `raw` while `errors` is set)."""
+        return self._scenario
+
+    @property
+    def plan(self) -> Plan | None:
+        return self._plan
+
+    @property
+    def errors(self) -> dict[str, str]:
+        return dict(self._errors)
+
+    @property
+    def is_valid(self) -> bool:
+        return not self._errors
+
+    @property
+    def file_path(self) -> Path | None:
+        return self._file_path
+
+    @property
+    def is_dirty(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    @property
+    def busy(self) -> bool:
+        return self._runner.busy or self._timer.isActive()
+
+    @property
+    def display_name(self) -> str:
+        return self._file_path.name if self._file_path else UNTITLED
+
+    @property
+    def stage_count(self) -> int:
+        return len(self._raw.get("path") or [])
+
+    def value(self, key: str) -> Any:
+        return get_dotted(self._raw, key)
+
+    # ------------------------------------------------------------------ editing
+
+    def set_value(self, key: str, value: Any, *, merge: bool = True) -> None:
+        """Set one raw value (None removes an optional key) as an undoable edit."""
+        if get_dotted(self._raw, key) == value and value is not None:
+            return
+        if value is None and get_dotted(self._raw, key) is None:
+            return
+        after = copy.deepcopy(self._raw)
+        set_dotted(after, key, value)
+        spec = spec_for_key(key)
+        label = key if spec is None else key.replace("_", " ")
+        merge_key = (key, self._merge_serial) if merge else None
+        self._push(f"Edit {label}", after, merge_key)
+
+    def set_values(self, changes: Mapping[str, Any], text: str) -> None:
+        """Several values as one undo step (e.g. picking a catalog item)."""
+        after = copy.deepcopy(self._raw)
+        for key, value in changes.items():
+            set_dotted(after, key, value)
+        self._push(text, after)
+
+    def close_edit(self) -> None:
+        """End the current burst of typing: the next edit starts a new undo step."""
+        self._merge_serial += 1
+
+    def add_stage(self, index: int | None = None, stage: Mapping[str, Any] | None = None) -> int:
+        after = copy.deepcopy(self._raw)
+        path = after.setdefault("path", [])
+        index = len(path) if index is None else max(0, min(index, len(path)))
+        path.insert(index, dict(stage or NEW_STAGE))
+        self._push("Add stage", after, structural=True)
+        return index
+
+    def remove_stage(self, index: int) -> None:
+        after = copy.deepcopy(self._raw)
+        path = after.get("path") or []
+        if not 0 <= index < len(path):
+            return
+        del path[index]
+        self._push("Remove stage", after, structural=True)
+
+    def move_stage(self, index: int, delta: int) -> int:
+        """Move a stage up (-1) or down (+1) the restore order; returns its new index."""
+        after = copy.deepcopy(self._raw)
+        path = after.get("path") or []
+        new = index + delta
+        if not (0 <= index < len(path) and 0 <= new < len(path)):
+            return index
+        path[index], path[new] = path[new], path[index]
+        self._push("Move stage", after, structural=True)
+        return new
+
+    def apply_catalog_item(self, index: int, item: CatalogItem) -> None:
+        """Make a stage a catalog item: its kind and name, and no rate of its own, so the
+        scenario takes the catalog's figure (and derate, compression) visibly."""
+        changes: dict[str, Any] = {
+            f"path[{index}].kind": item.kind,
+            f"path[{index}].name": item.name,
+        }
+        for key in ("rate", "efficiency", "hw_compression", "backup_rate"):
+            changes[f"path[{index}].{key}"] = None
+        if item.kind != "storage_write":
+            changes[f"path[{index}].write_factor"] = None
+        self.set_values(changes, f"Use {item.name} from the catalog")
+
+    def _push(
+        self,
+        text: str,
+        after: dict[str, Any],
+        merge_key: tuple[str, int] | None = None,
+        structural: bool = False,
+    ) -> None:
+        before = copy.deepcopy(self._raw)
+        self.undo_stack.push(_EditCommand(self, text, before, after, merge_key, structural))
+
+    def _apply_raw(self, raw: dict[str, Any], structural: bool) -> None:
+        """Called by undo commands: install a snapshot and schedule a recompute."""
+        self._raw = copy.deepcopy(raw)
+        self.raw_changed.emit(structural)
+        self._timer.start()
+
+    # ------------------------------------------------------------------ computing
+
+    @Slot()
+    def recompute_now(self) -> None:
+        """Validate and compute the fast plan now; start the full plan in a worker."""
+        self._timer.stop()
+        errors = field_errors(self._raw)
+        scenario = None
+        if not errors:
+            try:
+                scenario = scenario_from_mapping(
+                    self._raw, source=self.display_name, catalog=self.catalog
+                )
+            except ScenarioError as exc:
+                errors[exc.key or ""] = error_message(exc)
+        plan = None
+        if scenario is not None:
+            try:
+                plan = compute_plan(scenario, include_cycle=False, include_growth=False)
+            except CoreError as exc:
+                errors[""] = str(exc)
+        self._set_errors(errors)
+        if plan is None or scenario is None:
+            return
+        self._scenario = scenario
+        previous = self._plan
+        # Keep the last cycle/growth on screen until the worker brings the new ones.
+        self._plan = plan
+        self.plan_changed.emit(plan)
+        del previous
+        self._runner.submit(compute_plan, scenario)
+
+    def _set_errors(self, errors: dict[str, str]) -> None:
+        old = self._errors
+        self._errors = errors
+        for key in old.keys() - errors.keys():
+            self.field_error.emit(key, "")
+        for key, msg in errors.items():
+            if old.get(key) != msg:
+                self.field_error.emit(key, msg)
+        if old != errors:
+            self.errors_changed.emit(dict(errors))
+
+    @Slot(object)
+    def _on_full_plan(self, plan: object) -> None:
+        if not isinstance(plan, Plan) or plan.scenario is not self._scenario:
+            return
+        self._plan = plan
+        self.plan_changed.emit(plan)
+
+    @Slot(object)
+    def _on_full_failed(self, exc: object) -> None:
+        self.plan_failed.emit(str(exc))
+
+    def wait_idle(self, timeout_ms: int = 5000) -> bool:
+        """Flush a pending recompute and wait, processing events, until the full plan
+        has arrived (tests, the screenshot entry point)."""
+        if self._timer.isActive():
+            self.recompute_now()
+        deadline = QDeadlineTimer(timeout_ms)
+        while self._runner.busy and not deadline.hasExpired():
+            self._runner.pool.waitForDone(10)
+            QCoreApplication.processEvents()
+        return not self._runner.busy
+
+    def shutdown(self, timeout_ms: int = 5000) -> None:
+        """Cancel background work and wait for it (before the window closes)."""
+        self._timer.stop()
+        self._runner.wait(timeout_ms)
+
+    # ------------------------------------------------------------------ files
+
+    def new(self, raw: Mapping[str, Any] | None = None) -> None:
+        self._install(copy.deepcopy(dict(raw or NEW_SCENARIO)), None)
+
+    def open(self, path: str | Path) -> None:
+        """Open a scenario file. A file that parses as TOML but does not validate opens
+        with its errors marked (so it can be fixed here); anything else raises."""
+        p = Path(path)
+        try:
+            scenario = load_scenario(p, catalog=self.catalog)
+            raw = copy.deepcopy(dict(scenario.raw))
+        except ScenarioError as exc:
+            raw = self._salvage(p, exc)
+        self._install(raw, p)
+
+    @staticmethod
+    def _salvage(path: Path, exc: ScenarioError) -> dict[str, Any]:
+        try:
+            doc = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            raise exc from None
+        sections_ok = all(isinstance(doc.get(s, {}), dict) for s in SECTIONS)
+        path_doc = doc.get("path", [])
+        path_ok = isinstance(path_doc, list) and all(isinstance(s, dict) for s in path_doc)
+        if not (sections_ok and path_ok):
+            raise exc
+        return doc
+
+    def _install(self, raw: dict[str, Any], path: Path | None) -> None:
+        self._runner.cancel()
+        self._raw = raw
+        self._file_path = path
+        self._scenario = None
+        self._plan = None
+        self._merge_serial += 1
+        self.undo_stack.clear()
+        self.undo_stack.setClean()
+        self.file_changed.emit(str(path) if path else "")
+        self.raw_changed.emit(True)
+        self.recompute_now()
+        self.dirty_changed.emit(False)
+
+    def save(self, path: str | Path | None = None) -> Path:
+        """Write the raw document as TOML (what the user typed, in the canonical layout).
+        Raises OSError; the caller asks first when the document has errors."""
+        target = Path(path) if path is not None else self._file_path
+        if target is None:
+            raise ValueError("no file name: use Save As")
+        try:
+            text = dump_mapping(self._raw)
+        except TypeError as exc:
+            raise ValueError(f"cannot write this scenario as TOML: {exc}") from None
+        tmp = target.with_name(target.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(target)
+        if target != self._file_path:
+            self._file_path = target
+            self.file_changed.emit(str(target))
+        self.undo_stack.setClean()
+        return target
+
+    @Slot(bool)
+    def _on_clean_changed(self, clean: bool) -> None:
+        self.dirty_changed.emit(not clean)

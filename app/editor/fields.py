@@ -1,0 +1,88 @@
+"""Turning what a user types into raw scenario values, and back, per field spec.
+
+The raw document keeps values as a user writes them, so a typed `2.5 TB` is stored as
+that string; whole numbers for `int` fields and plain numbers for ratios/fractions are
+stored as TOML numbers (`channels = 16`, `compression_ratio = 4.4`), which is how the
+format's examples write them. Nothing is parsed here beyond recognising a bare number:
+validation is core's job (`parse_value`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rtoplanner.core.scenario import FieldSpec
+
+_INT = re.compile(r"\s*\d+\s*")
+_NUMBER = re.compile(r"\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*")
+
+EXAMPLES = {
+    "size": "e.g. 2.5 TB, 512 GiB",
+    "rate": "e.g. 140 MB/s, 10 Gb/s, 18 TiB/h",
+    "duration": "e.g. 4h, 90 min, 7d",
+    "fraction": "e.g. 5%",
+    "ratio": "e.g. 2.0 or 4.4:1",
+    "int": "a whole number",
+    "float": "a number",
+    "growth": "e.g. 25%/y or 2 TB/y",
+    "margin": "e.g. 10% or 30 min",
+    "str": "",
+}
+
+
+def value_from_text(spec: FieldSpec, text: str) -> Any:
+    """The raw value for what was typed; None (remove the key) for an empty field."""
+    if text.strip() == "":
+        return None
+    if spec.kind == "int" and _INT.fullmatch(text):
+        return int(text)
+    if spec.kind in ("float", "ratio", "fraction", "margin") and _NUMBER.fullmatch(text):
+        number = float(text)
+        return int(number) if spec.kind == "float" and number.is_integer() else number
+    if spec.kind == "str":
+        return text
+    return text.strip() if spec.kind == "choice" else text
+
+
+def text_from_value(value: Any) -> str:
+    """What a field shows for a raw value."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def label_for(spec: FieldSpec) -> str:
+    """`channel_init` → `Channel init`; a few keys read better spelled out."""
+    special = {
+        "rto": "RTO",
+        "rpo": "RPO",
+        "hw_compression": "HW compression",
+        "level0_every": "Level 0 every",
+        "level1": "Level 1",
+        "level1_every": "Level 1 every",
+        "archivelogs_on_disk": "Archived logs on disk",
+        "archivelog_every": "Archived log backup every",
+    }
+    if spec.key in special:
+        return special[spec.key]
+    return spec.key.replace("_", " ").capitalize()
+
+
+def tooltip_for(spec: FieldSpec) -> str:
+    """The spec's help in a DBA's words, plus how to type it."""
+    parts = [spec.help or label_for(spec)]
+    example = EXAMPLES.get(spec.kind)
+    if spec.kind == "choice":
+        parts.append("One of: " + ", ".join(spec.choices) + ".")
+    elif spec.kind == "bool":
+        parts.append("yes or no.")
+    elif example:
+        parts.append(example[0].upper() + example[1:] + ".")
+    if spec.required:
+        parts.append("Required.")
+    else:
+        parts.append("Optional: leave empty for the default.")
+    return "<p>" + " ".join(parts) + "</p>"

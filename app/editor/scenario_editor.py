@@ -1,0 +1,83 @@
+"""The scenario editor: one tab per section, generated from core's field tables."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Slot
+from PySide6.QtWidgets import QTabWidget
+
+from rtoplanner.core.scenario import SECTIONS, TOP_FIELDS
+
+from ..document import ScenarioDocument
+from .section_form import FieldEditor, SectionForm
+
+TAB_TITLES = {
+    "": "Scenario",
+    "database": "Database",
+    "backup": "Backup",
+    "recovery": "Recovery",
+    "targets": "Targets",
+}
+
+
+class ScenarioEditor(QTabWidget):
+    """Forms for the top-level keys and the `database`, `backup`, `recovery` and
+    `targets` tables; the path has its own table (`StageTablePanel`)."""
+
+    def __init__(self, doc: ScenarioDocument) -> None:
+        super().__init__()
+        self.doc = doc
+        self.setDocumentMode(True)
+        self.forms: dict[str, SectionForm] = {}
+        for section in ("", "database", "backup", "recovery", "targets"):
+            specs = TOP_FIELDS if section == "" else SECTIONS[section]
+            form = SectionForm(doc, section, specs)
+            self.forms[section] = form
+            self.addTab(form, TAB_TITLES[section])
+        self.fields: dict[str, FieldEditor] = {
+            key: editor for form in self.forms.values() for key, editor in form.fields.items()
+        }
+        self.setCurrentIndex(1)  # Database: where a DBA starts; the name is one tab away
+        doc.raw_changed.connect(self._on_raw_changed)
+        doc.field_error.connect(self.set_error)
+        doc.errors_changed.connect(self._mark_tabs)
+        self.refresh()
+
+    def field(self, key: str) -> FieldEditor | None:
+        return self.fields.get(key)
+
+    def refresh(self) -> None:
+        for form in self.forms.values():
+            form.refresh()
+
+    @Slot(bool)
+    def _on_raw_changed(self, _structural: bool) -> None:
+        self.refresh()
+
+    @Slot(str, str)
+    def set_error(self, key: str, message: str) -> None:
+        editor = self.fields.get(key)
+        if editor is not None:
+            editor.set_error(message)
+
+    @Slot(dict)
+    def _mark_tabs(self, errors: dict[str, str]) -> None:
+        for i, section in enumerate(self.forms):
+            prefix = f"{section}." if section else ""
+            bad = any(
+                (k.startswith(prefix) if section else ("." not in k and k and "[" not in k))
+                for k in errors
+            )
+            self.setTabText(i, TAB_TITLES[section] + (" ⚠" if bad else ""))
+
+    def show_field(self, key: str) -> bool:
+        """Bring a field's tab forward and focus it (e.g. from an error in the banner)."""
+        editor = self.fields.get(key)
+        if editor is None:
+            return False
+        for i, form in enumerate(self.forms.values()):
+            if key in form.fields:
+                self.setCurrentIndex(i)
+                form.ensureWidgetVisible(editor)
+                break
+        editor.input.setFocus()
+        return True

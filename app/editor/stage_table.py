@@ -1,0 +1,309 @@
+"""The path editor: the stage table with add, remove, reorder and pick-from-catalog.
+
+Edits commit while the user types (the delegate's editors emit `commitData` on every
+change) so the timeline moves with each keystroke, like the form fields do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal, Slot
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QSpinBox,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from rtoplanner.core.catalog import Catalog, CatalogItem
+from rtoplanner.core.scenario import STAGE_KINDS
+from rtoplanner.core.units import format_rate
+
+from ..document import ScenarioDocument
+from ..models.stage_table_model import (
+    COL_BINDS_CHANNEL,
+    COL_CAPACITY,
+    COL_CARRIES,
+    COL_COUNT,
+    COL_KIND,
+    COLUMN_KEYS,
+    SPECS,
+    StageTableModel,
+)
+from .fields import EXAMPLES
+from .section_form import ERROR_STYLE, NOT_SET
+
+_COMBO_COLUMNS = {COL_KIND, COL_CARRIES, COL_BINDS_CHANNEL}
+
+
+class StageDelegate(QStyledItemDelegate):
+    """Combo boxes for choices, a spin box for the count, line edits for quantities."""
+
+    def createEditor(
+        self,
+        parent: QWidget,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> QWidget:
+        col = index.column()
+        spec = SPECS.get(COLUMN_KEYS.get(col, ""))
+        if col in _COMBO_COLUMNS and spec is not None:
+            combo = QComboBox(parent)
+            if not spec.required:
+                combo.addItem(NOT_SET, None)
+            if spec.kind == "bool":
+                combo.addItem("yes", True)
+                combo.addItem("no", False)
+            else:
+                for choice in spec.choices:
+                    combo.addItem(choice, choice)
+            combo.activated.connect(lambda _i, w=combo: self._commit(w))
+            return combo
+        if col == COL_COUNT:
+            spin = QSpinBox(parent)
+            spin.setRange(1, 100000)
+            spin.valueChanged.connect(lambda _v, w=spin: self._commit(w))
+            return spin
+        line = QLineEdit(parent)
+        if spec is not None:
+            line.setPlaceholderText(EXAMPLES.get(spec.kind, ""))
+        line.textEdited.connect(lambda _t, w=line: self._commit(w))
+        return line
+
+    def _commit(self, editor: QWidget) -> None:
+        self.commitData.emit(editor)
+
+    def setEditorData(self, editor: QWidget, index: QModelIndex | QPersistentModelIndex) -> None:
+        value = index.data(Qt.ItemDataRole.EditRole)
+        if isinstance(editor, QComboBox):
+            idx = editor.findData(value)
+            if idx < 0 and value is not None:
+                editor.addItem(str(value), value)
+                idx = editor.count() - 1
+            if editor.currentIndex() != max(idx, 0):
+                editor.setCurrentIndex(max(idx, 0))
+        elif isinstance(editor, QSpinBox):
+            try:
+                number = int(value) if value is not None else 1
+            except (TypeError, ValueError):
+                number = 1
+            if editor.value() != number:
+                editor.blockSignals(True)
+                editor.setValue(number)
+                editor.blockSignals(False)
+        elif isinstance(editor, QLineEdit):
+            text = "" if value is None else str(value)
+            if editor.text().strip() != text.strip():
+                editor.setText(text)
+
+    def setModelData(
+        self, editor: QWidget, model: Any, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        if isinstance(editor, QComboBox):
+            model.setData(index, editor.currentData())
+        elif isinstance(editor, QSpinBox):
+            model.setData(index, editor.value())
+        elif isinstance(editor, QLineEdit):
+            model.setData(index, editor.text())
+
+
+class StageTablePanel(QWidget):
+    """Toolbar, table and the errors of the path (the table cells show them too)."""
+
+    selection_changed = Signal(int)
+
+    def __init__(self, doc: ScenarioDocument, catalog: Catalog, binary: bool = False) -> None:
+        super().__init__()
+        self.doc = doc
+        self.catalog = catalog
+        self.model = StageTableModel(doc, binary)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        title = QLabel("<b>Restore path</b> — media first, datafiles last")
+        title.setToolTip(
+            "Backups flow through the same stages in the other direction. Double-click a "
+            "cell to edit; greyed values are what the scenario uses when you leave a cell "
+            "empty (catalog figures and defaults)."
+        )
+        bar.addWidget(title)
+        bar.addStretch(1)
+
+        self.add_action = QAction("Add stage", self)
+        self.add_action.setShortcut(QKeySequence("Ctrl+Shift+A"))
+        self.add_action.setToolTip("Add a stage after the selected one (Ctrl+Shift+A)")
+        self.add_action.triggered.connect(self.add_stage)
+        self.remove_action = QAction("Remove", self)
+        self.remove_action.setShortcut(QKeySequence("Ctrl+Shift+Del"))
+        self.remove_action.setToolTip("Remove the selected stage (Ctrl+Shift+Del)")
+        self.remove_action.triggered.connect(self.remove_stage)
+        self.up_action = QAction("Move up", self)
+        self.up_action.setShortcut(QKeySequence("Alt+Up"))
+        self.up_action.setToolTip("Move the stage towards the media (Alt+Up)")
+        self.up_action.triggered.connect(lambda: self.move_stage(-1))
+        self.down_action = QAction("Move down", self)
+        self.down_action.setShortcut(QKeySequence("Alt+Down"))
+        self.down_action.setToolTip("Move the stage towards the datafiles (Alt+Down)")
+        self.down_action.triggered.connect(lambda: self.move_stage(+1))
+        for action in (self.add_action, self.remove_action, self.up_action, self.down_action):
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            self.addAction(action)
+            button = QToolButton()
+            button.setDefaultAction(action)
+            bar.addWidget(button)
+
+        self.catalog_button = QToolButton()
+        self.catalog_button.setText("From catalog")
+        self.catalog_button.setToolTip(
+            "Make the selected stage a catalog item: its rate, derate and compression then "
+            "come from the catalog (with their source)."
+        )
+        self.catalog_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.catalog_menu = QMenu(self)
+        self.catalog_menu.aboutToShow.connect(self._fill_catalog_menu)
+        self.catalog_button.setMenu(self.catalog_menu)
+        bar.addWidget(self.catalog_button)
+        layout.addLayout(bar)
+
+        self.view = QTableView()
+        self.view.setObjectName("stage_table")
+        self.view.setModel(self.model)
+        self.view.setItemDelegate(StageDelegate(self.view))
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.AnyKeyPressed
+            | QAbstractItemView.EditTrigger.SelectedClicked
+        )
+        self.view.setAlternatingRowColors(True)
+        self.view.verticalHeader().setDefaultSectionSize(24)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        widths = {COL_KIND: 105, 1: 210, COL_COUNT: 55, 3: 130, 4: 75, COL_CARRIES: 70,
+                  COL_BINDS_CHANNEL: 105, 7: 115, 8: 95, 9: 90, COL_CAPACITY: 170}  # fmt: skip
+        for col, width in widths.items():
+            self.view.setColumnWidth(col, width)
+        self.view.selectionModel().currentRowChanged.connect(self._on_current_row)
+        layout.addWidget(self.view, 1)
+
+        self.error_label = QLabel()
+        self.error_label.setObjectName("error:path")
+        self.error_label.setStyleSheet(ERROR_STYLE)
+        self.error_label.setWordWrap(True)
+        self.error_label.hide()
+        layout.addWidget(self.error_label)
+        doc.errors_changed.connect(self._on_errors)
+        self.model.modelReset.connect(self._update_actions)
+        self._update_actions()
+
+    # ------------------------------------------------------------------ actions
+
+    def current_row(self) -> int:
+        idx = self.view.currentIndex()
+        return idx.row() if idx.isValid() else -1
+
+    def select_row(self, row: int) -> None:
+        if 0 <= row < self.model.rowCount():
+            self.view.setCurrentIndex(self.model.index(row, COL_KIND))
+            self.view.selectRow(row)
+
+    @Slot()
+    def add_stage(self, stage: dict[str, Any] | None = None) -> int:
+        row = self.current_row()
+        index = self.doc.add_stage(None if row < 0 else row + 1, stage or None)
+        self.select_row(index)
+        return index
+
+    @Slot()
+    def remove_stage(self) -> None:
+        row = self.current_row()
+        if row >= 0:
+            self.doc.remove_stage(row)
+            self.select_row(min(row, self.model.rowCount() - 1))
+
+    def move_stage(self, delta: int) -> None:
+        row = self.current_row()
+        if row >= 0:
+            self.select_row(self.doc.move_stage(row, delta))
+
+    def _fill_catalog_menu(self) -> None:
+        """Catalog items by kind; the selected stage's kind first."""
+        self.catalog_menu.clear()
+        row = self.current_row()
+        current_kind = None
+        if row >= 0:
+            current_kind = self.model.data(self.model.index(row, COL_KIND)) or None
+        kinds = [k for k in STAGE_KINDS if self.catalog.by_kind(k)]
+        if current_kind in kinds:
+            kinds.remove(current_kind)
+            kinds.insert(0, current_kind)
+        verb = f"Replace stage {row + 1} with" if row >= 0 else "Add"
+        header = self.catalog_menu.addAction(verb + "…")
+        header.setEnabled(False)
+        for kind in kinds:
+            sub = self.catalog_menu.addMenu(kind.replace("_", " "))
+            for item in sorted(self.catalog.by_kind(kind), key=lambda i: i.name):
+                rate = (
+                    f" — {format_rate(item.rate_Bps, binary=self.model.binary)}"
+                    if item.rate_Bps
+                    else ""
+                )
+                action = sub.addAction(item.name + rate)
+                action.setToolTip(item.source)
+                action.triggered.connect(lambda _c=False, it=item: self.use_catalog_item(it))
+            sub.setToolTipsVisible(True)
+
+    def use_catalog_item(self, item: CatalogItem) -> None:
+        row = self.current_row()
+        if row < 0:
+            row = self.doc.add_stage(None, {"kind": item.kind, "name": item.name})
+            self.select_row(row)
+            return
+        self.doc.apply_catalog_item(row, item)
+
+    # ------------------------------------------------------------------ feedback
+
+    @Slot(dict)
+    def _on_errors(self, errors: dict[str, str]) -> None:
+        lines = []
+        for key, message in errors.items():
+            if key.startswith("path"):
+                lines.append(f"{self._human_key(key)}: {message}")
+        self.error_label.setText("\n".join(lines))
+        self.error_label.setVisible(bool(lines))
+
+    @staticmethod
+    def _human_key(key: str) -> str:
+        """`path[2].rate` → `Stage 3 rate` (rows count from 1 on screen)."""
+        if key.startswith("path["):
+            n, _, rest = key[5:].partition("]")
+            if n.isdigit():
+                return f"Stage {int(n) + 1} {rest.lstrip('.').replace('_', ' ')}".strip()
+        return "Path"
+
+    @Slot(QModelIndex, QModelIndex)
+    def _on_current_row(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self._update_actions()
+        self.selection_changed.emit(current.row() if current.isValid() else -1)
+
+    def _update_actions(self) -> None:
+        row = self.current_row()
+        n = self.model.rowCount()
+        self.remove_action.setEnabled(row >= 0 and n > 1)
+        self.up_action.setEnabled(row > 0)
+        self.down_action.setEnabled(0 <= row < n - 1)

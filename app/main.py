@@ -1,0 +1,101 @@
+"""`rto-planner gui`: QApplication setup, the palette, and the screenshot entry point."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+APP_NAME = "RTO Planner"
+ORG_NAME = "RTO Planner"
+SCREENSHOT_SIZE = (1440, 900)
+
+
+def make_app(argv: list[str] | None = None):
+    """The QApplication (created once), named for QSettings, styled to follow the system."""
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(argv if argv is not None else [sys.argv[0]])
+        app.setOrganizationName(ORG_NAME)
+        app.setApplicationName(APP_NAME)
+        app.setApplicationDisplayName(APP_NAME)
+        from .main_window import app_version
+        from .theme import follow_system_palette
+
+        app.setApplicationVersion(app_version())
+        follow_system_palette(app)
+    import pyqtgraph as pg
+
+    pg.setConfigOptions(antialias=True, foreground="k")
+    return app
+
+
+def initial_scenario(requested: str | None, recent: list[str]) -> Path | None:
+    """The file to open: the one asked for, else the most recent, else the demo."""
+    from rtoplanner.core.paths import demo_scenario
+
+    if requested:
+        return Path(requested)
+    if recent:
+        return Path(recent[0])
+    demo = demo_scenario()
+    return demo if demo.is_file() else None
+
+
+def take_screenshot(window, out: str | Path) -> bool:
+    """Render the window (already showing a computed plan) into a PNG."""
+    from PySide6.QtWidgets import QApplication
+
+    window.doc.wait_idle()
+    QApplication.processEvents()
+    pixmap = window.grab()
+    return pixmap.save(str(out), "PNG")
+
+
+def run_gui(args: argparse.Namespace) -> int:
+    screenshot = getattr(args, "screenshot", None)
+    if screenshot and not os.environ.get("QT_QPA_PLATFORM"):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    app = make_app()
+
+    from rtoplanner.core.errors import CoreError
+
+    from .main_window import MainWindow
+    from .settings import AppSettings
+
+    settings = AppSettings(persist=not screenshot)
+    window = MainWindow(settings)
+    path = initial_scenario(getattr(args, "scenario", None), settings.recent_files())
+    if path is not None:
+        if screenshot:
+            try:
+                window.doc.open(path)
+            except CoreError as exc:
+                print(f"rto-planner gui: {exc}", file=sys.stderr)
+                return 1
+        elif not window.open_file(path, ask=False) and getattr(args, "scenario", None):
+            pass  # the error was shown; the window opens on the template instead
+    view = getattr(args, "view", None)
+    if view:
+        window.show_view(view)
+
+    if screenshot:
+        window.resize(*SCREENSHOT_SIZE)
+        window.show()
+        ok = take_screenshot(window, screenshot)
+        errors = window.doc.errors
+        window.doc.shutdown()
+        window.close()
+        if not ok:
+            print(f"rto-planner gui: cannot write {screenshot}", file=sys.stderr)
+            return 1
+        if errors:
+            key, msg = next(iter(errors.items()))
+            print(f"rto-planner gui: the scenario has errors ({key}: {msg})", file=sys.stderr)
+        return 0
+
+    window.show()
+    return app.exec()

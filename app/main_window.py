@@ -1,0 +1,550 @@
+"""The main window: scenario list, editor, path table and result views.
+
+    ┌ Scenarios ┐┌ editor tabs ─────────┐┌ verdict banner ─────────────────────┐
+    │ recent    ││ Scenario|Database|…  ││ Timeline | Path | Backups | Cycle | │
+    │ demos     ││ (forms from specs)   ││ RPO and growth                      │
+    │ (store    │└──────────────────────┘│                                     │
+    │  LATER)   │┌ restore path (stage table, full width) ─────────────────────┐
+    └───────────┘└─────────────────────────────────────────────────────────────┘
+    status bar: message · computing… · units · verdict
+
+The window wires the `ScenarioDocument` to the views and owns the file commands
+(new, open, save, save as, recent files, unsaved-changes prompt); it never computes.
+"""
+
+from __future__ import annotations
+
+import platform
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import __version__ as pyside_version
+from PySide6.QtCore import QEvent, Qt, QTimer, Slot, qVersion
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from rtoplanner.core import ENGINE_VERSION
+from rtoplanner.core import __version__ as core_version
+from rtoplanner.core.errors import CoreError
+from rtoplanner.core.plan import Plan
+from rtoplanner.core.units import format_duration
+
+from .document import ScenarioDocument
+from .editor.scenario_editor import ScenarioEditor
+from .editor.stage_table import StageTablePanel
+from .plots.backups_panel import BackupsPanel
+from .plots.common import PlanPanel
+from .plots.cycle_panel import CyclePanel
+from .plots.path_panel import PathPanel
+from .plots.rpo_growth_panel import RpoGrowthPanel
+from .plots.timeline_panel import TimelinePanel
+from .scenario_list import ScenarioListPanel
+from .settings import AppSettings
+from .theme import VERDICT_COLORS, VERDICT_WORDS
+
+APP_NAME = "RTO Planner"
+FILE_FILTER = "Scenario files (*.toml);;All files (*)"
+VIEW_NAMES = ("timeline", "path", "backups", "cycle", "rpo")
+
+
+def app_version() -> str:
+    try:
+        return metadata.version("rtoplanner")
+    except metadata.PackageNotFoundError:
+        return core_version
+
+
+class VerdictBanner(QLabel):
+    """The answer first: verdict, worst-case recovery, RTO and margin, in colour."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("verdict_banner")
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setWordWrap(True)
+        self.setMargin(8)
+        font = self.font()
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self.setFont(font)
+        self.verdict = ""
+        self.errors: dict[str, str] = {}
+        self.plan: Plan | None = None
+
+    def show_plan(self, plan: Plan | None, errors: dict[str, str]) -> None:
+        self.plan = plan
+        self.errors = errors
+        parts = []
+        if plan is not None:
+            rec = plan.recovery
+            self.verdict = rec.verdict
+            color = VERDICT_COLORS[rec.verdict]
+            word = "margin" if rec.margin_s >= 0 else "over by"
+            parts.append(
+                f"<b style='color:{color}'>{VERDICT_WORDS[rec.verdict]}</b> the RTO of "
+                f"<b>{format_duration(rec.rto_s)}</b> — worst-case recovery "
+                f"<b>{format_duration(rec.total_s)}</b>, {word} "
+                f"<b>{format_duration(abs(rec.margin_s))}</b>; restore limited by "
+                f"<b>{plan.restore_path.bottleneck}</b>"
+            )
+            bg = VERDICT_COLORS[rec.verdict]
+        else:
+            self.verdict = ""
+            bg = VERDICT_COLORS["at_risk"]
+        if errors:
+            n = len(errors)
+            first_key, first = next(iter(errors.items()))
+            where = f"{first_key}: " if first_key else ""
+            parts.append(
+                f"<span style='color:{VERDICT_COLORS['misses']}'>⚠ {n} input error"
+                f"{'s' if n > 1 else ''} ({where}{first})"
+                + (" — showing the last valid plan" if plan is not None else "")
+                + "</span>"
+            )
+        self.setText("<br>".join(parts) or "No plan yet")
+        self.setStyleSheet(
+            f"#verdict_banner {{ border-left: 6px solid {bg}; background: palette(base); }}"
+        )
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: AppSettings | None = None) -> None:
+        super().__init__()
+        self.settings = settings or AppSettings()
+        self.binary = self.settings.binary_units
+        self.doc = ScenarioDocument(self)
+        self.setWindowTitle(APP_NAME)
+        self.setDockOptions(QMainWindow.DockOption.AnimatedDocks)
+
+        # ---- views
+        self.editor = ScenarioEditor(self.doc)
+        self.editor.setMinimumWidth(330)
+        self.stages = StageTablePanel(self.doc, self.doc.catalog, self.binary)
+        self.banner = VerdictBanner()
+        self.results = QTabWidget()
+        self.results.setObjectName("results")
+        self.results.setDocumentMode(True)
+        self.timeline_panel = TimelinePanel()
+        self.path_panel = PathPanel()
+        self.backups_panel = BackupsPanel()
+        self.cycle_panel = CyclePanel()
+        self.rpo_growth_panel = RpoGrowthPanel()
+        self.panels: list[PlanPanel] = [
+            self.timeline_panel,
+            self.path_panel,
+            self.backups_panel,
+            self.cycle_panel,
+            self.rpo_growth_panel,
+        ]
+        tips = (
+            "Recovery phases against the RTO (Ctrl+1)",
+            "Capacity of each stage and the bottleneck (Ctrl+2)",
+            "Backup durations against the window, channel start-up (Ctrl+3)",
+            "Recovery time across the level 0 cycle (Ctrl+4)",
+            "Data loss, and when growth breaks the plan (Ctrl+5)",
+        )
+        for panel, tip in zip(self.panels, tips, strict=True):
+            panel.set_binary(self.binary)
+            i = self.results.addTab(panel, panel.title)
+            self.results.setTabToolTip(i, tip)
+
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.setSpacing(2)
+        rl.addWidget(self.banner)
+        rl.addWidget(self.results, 1)
+
+        self.top_split = QSplitter(Qt.Orientation.Horizontal)
+        self.top_split.addWidget(self.editor)
+        self.top_split.addWidget(right)
+        self.top_split.setStretchFactor(0, 0)
+        self.top_split.setStretchFactor(1, 1)
+        self.top_split.setSizes([380, 900])
+        self.main_split = QSplitter(Qt.Orientation.Vertical)
+        self.main_split.setObjectName("main_split")
+        self.main_split.addWidget(self.top_split)
+        self.main_split.addWidget(self.stages)
+        self.main_split.setStretchFactor(0, 1)
+        self.main_split.setStretchFactor(1, 0)
+        self.main_split.setSizes([620, 230])
+        self.setCentralWidget(self.main_split)
+
+        self.scenario_list = ScenarioListPanel()
+        self.list_dock = QDockWidget("Scenarios", self)
+        self.list_dock.setObjectName("scenarios_dock")
+        self.list_dock.setWidget(self.scenario_list)
+        self.list_dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetClosable
+            | QDockWidget.DockWidgetFeature.DockWidgetMovable
+        )
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.list_dock)
+        self.resizeDocks([self.list_dock], [190], Qt.Orientation.Horizontal)
+        self.scenario_list.open_requested.connect(self.open_file)
+        self.scenario_list.new_requested.connect(self.new_scenario)
+        self.scenario_list.browse_requested.connect(self.open_dialog)
+
+        # ---- status bar
+        self.busy_label = QLabel("")
+        self.units_label = QLabel()
+        self.verdict_label = QLabel()
+        self.verdict_label.setObjectName("status_verdict")
+        self.verdict_label.setTextFormat(Qt.TextFormat.RichText)
+        sb = self.statusBar()
+        sb.addPermanentWidget(self.busy_label)
+        sb.addPermanentWidget(self.units_label)
+        sb.addPermanentWidget(self.verdict_label)
+
+        self._make_actions()
+        self._make_menus()
+        self._update_units_label()
+
+        # ---- document → views
+        self.doc.plan_changed.connect(self._on_plan)
+        self.doc.errors_changed.connect(self._on_errors)
+        self.doc.file_changed.connect(self._update_title)
+        self.doc.dirty_changed.connect(self._update_title)
+        self.doc.busy_changed.connect(self._on_busy)
+        self.doc.plan_failed.connect(self._on_plan_failed)
+        self.doc.raw_changed.connect(self._on_raw_changed)
+        QApplication.styleHints().colorSchemeChanged.connect(self._on_scheme_changed)
+
+        self._restore_geometry()
+        self._refresh_recent()
+        self._update_title()
+
+    # ------------------------------------------------------------------ actions & menus
+
+    def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        action.triggered.connect(slot)
+        return action
+
+    def _make_actions(self) -> None:
+        K = QKeySequence.StandardKey
+        self.new_action = self._action("&New", self.new_scenario, K.New, "Start a new scenario")
+        self.open_action = self._action("&Open…", self.open_dialog, K.Open, "Open a scenario file")
+        self.save_action = self._action("&Save", self.save, K.Save, "Save the scenario")
+        self.save_as_action = self._action(
+            "Save &As…", self.save_as, K.SaveAs, "Save the scenario under a new name"
+        )
+        self.quit_action = self._action("&Quit", self.close, K.Quit, "Quit RTO Planner")
+        self.undo_action = self.doc.undo_stack.createUndoAction(self, "&Undo")
+        self.undo_action.setShortcut(QKeySequence(K.Undo))
+        self.redo_action = self.doc.undo_stack.createRedoAction(self, "&Redo")
+        self.redo_action.setShortcuts([QKeySequence(K.Redo), QKeySequence("Ctrl+Y")])
+        self.binary_action = self._action(
+            "&Binary units (TiB, GiB/s)",
+            self.set_binary_units,
+            tip="Show results in binary units (TiB = 2^40 bytes) instead of decimal (TB)",
+        )
+        self.binary_action.setCheckable(True)
+        self.binary_action.setChecked(self.binary)
+        self.about_action = self._action("&About RTO Planner", self.about)
+        self.view_actions = []
+        for i, panel in enumerate(self.panels):
+            action = self._action(
+                panel.title, lambda _c=False, i=i: self.results.setCurrentIndex(i), f"Ctrl+{i + 1}"
+            )
+            self.view_actions.append(action)
+
+    def _make_menus(self) -> None:
+        mb = self.menuBar()
+        file_menu = mb.addMenu("&File")
+        file_menu.addActions([self.new_action, self.open_action])
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        file_menu.addSeparator()
+        file_menu.addActions([self.save_action, self.save_as_action])
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+        edit_menu = mb.addMenu("&Edit")
+        edit_menu.addActions([self.undo_action, self.redo_action])
+        edit_menu.addSeparator()
+        for action in (
+            self.stages.add_action,
+            self.stages.remove_action,
+            self.stages.up_action,
+            self.stages.down_action,
+        ):
+            edit_menu.addAction(action)
+        view_menu = mb.addMenu("&View")
+        view_menu.addActions(self.view_actions)
+        view_menu.addSeparator()
+        view_menu.addAction(self.binary_action)
+        view_menu.addAction(self.list_dock.toggleViewAction())
+        help_menu = mb.addMenu("&Help")
+        help_menu.addAction(self.about_action)
+
+    # ------------------------------------------------------------------ document → views
+
+    @Slot(object)
+    def _on_plan(self, plan: Plan) -> None:
+        for panel in self.panels:
+            panel.set_plan(plan)
+        self.banner.show_plan(plan, self.doc.errors)
+        self._update_status_verdict()
+
+    @Slot(dict)
+    def _on_errors(self, errors: dict[str, str]) -> None:
+        self.banner.show_plan(self.doc.plan, errors)
+        self._update_status_verdict()
+        if errors:
+            key, msg = next(iter(errors.items()))
+            self.statusBar().showMessage(f"{key or 'Scenario'}: {msg}", 8000)
+        else:
+            self.statusBar().clearMessage()
+
+    def _update_status_verdict(self) -> None:
+        plan = self.doc.plan
+        if plan is None:
+            self.verdict_label.setText("no plan")
+            return
+        rec = plan.recovery
+        color = VERDICT_COLORS[rec.verdict]
+        stale = " (last valid plan)" if self.doc.errors else ""
+        self.verdict_label.setText(
+            f"<b style='color:{color}'>{VERDICT_WORDS[rec.verdict]}</b> "
+            f"{format_duration(rec.total_s)} of {format_duration(rec.rto_s)}{stale}"
+        )
+        self.verdict_label.setToolTip(
+            f"Worst-case recovery {format_duration(rec.total_s)} against an RTO of "
+            f"{format_duration(rec.rto_s)}; margin {format_duration(rec.margin_s)}"
+        )
+
+    @Slot(bool)
+    def _on_busy(self, busy: bool) -> None:
+        self.busy_label.setText("computing cycle and growth…" if busy else "")
+
+    @Slot(str)
+    def _on_plan_failed(self, message: str) -> None:
+        self.statusBar().showMessage(f"The full plan failed: {message}", 10000)
+
+    @Slot(bool)
+    def _on_raw_changed(self, _structural: bool) -> None:
+        self._update_title()
+
+    @Slot()
+    def _update_title(self, *_args) -> None:
+        name = self.doc.raw.get("name") if isinstance(self.doc.raw.get("name"), str) else ""
+        self.setWindowTitle(f"{name or 'Scenario'} — {self.doc.display_name}[*] — {APP_NAME}")
+        self.setWindowModified(self.doc.is_dirty)
+
+    def _update_units_label(self) -> None:
+        self.units_label.setText("binary units (TiB)" if self.binary else "decimal units (TB)")
+        self.units_label.setToolTip(
+            "Results use TiB = 2^40 bytes" if self.binary else "Results use TB = 10^12 bytes"
+        )
+
+    @Slot(bool)
+    def set_binary_units(self, binary: bool) -> None:
+        self.binary = bool(binary)
+        self.settings.binary_units = self.binary
+        self.binary_action.setChecked(self.binary)
+        for panel in self.panels:
+            panel.set_binary(self.binary)
+        self.stages.model.set_binary(self.binary)
+        self._update_units_label()
+
+    @Slot(object)
+    def _on_scheme_changed(self, _scheme) -> None:
+        # The application palette follows the system (theme.follow_system_palette); the
+        # plots draw with their own colours, so they are told after it has switched.
+        QTimer.singleShot(0, self._apply_theme)
+
+    def _apply_theme(self) -> None:
+        for panel in self.panels:
+            panel.apply_theme()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._apply_theme()
+        super().changeEvent(event)
+
+    # ------------------------------------------------------------------ files
+
+    def maybe_save(self) -> bool:
+        """Ask about unsaved changes; False when the user cancels."""
+        if not self.doc.is_dirty:
+            return True
+        answer = QMessageBox.question(
+            self,
+            APP_NAME,
+            f"Save the changes to “{self.doc.display_name}” before closing it?",
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    @Slot()
+    def new_scenario(self) -> None:
+        if self.maybe_save():
+            self.doc.new()
+            self._refresh_recent()
+
+    @Slot()
+    def open_dialog(self) -> None:
+        if not self.maybe_save():
+            return
+        start = self.settings.get("files/last_dir") or str(Path.home())
+        path, _ = QFileDialog.getOpenFileName(self, "Open scenario", start, FILE_FILTER)
+        if path:
+            self.open_file(path, ask=False)
+
+    @Slot(str)
+    def open_file(self, path: str | Path, ask: bool = True) -> bool:
+        """Open a scenario; errors are shown, not raised. Returns False on failure."""
+        if ask and not self.maybe_save():
+            return False
+        try:
+            self.doc.open(path)
+        except CoreError as exc:
+            QMessageBox.critical(self, APP_NAME, f"Cannot open the scenario:\n\n{exc}")
+            return False
+        p = Path(path)
+        self.settings.set("files/last_dir", str(p.resolve().parent))
+        self.settings.add_recent_file(p)
+        self._refresh_recent()
+        errors = self.doc.errors
+        if errors:
+            key, msg = next(iter(errors.items()))
+            self.statusBar().showMessage(f"Opened with errors — {key}: {msg}", 10000)
+            if key:
+                self.editor.show_field(key)
+        else:
+            self.statusBar().showMessage(f"Opened {p.name}", 4000)
+        return True
+
+    @Slot()
+    def save(self) -> bool:
+        if self.doc.file_path is None:
+            return self.save_as()
+        return self._save_to(self.doc.file_path)
+
+    @Slot()
+    def save_as(self) -> bool:
+        start = str(self.doc.file_path or Path(self.settings.get("files/last_dir") or Path.home())
+                    / "scenario.toml")  # fmt: skip
+        path, _ = QFileDialog.getSaveFileName(self, "Save scenario as", start, FILE_FILTER)
+        if not path:
+            return False
+        if not path.lower().endswith(".toml"):
+            path += ".toml"
+        return self._save_to(Path(path))
+
+    def _save_to(self, path: Path) -> bool:
+        if self.doc.errors:
+            answer = QMessageBox.warning(
+                self,
+                APP_NAME,
+                "The scenario has input errors; the file will not open cleanly until "
+                "they are fixed. Save it anyway?",
+                QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Cancel,
+            )
+            if answer != QMessageBox.StandardButton.Save:
+                return False
+        try:
+            saved = self.doc.save(path)
+        except (OSError, ValueError) as exc:
+            QMessageBox.critical(self, APP_NAME, f"Cannot save {path}:\n\n{exc}")
+            return False
+        self.settings.set("files/last_dir", str(saved.resolve().parent))
+        self.settings.add_recent_file(saved)
+        self._refresh_recent()
+        self.statusBar().showMessage(f"Saved {saved.name}", 4000)
+        return True
+
+    def _refresh_recent(self) -> None:
+        recent = self.settings.recent_files()
+        self.recent_menu.clear()
+        for p in recent:
+            action = self.recent_menu.addAction(Path(p).name)
+            action.setToolTip(p)
+            action.setStatusTip(p)
+            action.triggered.connect(lambda _c=False, p=p: self.open_file(p))
+        self.recent_menu.setEnabled(bool(recent))
+        if recent:
+            self.recent_menu.addSeparator()
+            self.recent_menu.addAction("Clear list", self._clear_recent)
+        current = str(self.doc.file_path.resolve()) if self.doc.file_path else None
+        self.scenario_list.populate(recent, current)
+
+    def _clear_recent(self) -> None:
+        self.settings.clear_recent_files()
+        self._refresh_recent()
+
+    # ------------------------------------------------------------------ window
+
+    def show_view(self, name: str) -> None:
+        self.results.setCurrentIndex(VIEW_NAMES.index(name))
+
+    def _restore_geometry(self) -> None:
+        geometry = self.settings.get("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1440, 900)
+        state = self.settings.get("window/state")
+        if state is not None:
+            self.restoreState(state)
+        split = self.settings.get("window/splitter")
+        if split is not None:
+            self.main_split.restoreState(split)
+
+    def _save_geometry(self) -> None:
+        self.settings.set("window/geometry", self.saveGeometry())
+        self.settings.set("window/state", self.saveState())
+        self.settings.set("window/splitter", self.main_split.saveState())
+        self.settings.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.maybe_save():
+            event.ignore()
+            return
+        self.doc.shutdown()
+        self._save_geometry()
+        event.accept()
+
+    @Slot()
+    def about(self) -> None:
+        QMessageBox.about(self, f"About {APP_NAME}", about_text())
+
+
+def about_text() -> str:
+    return (
+        f"<h3>{APP_NAME} {app_version()}</h3>"
+        "<p>Prove an Oracle database can be restored and recovered inside its RTO and "
+        "RPO, phase by phase.</p>"
+        "<table>"
+        f"<tr><td>Engine</td><td>{ENGINE_VERSION}</td></tr>"
+        f"<tr><td>Python</td><td>{platform.python_version()}</td></tr>"
+        f"<tr><td>PySide6 / Qt</td><td>{pyside_version} / {qVersion()}</td></tr>"
+        f"<tr><td>pyqtgraph</td><td>{pg.__version__}</td></tr>"
+        f"<tr><td>numpy</td><td>{np.__version__}</td></tr>"
+        f"<tr><td>Platform</td><td>{platform.platform()} ({sys.platform})</td></tr>"
+        "</table>"
+        "<p>Units: TB = 10<sup>12</sup> bytes, TiB = 2<sup>40</sup> bytes; volumes are "
+        "datafile bytes.</p>"
+    )

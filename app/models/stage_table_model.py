@@ -1,0 +1,297 @@
+"""The path stages of the open scenario as an editable table (STYLE §7).
+
+Rows are the raw `[[path]]` tables in restore order (media first, datafiles last);
+columns are core's `STAGE_FIELDS` plus a read-only capacity column from the last plan.
+Editing a cell writes the raw value to the document (undoable); formatting lives in
+`data()`. Values the user left out are shown greyed with what the scenario resolved
+(a catalog rate, a default carries), so nothing in a plan is hidden.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Slot
+from PySide6.QtGui import QBrush, QColor, QFont
+
+from rtoplanner.core.plan import Plan
+from rtoplanner.core.scenario import STAGE_FIELDS, FieldSpec, Scenario
+from rtoplanner.core.units import format_rate
+
+from ..document import ScenarioDocument
+from ..editor.fields import label_for, text_from_value, tooltip_for, value_from_text
+
+COL_KIND = 0
+COL_NAME = 1
+COL_COUNT = 2
+COL_RATE = 3
+COL_EFFICIENCY = 4
+COL_CARRIES = 5
+COL_BINDS_CHANNEL = 6
+COL_HW_COMPRESSION = 7
+COL_BACKUP_RATE = 8
+COL_WRITE_FACTOR = 9
+COL_CAPACITY = 10
+COLUMN_COUNT = 11
+
+COLUMN_KEYS: dict[int, str] = {
+    COL_KIND: "kind",
+    COL_NAME: "name",
+    COL_COUNT: "count",
+    COL_RATE: "rate",
+    COL_EFFICIENCY: "efficiency",
+    COL_CARRIES: "carries",
+    COL_BINDS_CHANNEL: "binds_channel",
+    COL_HW_COMPRESSION: "hw_compression",
+    COL_BACKUP_RATE: "backup_rate",
+    COL_WRITE_FACTOR: "write_factor",
+}
+SPECS: dict[str, FieldSpec] = {s.key: s for s in STAGE_FIELDS}
+
+RowRole = Qt.ItemDataRole.UserRole + 1
+"""The raw stage dict of the row."""
+KeyRole = Qt.ItemDataRole.UserRole + 2
+"""The dotted document key of the cell (`path[2].rate`)."""
+ErrorRole = Qt.ItemDataRole.UserRole + 3
+"""The cell's validation error, or None."""
+SortRole = Qt.ItemDataRole.UserRole + 4
+BottleneckRole = Qt.ItemDataRole.UserRole + 5
+
+_ERROR_BG = QColor(210, 60, 60, 70)
+_BOTTLENECK_BG = QColor(232, 121, 58, 55)
+_DERIVED_FG = QColor(128, 128, 128)
+
+
+class StageTableModel(QAbstractTableModel):
+    def __init__(self, doc: ScenarioDocument, binary: bool = False) -> None:
+        super().__init__(doc)
+        self.doc = doc
+        self.binary = binary
+        self._rows: list[dict[str, Any]] = []
+        self._scenario: Scenario | None = None
+        self._plan: Plan | None = None
+        self._errors: dict[str, str] = {}
+        doc.raw_changed.connect(self._on_raw_changed)
+        doc.plan_changed.connect(self._on_plan)
+        doc.errors_changed.connect(self._on_errors)
+        self.set_rows(doc.raw.get("path") or [])
+
+    # ------------------------------------------------------------------ feeding
+
+    def set_rows(self, rows: list[dict[str, Any]]) -> None:
+        self.beginResetModel()
+        self._rows = [dict(r) if isinstance(r, dict) else {} for r in rows]
+        self.endResetModel()
+
+    def set_binary(self, binary: bool) -> None:
+        self.binary = binary
+        self._refresh_all()
+
+    def _refresh_all(self) -> None:
+        if self._rows:
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(len(self._rows) - 1, COLUMN_COUNT - 1)
+            )
+
+    @Slot(bool)
+    def _on_raw_changed(self, structural: bool) -> None:
+        rows = self.doc.raw.get("path") or []
+        if structural or len(rows) != len(self._rows):
+            self.set_rows(rows)
+        else:
+            self._rows = [dict(r) if isinstance(r, dict) else {} for r in rows]
+            self._refresh_all()
+
+    @Slot(object)
+    def _on_plan(self, plan: Plan) -> None:
+        self._plan = plan
+        self._scenario = plan.scenario
+        self._refresh_all()
+
+    @Slot(dict)
+    def _on_errors(self, errors: dict[str, str]) -> None:
+        self._errors = {k: v for k, v in errors.items() if k.startswith("path")}
+        self._refresh_all()
+
+    # ------------------------------------------------------------------ Qt model API
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else COLUMN_COUNT
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Vertical:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return str(section + 1)
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return "Restore order: media first, datafiles last"
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            if section == COL_CAPACITY:
+                return "Capacity (data)"
+            return label_for(SPECS[COLUMN_KEYS[section]])
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if section == COL_CAPACITY:
+                return (
+                    "<p>What all units of the stage deliver in datafile bytes per second in "
+                    "the restore direction (compression and write factor included). The "
+                    "bottleneck is highlighted.</p>"
+                )
+            return tooltip_for(SPECS[COLUMN_KEYS[section]])
+        return None
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if index.column() != COL_CAPACITY:
+            flags |= Qt.ItemFlag.ItemIsEditable
+        return flags
+
+    def key(self, row: int, column: int) -> str | None:
+        name = COLUMN_KEYS.get(column)
+        return None if name is None else f"path[{row}].{name}"
+
+    def _stage(self, row: int):
+        s = self._scenario
+        if s is None or len(s.path) != len(self._rows) or row >= len(s.path):
+            return None
+        return s.path[row]
+
+    def _capacity(self, row: int):
+        if self._plan is None or len(self._plan.restore_path.stages) != len(self._rows):
+            return None
+        return self._plan.restore_path.stages[row]
+
+    def is_bottleneck(self, row: int) -> bool:
+        return (
+            self._plan is not None
+            and len(self._plan.restore_path.stages) == len(self._rows)
+            and self._plan.restore_path.bottleneck_index == row
+        )
+
+    def _derived_text(self, row: int, column: int) -> str:
+        """What the scenario resolved for a value the user left out."""
+        stage = self._stage(row)
+        if stage is None:
+            return ""
+        if column == COL_RATE:
+            return format_rate(stage.rate_Bps, binary=self.binary)
+        if column == COL_EFFICIENCY:
+            return f"{stage.efficiency:g}"
+        if column == COL_CARRIES:
+            return stage.carries
+        if column == COL_BINDS_CHANNEL:
+            return "yes" if stage.binds_channel else "no"
+        if column == COL_HW_COMPRESSION:
+            return f"{stage.hw_compression:g}" if stage.kind == "tape_drive" else ""
+        if column == COL_COUNT:
+            return str(stage.count)
+        if column == COL_WRITE_FACTOR:
+            return f"{stage.write_factor:g}" if stage.kind == "storage_write" else ""
+        return ""
+
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if not index.isValid() or index.row() >= len(self._rows):
+            return None
+        row, col = index.row(), index.column()
+        raw = self._rows[row]
+        key = self.key(row, col)
+        error = self._errors.get(key) if key else None
+        if col == COL_CAPACITY:
+            cap = self._capacity(row)
+            if role in (Qt.ItemDataRole.DisplayRole, SortRole):
+                if cap is None:
+                    return "" if role == Qt.ItemDataRole.DisplayRole else 0.0
+                if role == SortRole:
+                    return cap.total_Bps
+                text = format_rate(cap.total_Bps, binary=self.binary)
+                if cap.per_channel_only:
+                    text += " per channel"
+                return text + ("  ◀ bottleneck" if self.is_bottleneck(row) else "")
+            if role == Qt.ItemDataRole.ToolTipRole and cap is not None:
+                per = (
+                    f"{cap.count} × {format_rate(cap.unit_Bps, binary=self.binary)}"
+                    if not cap.per_channel_only
+                    else f"per channel {format_rate(cap.unit_Bps, binary=self.binary)}"
+                )
+                lines = [f"<b>{cap.label}</b>: {per} of data", f"Source: {cap.source}"]
+                if cap.binds_channel:
+                    lines.append("Binds channels: each unit serves one RMAN channel.")
+                if self.is_bottleneck(row) and self._plan is not None:
+                    lines.append(f"<b>Bottleneck</b>: {self._plan.restore_path.explain()}")
+                return "<br>".join(lines)
+            if role == Qt.ItemDataRole.FontRole and self.is_bottleneck(row):
+                font = QFont()
+                font.setBold(True)
+                return font
+            if role == Qt.ItemDataRole.TextAlignmentRole:
+                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        else:
+            name = COLUMN_KEYS[col]
+            value = raw.get(name)
+            if role == Qt.ItemDataRole.DisplayRole:
+                if value is None:
+                    derived = self._derived_text(row, col)
+                    if col == COL_RATE and derived and raw.get("name"):
+                        return f"{derived} (catalog)"
+                    return derived
+                return text_from_value(value)
+            if role == Qt.ItemDataRole.EditRole:
+                return value if isinstance(value, bool) or value is None else str(value)
+            if role == SortRole:
+                return text_from_value(value)
+            if role == Qt.ItemDataRole.ForegroundRole and value is None:
+                return QBrush(_DERIVED_FG)
+            if role == Qt.ItemDataRole.FontRole and value is None:
+                font = QFont()
+                font.setItalic(True)
+                return font
+            if role == Qt.ItemDataRole.ToolTipRole:
+                tip = tooltip_for(SPECS[name])
+                if error:
+                    return f"<p style='color:#d23c3c'><b>{error}</b></p>{tip}"
+                if value is None and self._derived_text(row, col):
+                    stage = self._stage(row)
+                    src = f"<br>From {stage.source}" if stage and col == COL_RATE else ""
+                    return (
+                        f"{tip}<p><i>Not set here: the scenario uses the shown value.{src}</i></p>"
+                    )
+                return tip
+        if role == Qt.ItemDataRole.BackgroundRole:
+            if error:
+                return QBrush(_ERROR_BG)
+            if self.is_bottleneck(row):
+                return QBrush(_BOTTLENECK_BG)
+        if role == RowRole:
+            return dict(raw)
+        if role == KeyRole:
+            return key
+        if role == ErrorRole:
+            return error
+        if role == BottleneckRole:
+            return self.is_bottleneck(row)
+        return None
+
+    def setData(
+        self,
+        index: QModelIndex | QPersistentModelIndex,
+        value: Any,
+        role: int = Qt.ItemDataRole.EditRole,
+    ) -> bool:
+        if role != Qt.ItemDataRole.EditRole or not index.isValid():
+            return False
+        key = self.key(index.row(), index.column())
+        if key is None:
+            return False
+        spec = SPECS[COLUMN_KEYS[index.column()]]
+        if isinstance(value, str):
+            value = value_from_text(spec, value)
+        self.doc.set_value(key, value)
+        return True
