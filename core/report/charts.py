@@ -184,6 +184,18 @@ def _y_grid(
     g.add(_text(x0 - 4, y1 + 6, title, SMALL, MUTED, "end"))
 
 
+def _legend_rows(items: Sequence[tuple[object, str, str]], x: float, max_x: float) -> int:
+    """How many rows `_legend` needs between x and max_x."""
+    rows, cx = 1, x
+    for _, _, label in items:
+        w = 14 + _w(label, SMALL) + 12
+        if cx + w > max_x and cx > x:
+            cx = x
+            rows += 1
+        cx += w
+    return rows
+
+
 def _legend(
     g: Group, x: float, y: float, items: Sequence[tuple[object, str, str]], max_x: float
 ) -> float:
@@ -199,6 +211,8 @@ def _legend(
             g.add(Rect(cx, y - 1, 9, 7, fillColor=colour, strokeColor=None))
         elif kind == "band":
             g.add(Rect(cx, y - 1, 9, 7, fillColor=colour, strokeColor=AXIS, strokeWidth=0.3))
+        elif kind == "dot":
+            g.add(Circle(cx + 5, y + 2.5, 2.6, fillColor=colour, strokeColor=None))
         elif kind == "dash":
             g.add(_dashed(cx, y + 2.5, cx + 10, y + 2.5, colour, 1.2))
         else:
@@ -218,7 +232,15 @@ def gantt_chart(data: ReportData, width: float) -> Drawing:
     label_w = max([_w(b.label) for b in bars] + [40]) + 10
     x0 = label_w
     x1 = width - 6
-    top_pad, bottom_pad = 18.0, 44.0
+    items: list[tuple[object, str, str]] = [
+        (PHASE_COLOURS[k], "box", label)
+        for k, label in PHASE_LEGEND
+        if any(b.style == k for b in bars)
+    ]
+    if data.risk_margin_s > 0:
+        items.append((AMBER_BAND, "band", "at-risk margin"))
+    extra = 11.0 * (_legend_rows(items, x0, x1) - 1)
+    top_pad, bottom_pad = 18.0, 44.0 + extra
     height = top_pad + row * len(bars) + bottom_pad
     d = _drawing(width, height)
     g = Group()
@@ -256,6 +278,8 @@ def gantt_chart(data: ReportData, width: float) -> Drawing:
             )
         )
     _x_grid(g, x0, x1, y_plot0, y_plot1, vmax, unit, name, step, f"time from the failure ({name})")
+    # The total line goes under the bars and their labels.
+    g.add(_dashed(X(data.total_s), y_plot0, X(data.total_s), y_plot1 + 4, NAVY, 1.0))
     for i, b in enumerate(bars):
         yc = y_plot1 - (i + 0.5) * row
         g.add(_text(x0 - 6, yc - 2.7, b.label, LABEL, INK, "end"))
@@ -276,7 +300,6 @@ def gantt_chart(data: ReportData, width: float) -> Drawing:
     tot_label = f"total {data.total_text}"
     xr = X(data.rto_s)
     xt = X(data.total_s)
-    g.add(_dashed(xt, y_plot0, xt, y_plot1 + 4, NAVY, 1.0))
     # Put the two labels on either side so they never overlap.
     if xt <= xr:
         _place(g, xt, y_plot1 + 6, tot_label, "end", x0, x1, NAVY)
@@ -284,14 +307,7 @@ def gantt_chart(data: ReportData, width: float) -> Drawing:
     else:
         _place(g, xr, y_plot1 + 6, rto_label, "end", x0, x1, RED)
         _place(g, xt, y_plot1 + 6, tot_label, "start", x0, x1, NAVY)
-    items: list[tuple[object, str, str]] = [
-        (PHASE_COLOURS[k], "box", label)
-        for k, label in PHASE_LEGEND
-        if any(b.style == k for b in bars)
-    ]
-    if data.risk_margin_s > 0:
-        items.append((AMBER_BAND, "band", "at-risk margin"))
-    _legend(g, x0, 8, items, x1)
+    _legend(g, x0, 8 + extra, items, x1)
     d.add(g)
     return d
 
@@ -400,10 +416,17 @@ def cycle_chart(data: ReportData, width: float, height: float = 170.0) -> Drawin
     """Total recovery time for a failure at each hour of the level 0 cycle."""
     c = data.cycle
     assert c is not None
+    x0, x1 = 40.0, width - 8
+    items = [
+        (NAVY, "line", "total recovery time"),
+        (NAVY, "dot", f"worst case {format_duration(c.worst_s)}"),
+        (RED, "line", f"RTO {data.rto_text}"),
+    ]
+    extra = 11.0 * (_legend_rows(items, x0, x1) - 1)
+    height += extra
     d = _drawing(width, height)
     g = Group()
-    x0, x1 = 40.0, width - 8
-    y0, y1 = 46.0, height - 16
+    y0, y1 = 46.0 + extra, height - 16
     ymax_s = max(c.worst_s, data.rto_s) * 1.12
     yunit, yname, ystep = _time_axis(ymax_s)
     xunit = DAY if c.period_s >= 2 * DAY else HOUR
@@ -425,19 +448,13 @@ def cycle_chart(data: ReportData, width: float, height: float = 170.0) -> Drawin
     yr = P(0, data.rto_s)[1]
     g.add(Rect(x0, yr, x1 - x0, y1 - yr, fillColor=RED_BAND, strokeColor=None))
     g.add(Line(x0, yr, x1, yr, strokeColor=RED, strokeWidth=1.3))
-    g.add(_text(x0 + 3, yr + 3, f"RTO {data.rto_text}", SMALL, RED, bold=True))
     pts: list[float] = []
     for t, v in c.points:
         pts.extend(P(t, v))
     g.add(PolyLine(pts, strokeColor=NAVY, strokeWidth=1.3))
     wx, wy = P(c.worst_at_s, c.worst_s)
     g.add(Circle(wx, wy, 2.6, fillColor=NAVY, strokeColor=colors.white, strokeWidth=0.6))
-    label = f"worst {format_duration(c.worst_s)}"
-    lw = _w(label, SMALL, True)
-    # Above the point unless the RTO line or the top of the plot is in the way.
-    ly = wy + 5 if (wy + 14 < yr or wy > yr + 2) and wy + 14 < y1 else wy - 11
-    g.add(_text(min(wx - lw / 2, x1 - lw), ly, label, SMALL, NAVY, bold=True))
-    _legend(g, x0, 8, [(NAVY, "line", "total recovery time"), (RED, "line", "RTO")], x1)
+    _legend(g, x0, 8 + extra, items, x1)
     d.add(g)
     return d
 
@@ -449,11 +466,22 @@ def growth_chart(data: ReportData, width: float, height: float = 180.0) -> Drawi
     """Worst-case recovery and level 0 backup time as the database grows."""
     gr = data.growth
     assert gr is not None
+    x0, x1 = 40.0, width - 8
+    window = next((j.window_s for j in data.jobs if j.label == "Level 0"), None)
+    items: list[tuple[object, str, str]] = [
+        (NAVY, "line", "worst-case recovery"),
+        (TEAL, "line", "level 0 backup"),
+        (RED, "line", f"RTO {data.rto_text}"),
+    ]
+    if window:
+        items.append((TEAL, "dash", f"backup window {format_duration(window)}"))
+    if gr.breaks_at_years is not None:
+        items.append((AMBER, "line", f"plan breaks {gr.breaks_on_text}"))
+    extra = 11.0 * (_legend_rows(items, x0, x1) - 1)
+    height += extra
     d = _drawing(width, height)
     g = Group()
-    x0, x1 = 40.0, width - 8
-    y0, y1 = 46.0, height - 16
-    window = next((j.window_s for j in data.jobs if j.label == "Level 0"), None)
+    y0, y1 = 46.0 + extra, height - 16
     limit = max(data.rto_s, window or 0.0)
     top = max(max(p[2] for p in gr.points), max(p[3] for p in gr.points))
     ymax_s = min(top * 1.08, limit * 2.2) if top > 0 else limit * 1.2
@@ -504,45 +532,15 @@ def growth_chart(data: ReportData, width: float, height: float = 180.0) -> Drawi
 
     yr = y0 + data.rto_s * sy
     g.add(Line(x0, yr, x1, yr, strokeColor=RED, strokeWidth=1.1))
-    g.add(_text(x0 + 3, yr + 3, f"RTO {data.rto_text}", SMALL, RED, bold=True))
     if window:
         yw = y0 + window * sy
         g.add(_dashed(x0, yw, x1, yw, TEAL, 1.1))
-        if abs(yw - yr) >= 9:
-            g.add(
-                _text(
-                    x0 + 3,
-                    yw + 3,
-                    f"backup window {format_duration(window)}",
-                    SMALL,
-                    TEAL,
-                    bold=True,
-                )
-            )
-        else:
-            g.add(
-                _text(x1 - 2, yw - 9, f"window {format_duration(window)}", SMALL, TEAL, "end", True)
-            )
     line([(p[0], p[2]) for p in gr.points], NAVY)
-    line([(p[0], p[3]) for p in gr.points], TEAL, (4, 2))
+    line([(p[0], p[3]) for p in gr.points], TEAL)
     if gr.breaks_at_years is not None and gr.breaks_at_years <= xmax:
         xb = x0 + gr.breaks_at_years * sx
         g.add(Line(xb, y0, xb, y1, strokeColor=AMBER, strokeWidth=1.2))
-        label = f"breaks {gr.breaks_on_text}"
-        lw = _w(label, SMALL, True)
-        lx = xb + 3 if xb + 3 + lw <= x1 else xb - 3 - lw
-        g.add(_text(lx, y1 - 9, label, SMALL, AMBER, bold=True))
-    _legend(
-        g,
-        x0,
-        8,
-        [
-            (NAVY, "line", "worst-case recovery"),
-            (TEAL, "dash", "level 0 backup"),
-            (AMBER, "line", "date the plan breaks"),
-        ],
-        x1,
-    )
+    _legend(g, x0, 8 + extra, items, x1)
     d.add(g)
     return d
 
@@ -557,22 +555,25 @@ def rpo_chart(data: ReportData, width: float) -> Drawing:
     target = data.rpo_target_s or 0.0
     vmax = max(total, target) * 1.08 or 1.0
     x0, x1 = 8.0, width - 8
-    height = 84.0
+    items = [
+        (RPO_COLOURS[i % len(RPO_COLOURS)], "box", f"{p.label} ({p.text})")
+        for i, p in enumerate(parts)
+    ]
+    extra = 11.0 * (_legend_rows(items, x0, x1) - 1) if items else 0.0
+    height = 84.0 + extra
     d = _drawing(width, height)
     g = Group()
     unit, name, step = _time_axis(vmax)
-    y0, y1 = 42.0, 68.0
+    y0, y1 = 42.0 + extra, 68.0 + extra
     _x_grid(g, x0, x1, y0, y1, vmax, unit, name, step, f"data lost after a site loss ({name})")
     scale = (x1 - x0) / vmax
     x = x0
-    items = []
     for i, p in enumerate(parts):
         colour = RPO_COLOURS[i % len(RPO_COLOURS)]
         w = p.duration_s * scale
         g.add(Rect(x, y0 + 5, max(w, 0.8), y1 - y0 - 10, fillColor=colour, strokeColor=None))
         if w > _w(p.text, SMALL) + 6:
             g.add(_text(x + w / 2, (y0 + y1) / 2 - 2.3, p.text, SMALL, colors.white, "middle"))
-        items.append((colour, "box", f"{p.label} ({p.text})"))
         x += w
     if target:
         xt = x0 + target * scale
@@ -581,7 +582,7 @@ def rpo_chart(data: ReportData, width: float) -> Drawing:
         lw = _w(label, SMALL, True)
         g.add(_text(min(max(xt - lw / 2, x0), x1 - lw), y1 + 5, label, SMALL, RED, bold=True))
     if items:
-        _legend(g, x0, 8, items, x1)
+        _legend(g, x0, 8 + extra, items, x1)
     d.add(g)
     return d
 

@@ -635,7 +635,14 @@ class _Builder:
                 )
             )
         breaks_years = None
-        if g.breaks_on:
+        if g.breaks_on and g.breaks_on <= g.as_of:
+            breaks_years = 0.0
+            text = (
+                f"The plan already fails at today's size: {g.reason}. At {gr.text} growth "
+                "the gap only widens; the table shows by how much. Redo generation and the "
+                "largest file are held constant."
+            )
+        elif g.breaks_on:
             breaks_years = (g.breaks_on - g.as_of).days * DAY / YEAR
             text = (
                 f"At {gr.text} growth the plan breaks on {_long_date(g.breaks_on)}: "
@@ -1025,20 +1032,28 @@ def _summary(b: _Builder, advice: tuple[AdviceLine, ...]) -> tuple[str, ...]:
         )
     lp = rec.longest_phase
     lp_share = _pct(lp.duration_s / rec.total_s) if rec.total_s else ""
-    if lp.name in ("restore_level0", "restore_incremental", "restore_archivelogs"):
-        why = f"the restore path is limited by {plan.restore_path.explain()}"
-    elif lp.name == "redo_apply":
-        why = f"media recovery applies redo at {b.rate(lp.rate_Bps, 'h')}"
-    elif lp.name == "apply_incremental":
-        why = f"incrementals are applied at {b.rate(lp.rate_Bps, 'h')}"
-    else:
-        why = lp.detail
-    out.append(
-        f"The longest phase is {PHASE_TITLES[lp.name].lower()} ({format_duration(lp.duration_s)}, "
-        f"{lp_share} of the recovery): {why}. Restores move data at "
-        f"{b.rate(plan.restore_path.rate_Bps, 'h')}; the bottleneck of the path is "
-        f"{bottleneck_words(plan.restore_path.bottleneck)}."
+    rate_h = b.rate(plan.restore_path.rate_Bps, "h")
+    head = (
+        f"The longest phase is {PHASE_TITLES[lp.name].lower()} "
+        f"({format_duration(lp.duration_s)}, {lp_share} of the recovery)"
     )
+    if lp.name in ("restore_level0", "restore_incremental", "restore_archivelogs"):
+        if lp.bottleneck == "largest_file":
+            why = "one channel must move the largest file alone (multisection would help)"
+        else:
+            why = plan.restore_path.explain()
+        out.append(f"{head}: {why}, so restores move data at {rate_h}.")
+    else:
+        if lp.name == "redo_apply":
+            why = f"media recovery applies redo at {b.rate(lp.rate_Bps, 'h')}"
+        elif lp.name == "apply_incremental":
+            why = f"incrementals are applied at {b.rate(lp.rate_Bps, 'h')}"
+        else:
+            why = lp.detail
+        out.append(
+            f"{head}: {why}. Restores move data at {rate_h}, limited by "
+            f"{bottleneck_words(plan.restore_path.bottleneck)}."
+        )
     if advice:
         a = advice[0]
         out.append(
@@ -1055,7 +1070,12 @@ def _summary(b: _Builder, advice: tuple[AdviceLine, ...]) -> tuple[str, ...]:
         )
     g = plan.growth
     if g is not None and s.database.growth is not None:
-        if g.breaks_on:
+        if g.breaks_on and g.breaks_on <= g.as_of:
+            out.append(
+                f"The plan already fails at today's size ({g.reason}); at "
+                f"{s.database.growth.text} growth the gap widens every year."
+            )
+        elif g.breaks_on:
             out.append(
                 f"At {s.database.growth.text} growth the plan breaks on "
                 f"{_long_date(g.breaks_on)} ({g.reason})."

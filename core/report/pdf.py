@@ -497,8 +497,7 @@ class ReportRenderer:
         out.append(Spacer(1, 4 * mm))
         widths = [34 * mm, 20 * mm, 22 * mm, 20 * mm, 22 * mm]
         widths.append(w - sum(widths))
-        out.append(self._table(d.phase_table, widths))
-        out.append(Spacer(1, 3 * mm))
+        out.append(KeepTogether([self._table(d.phase_table, widths), Spacer(1, 3 * mm)]))
         out += [self._para("• " + n, "small") for n in d.phase_notes]
         return out
 
