@@ -1,0 +1,110 @@
+"""Reading the CSV exports described in docs/importing.md.
+
+SQL Developer, SQL*Plus `SET MARKUP CSV ON`, Toad and spreadsheets all write slightly
+different CSV: comma, semicolon or tab; quoted or bare headers in any case; a BOM; CRLF.
+Columns are found by name, never by position, and every message names the file and line.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from .detect import decode
+from .errors import CsvImportError
+from .numbers import parse_number, parse_oracle_datetime
+
+
+@dataclass(frozen=True)
+class CsvTable:
+    """A CSV file: upper-case column names and rows as dicts, with 1-based line numbers."""
+
+    source: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[int, dict[str, str]], ...]
+    data: bytes
+
+    def require(self, *names: str, what: str) -> None:
+        """Refuse the file, naming the missing columns, when one of `names` is absent."""
+        missing = [n for n in names if n not in self.columns]
+        if missing:
+            raise CsvImportError(
+                f"not a {what} export: column(s) {', '.join(missing)} missing "
+                f"(found {', '.join(self.columns) or 'none'})",
+                source=self.source,
+                line=1,
+                hint="export with the query in docs/importing.md",
+            )
+
+    def number(
+        self, line: int, row: dict[str, str], name: str, *, required: bool = True
+    ) -> float | None:
+        text = row.get(name, "")
+        value = parse_number(text)
+        if value is None and required:
+            raise CsvImportError(f"{name} is {text!r}, not a number", source=self.source, line=line)
+        return value
+
+    def when(
+        self, line: int, row: dict[str, str], name: str, *, required: bool = True
+    ) -> datetime | None:
+        text = row.get(name, "")
+        value = parse_oracle_datetime(text)
+        if value is None and required:
+            raise CsvImportError(
+                f"{name} is {text!r}, not a date and time such as 2024-03-04 09:00:12",
+                source=self.source,
+                line=line,
+            )
+        return value
+
+
+def _delimiter(header: str) -> str:
+    counts = {d: header.count(d) for d in (",", ";", "\t", "|")}
+    best = max(counts, key=lambda d: counts[d])
+    return best if counts[best] else ","
+
+
+def read_csv_bytes(data: bytes, source: str) -> CsvTable:
+    """Parse CSV bytes into a `CsvTable`; raise `CsvImportError` when it is not a table."""
+    if b"\x00" in data[:4096]:
+        raise CsvImportError("binary file, not a CSV export", source=source)
+    text = decode(data)
+    lines = text.splitlines()
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        raise CsvImportError("empty file, not a CSV export", source=source)
+    reader = csv.reader(io.StringIO("\n".join(lines[first:])), delimiter=_delimiter(lines[first]))
+    try:
+        header = next(reader)
+        columns = tuple(c.strip().strip('"').upper() for c in header)
+        rows: list[tuple[int, dict[str, str]]] = []
+        for offset, cells in enumerate(reader):
+            if not any(c.strip() for c in cells):
+                continue
+            rows.append(
+                (first + offset + 2, dict(zip(columns, (c.strip() for c in cells), strict=False)))
+            )
+    except csv.Error as exc:
+        raise CsvImportError(f"not a readable CSV file: {exc}", source=source) from exc
+    return CsvTable(source=source, columns=columns, rows=tuple(rows), data=data)
+
+
+def read_csv(path: str | os.PathLike[str]) -> CsvTable:
+    """Read a CSV export from disk (errors name the file)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise CsvImportError(f"cannot read: {exc.strerror or exc}", source=str(path)) from exc
+    return read_csv_bytes(data, str(path))
+
+
+def by_key(rows: Iterable[tuple[int, dict[str, str]]], *names: str) -> Iterator[tuple]:
+    """Group key for rows: the values of `names` (absent columns give '')."""
+    for line, row in rows:
+        yield tuple(row.get(n, "") for n in names), line, row
