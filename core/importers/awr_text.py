@@ -8,13 +8,13 @@ import re
 from .extract import RawReport, build
 from .model import InstanceRates, WorkloadReport
 from .numbers import (
-    _DATETIME_RE,
+    DATETIME_RE,
     is_number_token,
     parse_number,
     parse_oracle_datetime,
 )
 from .text_common import (
-    _DB_11G_RE,
+    DB_11G_RE,
     end_marker,
     find_line,
     is_rule,
@@ -163,7 +163,7 @@ def _parse_global(lines: list[str], text: str, data: bytes, source: str) -> Work
             names[n] = inst
             raw.instances.append(inst)
             raw.host = raw.host or host
-            dates = [d.group(0) for d in _DATETIME_RE.finditer(rest)]
+            dates = [d.group(0) for d in DATETIME_RE.finditer(rest)]
             rel = _RELEASE_RE.search(rest)
             if rel:
                 raw.version = raw.version or rel.group(0)
@@ -213,7 +213,7 @@ def _parse_compare(lines: list[str], text: str, data: bytes, source: str) -> lis
         m = _COMPARE_DB_RE.match(line)
         if m:
             raw = raws[m.group("p")]
-            d = _DB_11G_RE.match(m.group("rest"))
+            d = DB_11G_RE.match(m.group("rest"))
             if d:
                 raw.db_name, raw.dbid = d.group("db"), int(d.group("dbid"))
                 raw.instance, raw.inst_num = d.group("inst"), int(d.group("num"))

@@ -123,7 +123,7 @@ def month_number(name: str) -> int | None:
     return None
 
 
-_DATETIME_RE = re.compile(
+DATETIME_RE = re.compile(
     r"(?P<d>\d{1,2})\s*[-./ ]\s*(?P<mon>[^\s\-./\d][^\s\-./]*?|\d{1,2}\s*(?:月|월)?)\s*[-./ ]+\s*"
     r"(?P<y>\d{4}|\d{2})\s+(?P<H>\d{1,2}):(?P<M>\d{2})(?::(?P<S>\d{2}))?"
 )
@@ -141,7 +141,7 @@ def parse_oracle_datetime(text: str | None) -> datetime | None:
     """
     if not text:
         return None
-    m = None if _ISO_RE.match(text.strip()) else _DATETIME_RE.search(text)
+    m = None if _ISO_RE.match(text.strip()) else DATETIME_RE.search(text)
     if m:
         mon = month_number(m.group("mon"))
         year = int(m.group("y"))

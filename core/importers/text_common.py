@@ -29,7 +29,7 @@ _DBTIME_RE = re.compile(r"^\s*DB\s+time:\s+(?P<v>.*?\(mins?\))", re.IGNORECASE)
 _LABEL_ROW_RE = re.compile(r"^\s*(?P<label>[^\s:][^:]*?):\s*(?P<rest>.*)$")
 _DBINST_RE = re.compile(r"DB/Inst:\s*(?P<db>[^/\s]+)/(?P<inst>\S+)")
 
-_DB_11G_RE = re.compile(
+DB_11G_RE = re.compile(
     r"^\s*(?:(?P<db>\S+)\s+)?(?P<dbid>\d{6,})\s+(?P<inst>\S+)\s+(?P<num>\d{1,4})\s+"
     r"(?:(?P<startup>.+?\d{1,2}:\d\d)\s+)?(?P<rel>\d+\.\d[\d.]*)\s+(?P<rac>YES|NO)\b"
     r"(?:\s+(?P<host>\S+))?"
@@ -91,9 +91,9 @@ def read_header(lines: list[str], raw: RawReport, stop: int = 120) -> None:
     if i >= 0:
         twelve = "unique" in lines[i].lower()
         for _, line in values_after(lines, i, 1):
-            m = (_DB_12C_RE if twelve else _DB_11G_RE).match(line)
+            m = (_DB_12C_RE if twelve else DB_11G_RE).match(line)
             if not m:
-                m = (_DB_11G_RE if twelve else _DB_12C_RE).match(line)
+                m = (DB_11G_RE if twelve else _DB_12C_RE).match(line)
             if m:
                 g = m.groupdict()
                 raw.db_name = g.get("db") or raw.db_name
