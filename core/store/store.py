@@ -305,6 +305,7 @@ class Store:
         self._listeners: list[Callable[[Changes], None]] = []
         self._cursor_lock = threading.Lock()
         self._closed = False
+        self._lane_thread: int | None = None
         with _OPEN_LOCK:
             if self.path in _OPEN:
                 raise StoreLockedError(
@@ -489,12 +490,16 @@ class Store:
             )
         if self._closed:
             raise StoreError(f"{self.path}: the store is closed")
+        if threading.get_ident() == self._lane_thread:
+            # A write queued from inside a write would wait for itself forever.
+            raise RuntimeError("Store.write() called from inside a write; use its connection")
         result = self._lane.submit(self._run_write, fn).result()
         for listener in list(self._listeners):
             listener(changes)
         return result
 
     def _run_write(self, fn: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
+        self._lane_thread = threading.get_ident()
         con = self._wcon
         try:
             con.begin()

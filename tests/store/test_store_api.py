@@ -315,3 +315,12 @@ def test_reads_from_threads_while_writing(store: Store, scenario_text: str) -> N
     assert not errors
     versions = [v.version for v in store.history(name)]
     assert versions == list(range(1, 32))  # serialised: no gaps, no duplicates
+
+
+def test_nested_write_fails_fast_instead_of_deadlocking(store: Store) -> None:
+    def outer(con: duckdb.DuckDBPyConnection) -> None:
+        store.write(lambda c: None)
+
+    with pytest.raises(RuntimeError, match="inside a write"):
+        store.write(outer)
+    assert store.catalog()  # the lane still works
