@@ -13,8 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..importers.errors import ReportError
 from ..importers.model import WorkloadReport
-from ..importers.reader import iter_report_files, parse_paths
+from ..importers.reader import iter_report_files, parse_file
 from ..units import format_duration, format_rate
 
 EXIT_OK = 0
@@ -108,12 +109,19 @@ def _one_line(text: str) -> str:
 def run(args: argparse.Namespace) -> int:
     reports: list[WorkloadReport] = []
     failed = 0
-    for outcome in parse_paths(args.files):
-        if outcome.error is not None:
+    for path in iter_report_files(args.files):
+        try:
+            reports.extend(parse_file(path))
+        except ReportError as exc:
             failed += 1
-            print(f"rto-planner awr: {_one_line(str(outcome.error))}", file=sys.stderr)
-        else:
-            reports.extend(outcome.reports)
+            print(f"rto-planner awr: {_one_line(str(exc))}", file=sys.stderr)
+        except Exception as exc:  # a bug, but the other files still deserve an answer
+            failed += 1
+            print(
+                f"rto-planner awr: {path}: internal error {type(exc).__name__}: "
+                f"{_one_line(str(exc))} (please report it)",
+                file=sys.stderr,
+            )
     for path in args.files:
         if Path(path).is_dir() and not any(iter_report_files([path])):
             print(f"rto-planner awr: {path}: directory without files", file=sys.stderr)
