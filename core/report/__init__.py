@@ -46,6 +46,8 @@ def _check_target(out: Path) -> None:
     if out.is_dir():
         raise ReportError(f"{out} is a directory; give a file name such as plan.pdf")
     parent = out.parent
+    if parent.exists() and not parent.is_dir():
+        raise ReportError(f"cannot write {out}: {parent} is a file, not a folder")
     if not parent.is_dir():
         raise ReportError(f"cannot write {out}: the folder {parent} does not exist")
     if not os.access(parent, os.W_OK | os.X_OK):

@@ -1,0 +1,176 @@
+"""ReportData: the figures and words the PDF prints, without reportlab."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+from report_helpers import DEMOS, EPOCH, demo_ids, sample_workload
+
+from rtoplanner.core.plan import compute_plan
+from rtoplanner.core.report import build_report_data, report_date, source_date_epoch
+from rtoplanner.core.scenario import SECTIONS, load_scenario_text
+from rtoplanner.core.units import format_duration
+
+AS_OF = date(2026, 1, 1)
+
+SCENARIO = """\
+format = 1
+name = "Café ERP — Łódź"
+customer = "Zoë Ødegård AS"
+author = "Jürgen Müller"
+
+[database]
+size = "2 TB"
+redo_rate = "2 MB/s"
+daily_change = "5%"
+growth = "20%/y"
+
+[backup]
+channels = 4
+channel_init = "30 s"
+level1 = "cumulative"
+
+[[path]]
+kind = "tape_drive"
+name = "LTO-9"
+count = 4
+
+[[path]]
+kind = "network"
+name = "10 GbE"
+count = 1
+rate = "1.1 GB/s"
+
+[recovery]
+incremental_apply_rate = "10 TB/h"
+detect = "30 min"
+
+[targets]
+rto = "6 h"
+rpo = "2 h"
+backup_window = "8 h"
+
+[provenance]
+"database.redo_rate" = "AWR, 168 hourly reports, average"
+"""
+
+
+def data_for(text: str = SCENARIO, **kw):
+    plan = compute_plan(load_scenario_text(text), as_of=AS_OF)
+    return plan, build_report_data(plan, **kw)
+
+
+@pytest.mark.parametrize("path", DEMOS, ids=demo_ids())
+def test_key_figures_match_the_plan(path):
+    from rtoplanner.core.scenario import load_scenario
+
+    plan = compute_plan(load_scenario(path), as_of=AS_OF)
+    d = build_report_data(plan)
+    rec = plan.recovery
+    assert d.total_s == rec.total_s
+    assert d.total_text == format_duration(rec.total_s)
+    assert d.rto_text == format_duration(rec.rto_s)
+    assert d.margin_text == format_duration(rec.margin_s)
+    assert d.verdict == rec.verdict
+    assert d.verdict_words in ("MEETS", "AT RISK", "MISSES")
+    assert d.total_text in d.summary[0]
+    assert format_duration(abs(rec.margin_s)) in d.summary[0]
+    # The phase table has every phase, then total, RTO and margin.
+    assert len(d.phase_table.rows) == len(rec.phases) + 3
+    assert d.phase_table.rows[-3][2] == d.total_text
+    # Gantt bars end to end, ending at the total.
+    assert d.gantt[-1].start_s + d.gantt[-1].duration_s == pytest.approx(rec.total_s)
+    assert sum(b.duration_s for b in d.gantt) == pytest.approx(rec.total_s)
+    assert any(c.bottleneck for c in d.capacity)
+    assert d.as_of == AS_OF
+
+
+def test_verdict_words_follow_the_verdict():
+    plan, d = data_for()
+    assert plan.recovery.verdict in ("meets", "at_risk", "misses")
+    missing = SCENARIO.replace('rto = "6 h"', 'rto = "10 min"')
+    plan, d = data_for(missing)
+    assert d.verdict == "misses"
+    assert d.verdict_words == "MISSES"
+    assert "misses the RTO" in d.summary[0]
+    assert d.key_figures[2].label == "Over the RTO by"
+
+
+def test_assumption_ledger_lists_every_input_with_its_origin():
+    _, d = data_for()
+    keys = [
+        r[0].split("\n")[0]
+        for i, r in enumerate(d.assumptions.rows)
+        if i not in d.assumptions.group_rows
+    ]
+    for section, specs in SECTIONS.items():
+        for spec in specs:
+            assert f"{section}.{spec.key}" in keys
+    by_key = {r[0].split("\n")[0]: r for r in d.assumptions.rows}
+    assert by_key["database.redo_rate"][3] == "measured"
+    assert by_key["database.redo_rate"][4].startswith("AWR")
+    assert by_key["database.size"][3] == "given"
+    assert by_key["database.size"][1] == "2 TB"
+    assert by_key["backup.section_size"][3] == "default"
+    # A stage named after a catalog item takes its rate from the catalog, with the source.
+    assert by_key["path[0].rate"][3] == "catalog"
+    assert by_key["path[0].rate"][4]
+    assert by_key["path[1].rate"][3] == "given"
+    # The redo apply rate comes from the workload class in the catalog.
+    assert by_key["recovery.redo_apply_rate"][3] == "catalog"
+    assert "1 measured" in d.assumptions_text
+
+
+def test_workload_evidence_is_optional():
+    _, d = data_for()
+    assert d.workload is None and d.workload_table is None
+    w = sample_workload()
+    _, d = data_for(workload=w)
+    assert d.workload is w
+    assert d.workload_table is not None
+    assert any("95th" in r[0] for r in d.workload_table.rows)
+
+
+def test_advice_sentence_only_with_advice():
+    _, d = data_for(advice=())
+    assert d.advice == ()
+    assert not any("helps most" in p for p in d.summary)
+
+    class A:
+        description = "8 × LTO-9 instead of 4"
+        new_total_s = 3600.0
+        saving_s = 1800.0
+        new_verdict = "meets"
+
+    _, d = data_for(advice=[A()])
+    assert "8 × LTO-9 instead of 4" in " ".join(d.summary)
+    assert d.advice[0].saving_text == format_duration(1800.0)
+
+
+def test_unicode_names_pass_through():
+    _, d = data_for()
+    assert d.scenario_name == "Café ERP — Łódź"
+    assert d.customer == "Zoë Ødegård AS"
+    assert "Café ERP — Łódź" in d.document_title
+
+
+def test_growth_outlook_points_and_break():
+    plan, d = data_for()
+    assert d.growth is not None
+    assert len(d.growth.points) == len(plan.growth.points)
+    if plan.growth.breaks_on:
+        assert d.growth.breaks_at_years is not None
+
+
+def test_source_date_epoch(monkeypatch):
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    assert source_date_epoch() is None
+    assert report_date() == date.today()
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(EPOCH))
+    assert source_date_epoch() == datetime(2026, 1, 1, tzinfo=UTC)
+    assert report_date() == date(2026, 1, 1)
+    plan = compute_plan(load_scenario_text(SCENARIO), as_of=report_date())
+    assert build_report_data(plan, advice=()).generated == datetime(2026, 1, 1, tzinfo=UTC)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "not a number")
+    assert source_date_epoch() is None
