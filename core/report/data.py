@@ -766,14 +766,6 @@ class _Ledger:
             return "yes" if value else "no"
         return str(value)
 
-    @staticmethod
-    def written(value: Any) -> str:
-        if isinstance(value, bool):
-            return "yes" if value else "no"
-        if isinstance(value, float):
-            return f"{value:g}"
-        return str(value)
-
     def model_value(self, section: str, spec: FieldSpec) -> str:
         dotted = f"{section}.{spec.key}"
         obj = getattr(self.s, section)
@@ -811,17 +803,21 @@ class _Ledger:
             unit: str,
             catalog_source: str | None = None,
         ) -> None:
+            # Text is shown as written ("18 TiB/h"); bare numbers as the model reads them.
+            shown = given if isinstance(given, str) else model_text
             if dotted in prov:
-                origin, source = "measured", prov[dotted]
-                value = self.written(given) if given is not None else model_text
+                origin, source, value = "measured", prov[dotted], shown
             elif given is not None:
-                origin, source, value = "given", "", self.written(given)
+                origin, source, value = "given", "", shown
             elif catalog_source:
                 origin, source, value = "catalog", catalog_source, model_text
             else:
                 origin, source, value = "default", "", model_text
             counts[origin] += 1
-            rows.append(self.row(dotted, spec.help, value, unit, origin, source))
+            help_text = spec.help
+            if dotted.startswith("path[") and not dotted.startswith("path[0]"):
+                help_text = ""  # said once, for the first stage
+            rows.append(self.row(dotted, help_text, value, unit, origin, source))
 
         def group(title: str) -> None:
             groups.append(len(rows))

@@ -575,21 +575,18 @@ class ReportRenderer:
         d = self.data
         if d.workload is None or d.workload_table is None:
             return []
-        out = self._section(
-            "Workload evidence",
-            self._para(d.workload_text),
-            self._table(d.workload_table, [50 * mm, 80 * mm]),
-        )
+        lead: list[Flowable] = [self._para(d.workload_text)]
         if d.workload.series:
-            out.append(Spacer(1, 4 * mm))
-            out.append(charts.redo_chart(d, self.width))
+            lead.append(charts.redo_chart(d, self.width))
+        out = self._section("Workload evidence", *lead)
+        out.append(Spacer(1, 4 * mm))
+        out.append(KeepTogether([self._table(d.workload_table, [50 * mm, 80 * mm])]))
         return out
 
     def _assumptions(self) -> list[Flowable]:
         d = self.data
         w = self.width
-        out = [PageBreak(), self._heading("Assumptions ledger", 0)]
-        out.append(self._para(d.assumptions_text))
+        out = self._section("Assumptions ledger", self._para(d.assumptions_text))
         widths = [68 * mm, 26 * mm, 28 * mm, 15 * mm]
         widths.append(w - sum(widths))
         out.append(self._table(d.assumptions, widths))
