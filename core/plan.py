@@ -11,6 +11,7 @@ from datetime import date
 from typing import Any
 
 from . import ENGINE_VERSION
+from .clock import today
 from .engine.backups import backup_jobs
 from .engine.cycle import cycle_scan
 from .engine.growth import growth_outlook
@@ -60,7 +61,7 @@ def compute_plan(
 ) -> Plan:
     """Run every analysis of DESIGN §3 on a validated scenario."""
     restore, backup, recovery, jobs, rpo_result = compute_core(scenario)
-    as_of = as_of or date.today()
+    as_of = as_of or today()
     cycle = cycle_scan(scenario, restore) if include_cycle else None
     growth = growth_outlook(scenario, restore, backup, as_of) if include_growth else None
     return Plan(scenario, restore, backup, recovery, jobs, rpo_result, cycle, growth, as_of)

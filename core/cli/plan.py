@@ -13,6 +13,7 @@ from ..plan import Plan, compute_plan, plan_to_json
 from ..result import PHASE_TITLES
 from ..scenario import load_scenario
 from ..units import format_duration, format_rate, format_size
+from ..wording import VERDICT_WORDS, describe_cycle_time
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -86,18 +87,6 @@ def _table(rows: list[list[str]], right: set[int]) -> list[str]:
 
 def _pct(part: float, whole: float) -> str:
     return f"{100 * part / whole:.0f} %" if whole else "—"
-
-
-def describe_cycle_time(since_level0_s: float, period_s: float) -> str:
-    """'just before the next level 0' or 'day 2 at 05:00 after the level 0'."""
-    if period_s - since_level0_s < 1.0:
-        return "just before the next level 0"
-    d, rem = divmod(since_level0_s, 86400)
-    clock = f"{int(rem // 3600):02d}:{int(rem % 3600 // 60):02d}"
-    return f"on day {int(d) + 1} at {clock} after the level 0"
-
-
-VERDICT_WORDS = {"meets": "MEETS", "at_risk": "AT RISK", "misses": "MISSES", "unknown": "—"}
 
 
 def render_text(plan: Plan, *, binary: bool = False) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..errors import ModelError
 from ..scenario import Scenario, Stage
+from ..units import format_rate
 
 RESTORE = "restore"
 BACKUP = "backup"
@@ -102,15 +103,15 @@ class PathModel:
         idx = self.bottleneck_index
         if idx is None:
             return (
-                f"only {self.channels} RMAN channel(s) run at "
-                f"{self.per_channel_Bps / 1e6:,.0f} MB/s each; more channels would help"
+                f"only {self.channels} RMAN channel(s) run, at "
+                f"{format_rate(self.per_channel_Bps)} each; more channels would help"
             )
         st = self.stages[idx]
         if idx == self.shared_index and st.total_Bps == self.shared_Bps:
-            return f"{st.label} ({st.count} × {st.unit_Bps / 1e6:,.0f} MB/s data) is saturated"
+            return f"{st.label} ({st.count} × {format_rate(st.unit_Bps)} of data) is saturated"
         return (
             f"{self.active_channels} active channel(s), each limited to "
-            f"{self.per_channel_Bps / 1e6:,.0f} MB/s by {st.label}"
+            f"{format_rate(self.per_channel_Bps)} by {st.label}"
         )
 
 

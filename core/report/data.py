@@ -9,7 +9,6 @@ and the GUI could show the same text.
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -17,12 +16,14 @@ from typing import Any
 
 from .. import __version__
 from ..catalog import Catalog
-from ..cli.plan import VERDICT_WORDS, describe_cycle_time
+from ..clock import source_date_epoch
+from ..clock import today as report_date
 from ..errors import CoreError
 from ..plan import Plan
 from ..result import PHASE_TITLES
 from ..scenario import SECTIONS, STAGE_FIELDS, FieldSpec, Scenario
 from ..units import DAY, YEAR, format_duration, format_fraction, format_rate, format_size
+from ..wording import VERDICT_WORDS, describe_cycle_time
 
 REPORT_TITLE = "Restore and recovery plan"
 
@@ -243,23 +244,6 @@ class ReportData:
 
 
 # ----------------------------------------------------------------------------- helpers
-
-
-def source_date_epoch() -> datetime | None:
-    """SOURCE_DATE_EPOCH as an aware UTC datetime, or None when unset or not a number."""
-    text = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if not text:
-        return None
-    try:
-        return datetime.fromtimestamp(int(text), tz=UTC)
-    except (ValueError, OverflowError, OSError):
-        return None
-
-
-def report_date() -> date:
-    """The plan's default "as of" date: SOURCE_DATE_EPOCH's (UTC) when set, else today."""
-    epoch = source_date_epoch()
-    return epoch.date() if epoch else date.today()
 
 
 def _long_date(d: date) -> str:

@@ -1,0 +1,14 @@
+"""Words shared by every output (terminal, GUI, PDF), so a verdict reads the same way."""
+
+from __future__ import annotations
+
+VERDICT_WORDS = {"meets": "MEETS", "at_risk": "AT RISK", "misses": "MISSES", "unknown": "—"}
+
+
+def describe_cycle_time(since_level0_s: float, period_s: float) -> str:
+    """'just before the next level 0' or 'on day 2 at 05:00 after the level 0'."""
+    if period_s - since_level0_s < 1.0:
+        return "just before the next level 0"
+    d, rem = divmod(since_level0_s, 86400)
+    clock = f"{int(rem // 3600):02d}:{int(rem % 3600 // 60):02d}"
+    return f"on day {int(d) + 1} at {clock} after the level 0"
