@@ -1,0 +1,496 @@
+"""`rto-planner import`: reports and CSV exports into the store's `workload` table.
+
+One file is one transaction on the store's write lane: its rows are all stored or none is
+(a file that fails half-way leaves nothing behind), and a batch carries on past a bad file,
+reporting each file on its own.
+
+What is stored, one row per measured item, each keyed by a content hash so that importing
+the same thing twice stores it once (checked inside the write transaction; the lane
+serialises writes, so two imports cannot both miss each other's row):
+
+| kind | one row per | content hash | payload |
+|---|---|---|---|
+| `awr`, `statspack` | report (period of a compare report) | `WorkloadReport.content_hash` | `to_dict()` + `snap_key`, `file_hash` |
+| `sysstat` | interval between two snapshots of one instance | its db, instance, times, bytes | `redo_bytes`, `source` |
+| `rman_job` | V$RMAN_BACKUP_JOB_DETAILS row | the job's fields | the job's fields |
+| `recovery_progress` | V$RECOVERY_PROGRESS measurement | its figures | `RedoApplyRate.to_dict()` |
+
+A report exported twice in two formats (the text and the HTML of the same snapshots) says
+the same thing: a report whose database, instance, layout and snapshot range are already
+stored is a duplicate too (`snap_key`), so a series never counts an hour twice.
+
+CSV exports of RMAN history and recovery progress carry no database name unless the query
+adds a `DB_NAME` column (docs/importing.md does); `database=` names the database for rows
+that lack one, and fills it in on rows already stored without one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+import duckdb
+
+from ..store import Changes, Store
+from .errors import CsvImportError, NotAReportError, ReportError
+from .exports import Export, read_export_bytes
+from .model import WorkloadReport, normalise_content
+from .reader import MAX_REPORT_BYTES, iter_report_files, parse_bytes
+from .rman_csv import BackupJob
+
+Status = Literal["imported", "duplicate", "error"]
+
+KIND_LABELS = {
+    "awr": "AWR report",
+    "statspack": "Statspack report",
+    "sysstat": "DBA_HIST_SYSSTAT interval",
+    "rman_job": "RMAN backup job",
+    "recovery_progress": "V$RECOVERY_PROGRESS measurement",
+}
+
+
+@dataclass(frozen=True)
+class WorkloadRow:
+    """One row to store (the columns of `workload`, payload as a dict)."""
+
+    content_hash: str
+    kind: str
+    db_name: str | None
+    dbid: int | None
+    instance: str | None
+    begin: datetime | None
+    end: datetime | None
+    elapsed_s: float | None
+    redo_bytes_per_s: float | None
+    payload: dict[str, Any]
+    snap_key: str | None = None
+
+
+@dataclass(frozen=True)
+class ImportOutcome:
+    """What happened to one file.
+
+    `status`: `imported` (at least one new row), `duplicate` (everything in it was already
+    stored) or `error` (nothing stored; `error` says why). `imported` and `duplicates` count
+    rows (reports, intervals, jobs, measurements); `kind` is the row kind; `message` is
+    the one line the command line prints after the file name.
+    """
+
+    path: Path
+    status: Status
+    kind: str | None = None
+    imported: int = 0
+    duplicates: int = 0
+    db_names: tuple[str, ...] = ()
+    message: str = ""
+    error: ReportError | None = None
+    duplicate_of: tuple[str, ...] = field(default=(), repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "file": str(self.path),
+            "status": self.status,
+            "kind": self.kind,
+            "imported": self.imported,
+            "duplicates": self.duplicates,
+            "db_names": list(self.db_names),
+            "message": self.message,
+        }
+
+
+# ----------------------------------------------------------------------------- rows
+
+
+def _hash(kind: str, *parts: Any) -> str:
+    text = json.dumps([kind, *parts], default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _snap_key(r: WorkloadReport) -> str:
+    who = str(r.dbid) if r.dbid is not None else (r.db_name or "?").upper()
+    inst = r.inst_num if r.inst_num is not None else (r.instance or "").lower()
+    return _hash(
+        "snaps", r.kind, r.layout, who, inst, r.container, r.begin_snap, r.end_snap, r.begin, r.end
+    )
+
+
+def rows_from_reports(reports: Sequence[WorkloadReport], file_hash: str) -> list[WorkloadRow]:
+    rows = []
+    for r in reports:
+        payload = r.to_dict()
+        key = _snap_key(r)
+        payload["snap_key"] = key
+        payload["file_hash"] = file_hash
+        rows.append(
+            WorkloadRow(
+                content_hash=r.content_hash,
+                kind=r.kind,
+                db_name=r.db_name,
+                dbid=r.dbid,
+                instance=r.instance or (",".join(r.instances) if r.instances else None),
+                begin=r.begin,
+                end=r.end,
+                elapsed_s=r.elapsed_s,
+                redo_bytes_per_s=r.redo_bytes_per_s,
+                payload=payload,
+                snap_key=key,
+            )
+        )
+    return rows
+
+
+def _extra_columns(export: Export, data: bytes) -> list[dict[str, str]]:
+    """The CSV rows of an RMAN export (for DB_NAME / DBID, which `BackupJob` leaves out)."""
+    from .csv_common import read_csv_bytes
+
+    try:
+        return [row for _line, row in read_csv_bytes(data, export.source).rows]
+    except CsvImportError:
+        return []
+
+
+def _int_or_none(text: str | None) -> int | None:
+    try:
+        return int(float(text)) if text else None
+    except ValueError:
+        return None
+
+
+def rows_from_export(export: Export, data: bytes, file_hash: str) -> list[WorkloadRow]:
+    rows: list[WorkloadRow] = []
+    if export.kind == "sysstat":
+        for iv in export.redo_intervals:
+            rows.append(
+                WorkloadRow(
+                    content_hash=_hash(
+                        "sysstat", iv.db, iv.instance, iv.begin, iv.end, iv.redo_bytes
+                    ),
+                    kind="sysstat",
+                    db_name=iv.db_name,
+                    dbid=iv.dbid,
+                    instance=iv.instance,
+                    begin=iv.begin,
+                    end=iv.end,
+                    elapsed_s=iv.seconds,
+                    redo_bytes_per_s=iv.redo_bytes_per_s,
+                    payload={
+                        "redo_bytes": iv.redo_bytes,
+                        "db": iv.db,
+                        "source": iv.source,
+                        "file_hash": file_hash,
+                    },
+                )
+            )
+    elif export.kind == "rman_jobs":
+        extra = _extra_columns(export, data)
+        if len(extra) != len(export.backup_jobs):
+            extra = [{} for _ in export.backup_jobs]
+        for job, cells in zip(export.backup_jobs, extra, strict=True):
+            db_name = cells.get("DB_NAME") or None
+            dbid = _int_or_none(cells.get("DBID"))
+            payload = job_to_dict(job)
+            payload["file_hash"] = file_hash
+            rows.append(
+                WorkloadRow(
+                    content_hash=_hash("rman_job", dbid, db_name, *payload_key(payload)),
+                    kind="rman_job",
+                    db_name=db_name,
+                    dbid=dbid,
+                    instance=None,
+                    begin=job.start,
+                    end=job.end,
+                    elapsed_s=job.elapsed_s,
+                    redo_bytes_per_s=None,
+                    payload=payload,
+                )
+            )
+    elif export.kind == "recovery_progress":
+        for rate in export.apply_rates:
+            payload = rate.to_dict()
+            figures = {k: v for k, v in payload.items() if k != "source"}
+            payload["file_hash"] = file_hash
+            rows.append(
+                WorkloadRow(
+                    content_hash=_hash("recovery_progress", figures),
+                    kind="recovery_progress",
+                    db_name=None,
+                    dbid=None,
+                    instance=None,
+                    begin=rate.start,
+                    end=None,
+                    elapsed_s=rate.elapsed_s,
+                    redo_bytes_per_s=None,
+                    payload=payload,
+                )
+            )
+    return rows
+
+
+_JOB_FIELDS = (
+    "session_key", "input_type", "status", "device_type", "start", "end", "elapsed_s",
+    "input_bytes", "output_bytes",
+)  # fmt: skip
+
+
+def job_to_dict(job: BackupJob) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in _JOB_FIELDS:
+        value = getattr(job, name)
+        out[name] = value.isoformat() if isinstance(value, datetime) else value
+    return out
+
+
+def payload_key(payload: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(payload.get(n) for n in _JOB_FIELDS)
+
+
+def job_from_dict(d: dict[str, Any]) -> BackupJob:
+    def when(v: Any) -> datetime | None:
+        return datetime.fromisoformat(v) if v else None
+
+    return BackupJob(
+        session_key=d.get("session_key"),
+        input_type=d["input_type"],
+        status=d["status"],
+        device_type=d["device_type"],
+        start=when(d.get("start")),
+        end=when(d.get("end")),
+        elapsed_s=float(d["elapsed_s"]),
+        input_bytes=float(d["input_bytes"]),
+        output_bytes=float(d["output_bytes"]),
+    )
+
+
+# ----------------------------------------------------------------------------- reading
+
+_NOT_CSV = ("not an export we read", "binary file", "empty file", "not a readable CSV")
+
+
+def _read(path: Path) -> bytes:
+    name = str(path)
+    try:
+        if path.is_dir():
+            raise ReportError("is a directory, not a report", source=name)
+        size = path.stat().st_size
+        if size > MAX_REPORT_BYTES:
+            raise ReportError(
+                f"{size / 1e6:.0f} MB is far larger than any report or export", source=name
+            )
+        return path.read_bytes()
+    except FileNotFoundError as exc:
+        raise ReportError("no such file", source=name) from exc
+    except PermissionError as exc:
+        raise ReportError("permission denied", source=name) from exc
+    except OSError as exc:
+        raise ReportError(f"cannot read: {exc.strerror or exc}", source=name) from exc
+
+
+def rows_from_bytes(data: bytes, source: str) -> tuple[str, list[WorkloadRow]]:
+    """Parse a report or an export into rows; (kind, rows). Raises `ReportError`."""
+    file_hash = hashlib.sha256(normalise_content(data)).hexdigest()
+    try:
+        reports = parse_bytes(data, source)
+    except NotAReportError as not_report:
+        try:
+            export = read_export_bytes(data, source)
+        except CsvImportError as exc:
+            if not exc.reason.startswith(_NOT_CSV):
+                raise  # a CSV export we recognised, with a bad column or value
+            raise NotAReportError(
+                "neither an AWR / Statspack report nor a CSV export RTO Planner reads "
+                f"({not_report.reason}; as CSV: {exc.reason})",
+                source=source,
+                hint="docs/importing.md lists what is read",
+            ) from None
+        rows = rows_from_export(export, data, file_hash)
+        kind = {"rman_jobs": "rman_job"}.get(export.kind, export.kind)
+        if not rows:
+            raise CsvImportError(f"no rows in this {export.kind} export", source=source)
+        return kind, rows
+    rows = rows_from_reports(reports, file_hash)
+    return rows[0].kind, rows
+
+
+# ----------------------------------------------------------------------------- writing
+
+
+_INSERT = (
+    "INSERT INTO workload (content_hash, file_name, kind, db_name, dbid, instance, begin_time, "
+    "end_time, elapsed_s, redo_bytes_per_s, payload, imported_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def insert_row(con: duckdb.DuckDBPyConnection, row: WorkloadRow, file_name: str, now: datetime):
+    """Insert one row (module level so a test can make the n-th insert fail)."""
+    con.execute(
+        _INSERT,
+        [
+            row.content_hash,
+            file_name,
+            row.kind,
+            row.db_name,
+            row.dbid,
+            row.instance,
+            row.begin,
+            row.end,
+            row.elapsed_s,
+            row.redo_bytes_per_s,
+            json.dumps(row.payload, allow_nan=False, default=str),
+            now,
+        ],
+    )
+
+
+@dataclass(frozen=True)
+class _WriteResult:
+    imported: int
+    duplicates: int
+    duplicate_of: tuple[str, ...]
+    assigned: int
+
+
+def _write_rows(
+    rows: list[WorkloadRow], file_name: str, database: str | None
+) -> Callable[[duckdb.DuckDBPyConnection], _WriteResult]:
+    def write(con: duckdb.DuckDBPyConnection) -> _WriteResult:
+        hashes = [r.content_hash for r in rows]
+        found = con.execute(
+            "SELECT content_hash, file_name FROM workload WHERE list_contains(?, content_hash)",
+            [hashes],
+        ).fetchall()
+        seen = {h: f for h, f in found}
+        keys = [r.snap_key for r in rows if r.snap_key]
+        if keys:
+            for key, f in con.execute(
+                "SELECT json_extract_string(payload, '$.snap_key'), file_name FROM workload "
+                "WHERE kind IN ('awr', 'statspack') "
+                "AND list_contains(?, json_extract_string(payload, '$.snap_key'))",
+                [keys],
+            ).fetchall():
+                seen[key] = f
+        now = datetime.now(UTC).replace(tzinfo=None)
+        imported = 0
+        dup_files: list[str] = []
+        new_in_file: set[str] = set()
+        for row in rows:
+            earlier = seen.get(row.content_hash) or (seen.get(row.snap_key) if row.snap_key else None)
+            if earlier is not None or row.content_hash in new_in_file:
+                if earlier and earlier not in dup_files:
+                    dup_files.append(earlier)
+                continue
+            if row.db_name is None and database:
+                row = _named(row, database)
+            insert_row(con, row, file_name, now)
+            new_in_file.add(row.content_hash)
+            imported += 1
+        assigned = 0
+        if database and len(new_in_file) < len(rows):
+            assigned = len(
+                con.execute(
+                    "UPDATE workload SET db_name = ? WHERE db_name IS NULL "
+                    "AND list_contains(?, content_hash) RETURNING id",
+                    [database, hashes],
+                ).fetchall()
+            )
+        return _WriteResult(imported, len(rows) - imported, tuple(dup_files), assigned)
+
+    return write
+
+
+def _named(row: WorkloadRow, database: str) -> WorkloadRow:
+    from dataclasses import replace
+
+    return replace(row, db_name=database)
+
+
+def _describe(kind: str, rows: list[WorkloadRow], n: int) -> str:
+    label = KIND_LABELS.get(kind, kind)
+    what = f"{n} {label}{'s' if n != 1 else ''}"
+    names = sorted({r.db_name for r in rows if r.db_name})
+    if names:
+        what += " of " + ", ".join(names)
+    times = sorted(t for r in rows for t in (r.begin, r.end) if t is not None)
+    if times:
+        what += f", {times[0]:%Y-%m-%d %H:%M} → {times[-1]:%Y-%m-%d %H:%M}"
+    return what
+
+
+def import_file(
+    store: Store, path: str | os.PathLike[str], *, database: str | None = None
+) -> ImportOutcome:
+    """Parse one file and store its rows in one transaction; never raises a `ReportError`.
+
+    `database` names the database for rows whose file does not (RMAN / recovery progress
+    exports without a DB_NAME column). Store errors (a locked or read-only file) propagate:
+    they concern the whole batch, not this file.
+    """
+    p = Path(path)
+    try:
+        kind, rows = rows_from_bytes(_read(p), str(p))
+    except ReportError as exc:
+        return ImportOutcome(p, "error", message=" ".join(str(exc).split()), error=exc)
+    result = store.write(_write_rows(rows, str(p), database), Changes(workloads=True))
+    names = tuple(
+        sorted({r.db_name for r in rows if r.db_name} or ({database} if database else set()))
+    )
+    if result.imported:
+        msg = _describe(kind, rows, result.imported)
+        if result.duplicates:
+            msg += f" ({result.duplicates} already stored)"
+        if kind in ("rman_job", "recovery_progress") and not names:
+            msg += "; no database name: pass --database NAME to attribute them"
+        return ImportOutcome(
+            p, "imported", kind, result.imported, result.duplicates, names, msg,
+            duplicate_of=result.duplicate_of,
+        )  # fmt: skip
+    msg = "already imported"
+    if result.duplicate_of:
+        others = [f for f in result.duplicate_of if f != str(p)]
+        if others:
+            msg += " (same report as " + ", ".join(others[:3]) + ")"
+    if result.assigned:
+        msg += f"; {result.assigned} row(s) now attributed to {database}"
+    return ImportOutcome(
+        p, "duplicate", kind, 0, result.duplicates, names, msg, duplicate_of=result.duplicate_of
+    )
+
+
+def import_paths(
+    store: Store, paths: Iterable[str | os.PathLike[str]], *, database: str | None = None
+) -> Iterator[ImportOutcome]:
+    """Import every file under `paths` (directories walked), one outcome per file.
+
+    A generator, so a caller (the GUI's worker) can show progress and stop between files.
+    A directory without files is an error outcome of its own.
+    """
+    for path in paths:
+        p = Path(path)
+        if p.is_dir() and not any(iter_report_files([p])):
+            yield ImportOutcome(
+                p,
+                "error",
+                message=f"{p}: directory without files",
+                error=ReportError("directory without files", source=str(p)),
+            )
+            continue
+        for f in iter_report_files([p]):
+            yield import_file(store, f, database=database)
+
+
+__all__ = [
+    "KIND_LABELS",
+    "ImportOutcome",
+    "WorkloadRow",
+    "import_file",
+    "import_paths",
+    "insert_row",
+    "job_from_dict",
+    "rows_from_bytes",
+]
