@@ -8,12 +8,12 @@ What is stored, one row per measured item, each keyed by a content hash so that 
 the same thing twice stores it once (checked inside the write transaction; the lane
 serialises writes, so two imports cannot both miss each other's row):
 
-| kind | one row per | content hash | payload |
-|---|---|---|---|
-| `awr`, `statspack` | report (period of a compare report) | `WorkloadReport.content_hash` | `to_dict()` + `snap_key`, `file_hash` |
-| `sysstat` | interval between two snapshots of one instance | its db, instance, times, bytes | `redo_bytes`, `source` |
-| `rman_job` | V$RMAN_BACKUP_JOB_DETAILS row | the job's fields | the job's fields |
-| `recovery_progress` | V$RECOVERY_PROGRESS measurement | its figures | `RedoApplyRate.to_dict()` |
+* `awr`, `statspack`: one row per report (per period of a compare report), keyed by
+  `WorkloadReport.content_hash`; payload `to_dict()` plus `snap_key` and `file_hash`.
+* `sysstat`: one row per interval between two snapshots of one instance (DBA_HIST_SYSSTAT
+  export), keyed by database, instance, times and bytes; payload `redo_bytes`, `source`.
+* `rman_job`: one row per V$RMAN_BACKUP_JOB_DETAILS row, keyed by its fields.
+* `recovery_progress`: one row per V$RECOVERY_PROGRESS measurement, keyed by its figures.
 
 A report exported twice in two formats (the text and the HTML of the same snapshots) says
 the same thing: a report whose database, instance, layout and snapshot range are already
@@ -297,24 +297,25 @@ def rows_from_bytes(data: bytes, source: str) -> tuple[str, list[WorkloadRow]]:
     try:
         reports = parse_bytes(data, source)
     except NotAReportError as not_report:
-        try:
-            export = read_export_bytes(data, source)
-        except CsvImportError as exc:
-            if not exc.reason.startswith(_NOT_CSV):
-                raise  # a CSV export we recognised, with a bad column or value
-            raise NotAReportError(
-                "neither an AWR / Statspack report nor a CSV export RTO Planner reads "
-                f"({not_report.reason}; as CSV: {exc.reason})",
-                source=source,
-                hint="docs/importing.md lists what is read",
-            ) from None
-        rows = rows_from_export(export, data, file_hash)
-        kind = {"rman_jobs": "rman_job"}.get(export.kind, export.kind)
-        if not rows:
-            raise CsvImportError(f"no rows in this {export.kind} export", source=source)
-        return kind, rows
-    rows = rows_from_reports(reports, file_hash)
-    return rows[0].kind, rows
+        reason = not_report.reason
+    else:
+        rows = rows_from_reports(reports, file_hash)
+        return rows[0].kind, rows
+    try:
+        export = read_export_bytes(data, source)
+    except CsvImportError as exc:
+        if not exc.reason.startswith(_NOT_CSV):
+            raise  # a CSV export we recognised, with a bad column or value
+        raise NotAReportError(
+            "neither an AWR / Statspack report nor a CSV export RTO Planner reads "
+            f"({reason}; as CSV: {exc.reason})",
+            source=source,
+            hint="docs/importing.md lists what is read",
+        ) from None
+    rows = rows_from_export(export, data, file_hash)
+    if not rows:
+        raise CsvImportError(f"no rows in this {export.kind} export", source=source)
+    return {"rman_jobs": "rman_job"}.get(export.kind, export.kind), rows
 
 
 # ----------------------------------------------------------------------------- writing
@@ -380,7 +381,9 @@ def _write_rows(
         dup_files: list[str] = []
         new_in_file: set[str] = set()
         for row in rows:
-            earlier = seen.get(row.content_hash) or (seen.get(row.snap_key) if row.snap_key else None)
+            earlier = seen.get(row.content_hash) or (
+                seen.get(row.snap_key) if row.snap_key else None
+            )
             if earlier is not None or row.content_hash in new_in_file:
                 if earlier and earlier not in dup_files:
                     dup_files.append(earlier)
