@@ -30,6 +30,7 @@ _COMMAND_MODULES = (
     "report",
     "awr",
     "import_cmd",
+    "imports",
     "catalog",
     "scenarios",
 )

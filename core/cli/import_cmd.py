@@ -1,0 +1,95 @@
+"""`rto-planner import FILE|DIR... [--database NAME] [--json]`: store reports and exports.
+
+AWR / Statspack reports (text or HTML) and the CSV exports of docs/importing.md go into the
+store, each file in one transaction. One line per file on stdout (`imported` or
+`duplicate`), one line per failed file on stderr; exit status 0 when every file was
+imported or already there, 1 when some failed, 2 when the store cannot be used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..errors import CoreError
+from ..importers.errors import ReportError
+from ..importers.reader import iter_report_files
+from ..importers.store_import import ImportOutcome, import_file
+from ..store import open_store_from_args
+
+EXIT_OK = 0
+EXIT_SOME_FAILED = 1
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser(
+        "import",
+        parents=[common],
+        help="store AWR / Statspack reports and CSV exports in the store",
+        description=(
+            "Store AWR and Statspack reports and the CSV exports of docs/importing.md "
+            "(DBA_HIST_SYSSTAT redo, V$RMAN_BACKUP_JOB_DETAILS, V$RECOVERY_PROGRESS). "
+            "Directories are walked. Each file is one transaction; a file already imported "
+            "(same content, or the same snapshots in another format) is not stored again. "
+            "'rto-planner imports summary' shows what was imported."
+        ),
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="files or directories")
+    p.add_argument(
+        "--database",
+        metavar="NAME",
+        help="database name for exports that carry none (RMAN history, recovery progress)",
+    )
+    p.add_argument("--json", action="store_true", help="one JSON object per file, as a list")
+    p.set_defaults(func=run)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _outcomes(store, files: list[str], database: str | None):
+    for name in files:
+        p = Path(name)
+        if p.is_dir() and not any(iter_report_files([p])):
+            err = ReportError("directory without files", source=name)
+            yield ImportOutcome(p, "error", message=str(err), error=err)
+            continue
+        for path in iter_report_files([p]):
+            try:
+                yield import_file(store, path, database=database)
+            except CoreError:
+                raise  # the store itself failed: no point in trying the next file
+            except Exception as exc:  # a bug; the other files still deserve an answer
+                yield ImportOutcome(
+                    path,
+                    "error",
+                    message=f"{path}: internal error {type(exc).__name__}: "
+                    f"{_one_line(str(exc))} (please report it)",
+                )
+
+
+def run(args: argparse.Namespace) -> int:
+    outcomes: list[ImportOutcome] = []
+    with open_store_from_args(args) as store:
+        for o in _outcomes(store, args.files, args.database):
+            outcomes.append(o)
+            if o.status == "error":
+                print(f"rto-planner import: {_one_line(o.message)}", file=sys.stderr)
+            elif not args.json:
+                label = "imported " if o.status == "imported" else "duplicate"
+                print(f"{label}  {o.path}: {o.message}", flush=True)
+    failed = sum(o.status == "error" for o in outcomes)
+    if args.json:
+        json.dump([o.to_dict() for o in outcomes], sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        imported = sum(o.status == "imported" for o in outcomes)
+        dup = sum(o.status == "duplicate" for o in outcomes)
+        print(
+            f"{imported} file(s) imported, {dup} already imported, {failed} failed "
+            f"(store: {store.path})"
+        )
+    return EXIT_SOME_FAILED if failed else EXIT_OK
