@@ -37,7 +37,7 @@ from typing import Any, Literal
 
 import duckdb
 
-from ..store import Changes, Store
+from ..store import Changes, Store, StoreError, StoreReadOnlyError
 from .errors import CsvImportError, NotAReportError, ReportError
 from .exports import Export, read_export_bytes
 from .model import WorkloadReport, normalise_content
@@ -431,15 +431,21 @@ def import_file(
     """Parse one file and store its rows in one transaction; never raises a `ReportError`.
 
     `database` names the database for rows whose file does not (RMAN / recovery progress
-    exports without a DB_NAME column). Store errors (a locked or read-only file) propagate:
-    they concern the whole batch, not this file.
+    exports without a DB_NAME column). A write that fails is rolled back and reported as
+    this file's error, so a batch goes on.
     """
     p = Path(path)
     try:
         kind, rows = rows_from_bytes(_read(p), str(p))
     except ReportError as exc:
         return ImportOutcome(p, "error", message=" ".join(str(exc).split()), error=exc)
-    result = store.write(_write_rows(rows, str(p), database), Changes(workloads=True))
+    try:
+        result = store.write(_write_rows(rows, str(p), database), Changes(workloads=True))
+    except StoreReadOnlyError:
+        raise  # the whole batch cannot be stored
+    except StoreError as exc:  # rolled back: nothing of this file is stored
+        err = ReportError(f"not stored, nothing of it was kept: {exc}", source=str(p))
+        return ImportOutcome(p, "error", kind, message=" ".join(str(err).split()), error=err)
     names = tuple(
         sorted({r.db_name for r in rows if r.db_name} or ({database} if database else set()))
     )
