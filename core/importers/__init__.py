@@ -17,6 +17,12 @@ Module map: detect (what a file is), numbers (Oracle numbers and dates), text_co
 awr_text / statspack (text layouts), awr_html (HTML layouts), extract (label normalisation,
 checks, assembly), model (dataclasses, content hash), reader (entry points), series,
 csv_common / sysstat_csv / rman_csv / recovery_progress / exports (CSV exports).
+
+Into the store and into scenarios (imported from their modules, not here, so that parsing
+does not load DuckDB): store_import (`import_file`, `import_paths`: one transaction per
+file, duplicates by content), stored (`workload_summaries`, `database_workload`,
+`list_imports`), apply (`ApplyRequest`, `apply_imports`: figures with provenance),
+evidence (`evidence_for`, `evidence_for_scenario`: the PDF report's workload section).
 """
 
 from .errors import (
