@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
+from ..errors import CoreError
 from ..report import write_report
+from ..scenario import Scenario, load_scenario
 from .plan import _date, catalog_for
 
 
@@ -38,12 +41,32 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.set_defaults(func=run)
 
 
+def _workload_evidence(args: argparse.Namespace, scenario: Scenario):
+    """The imported workload behind the scenario's figures (its provenance names the
+    database), or None when nothing was imported or the store is not available."""
+    if args.no_store or not any(k.startswith("workload.") for k in scenario.provenance):
+        return None
+    from ..importers.evidence import evidence_for_scenario
+    from ..store import open_store_from_args
+
+    try:
+        with open_store_from_args(args, read_only=True) as store:
+            return evidence_for_scenario(store, scenario)
+    except CoreError as exc:
+        print(f"rto-planner: warning: no workload evidence in the report ({exc})",
+              file=sys.stderr)  # fmt: skip
+        return None
+
+
 def run(args: argparse.Namespace) -> int:
+    catalog = catalog_for(args)
+    scenario = load_scenario(args.scenario, catalog=catalog)
     out = write_report(
-        args.scenario,
+        scenario,
         args.output,
         as_of=args.as_of,
-        catalog=catalog_for(args),
+        catalog=catalog,
+        workload=_workload_evidence(args, scenario),
         binary=args.binary,
     )
     if not args.quiet:
