@@ -75,6 +75,9 @@ class StageTableModel(QAbstractTableModel):
         doc.plan_changed.connect(self._on_plan)
         doc.errors_changed.connect(self._on_errors)
         self.set_rows(doc.raw.get("path") or [])
+        if doc.plan is not None:
+            self._plan, self._scenario = doc.plan, doc.plan.scenario
+        self._errors = {k: v for k, v in doc.errors.items() if k.startswith("path")}
 
     # ------------------------------------------------------------------ feeding
 

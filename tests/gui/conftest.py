@@ -1,0 +1,92 @@
+"""Fixtures of the GUI tests: offscreen Qt, fresh settings per test, no leaked workers.
+
+Every test gets QSettings in its own temporary directory (INI format, our org and app
+names), so recent files, units and geometry never leak between tests or into the user's
+real settings. A test that leaves a thread-pool task running fails: a worker still
+running when its widgets are destroyed is exactly the crash STYLE's pitfalls describe.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+from rtoplanner.app.qt_compat import guard_none_refcount  # noqa: E402
+
+guard_none_refcount()  # before any Qt call; see app/qt_compat.py
+from PySide6.QtCore import QCoreApplication, QSettings, QThreadPool  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+DEMO = REPO / "data" / "scenarios" / "exadata_tape_infiniband.toml"
+
+
+@pytest.fixture(autouse=True)
+def fresh_settings(qapp, tmp_path):
+    QCoreApplication.setOrganizationName("RTO Planner Tests")
+    QCoreApplication.setApplicationName("RTO Planner")
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    settings_dir = tmp_path / "settings"
+    settings_dir.mkdir()
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(settings_dir))
+    yield settings_dir
+
+
+@pytest.fixture(autouse=True)
+def no_leaked_workers(qapp):
+    yield
+    pool = QThreadPool.globalInstance()
+    left = pool.activeThreadCount()
+    finished = pool.waitForDone(5000)
+    QCoreApplication.processEvents()
+    assert finished, "thread-pool workers still running 5 s after the test"
+    assert left == 0, f"the test left {left} thread-pool worker(s) running"
+
+
+@pytest.fixture
+def demo_copy(tmp_path) -> Path:
+    """A writable copy of the demo scenario."""
+    target = tmp_path / "demo.toml"
+    shutil.copy(DEMO, target)
+    return target
+
+
+@pytest.fixture
+def window(qtbot, demo_copy):
+    """The main window on a copy of the demo, shown and with its full plan computed."""
+    from rtoplanner.app.main_window import MainWindow
+    from rtoplanner.app.settings import AppSettings
+
+    # Not qtbot.addWidget: pytest-qt would close it before this fixture's teardown, while
+    # it may still hold unsaved edits (and ask about them).
+    win = MainWindow(AppSettings())
+    assert win.open_file(demo_copy, ask=False)
+    win.resize(1440, 900)
+    win.show()
+    qtbot.waitExposed(win)
+    assert win.doc.wait_idle()
+    yield win
+    # Close without the unsaved-changes prompt (a test of the prompt patches it).
+    win.doc.undo_stack.setClean()
+    win.close()
+    win.doc.shutdown()
+    win.deleteLater()
+
+
+@pytest.fixture(autouse=True)
+def no_unexpected_dialogs(monkeypatch):
+    """A modal dialog would hang an offscreen test: fail instead. Tests that expect one
+    patch it again with their answer."""
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+    def unexpected(*args, **kwargs):
+        raise AssertionError(f"unexpected dialog: {args[1:3]}")
+
+    for name in ("question", "warning", "critical", "information", "about"):
+        monkeypatch.setattr(QMessageBox, name, unexpected)
+    for name in ("getOpenFileName", "getSaveFileName"):
+        monkeypatch.setattr(QFileDialog, name, unexpected)
