@@ -14,9 +14,9 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
+import pytest
 
-from rtoplanner.app.qt_compat import guard_none_refcount  # noqa: E402
+from rtoplanner.app.qt_compat import guard_none_refcount
 
 guard_none_refcount()  # before any Qt call; see app/qt_compat.py
 from PySide6.QtCore import QCoreApplication, QSettings, QThreadPool  # noqa: E402
