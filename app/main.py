@@ -79,8 +79,10 @@ def run_gui(args: argparse.Namespace) -> int:
             except CoreError as exc:
                 print(f"rto-planner gui: {exc}", file=sys.stderr)
                 return 1
-        elif not window.open_file(path, ask=False) and getattr(args, "scenario", None):
-            pass  # the error was shown; the window opens on the template instead
+        else:
+            # On failure the error has been shown and the window keeps the new-scenario
+            # template, which is a better start than no window at all.
+            window.open_file(path, ask=False)
     view = getattr(args, "view", None)
     if view:
         window.show_view(view)

@@ -108,6 +108,8 @@ class VerdictBanner(QLabel):
             n = len(errors)
             first_key, first = next(iter(errors.items()))
             where = f"{first_key}: " if first_key else ""
+            if len(first) > 90:  # the field itself shows the whole reason
+                first = first[:88].rstrip() + "…"
             parts.append(
                 f"<span style='color:{VERDICT_COLORS['misses']}'>⚠ {n} input error"
                 f"{'s' if n > 1 else ''} ({where}{first})"

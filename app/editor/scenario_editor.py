@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Slot
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QTabWidget
 
 from rtoplanner.core.scenario import SECTIONS, TOP_FIELDS
 
 from ..document import ScenarioDocument
 from .section_form import FieldEditor, SectionForm
+
+ERROR_COLOR = "#d23c3c"
 
 TAB_TITLES = {
     "": "Scenario",
@@ -67,7 +70,12 @@ class ScenarioEditor(QTabWidget):
                 (k.startswith(prefix) if section else ("." not in k and k and "[" not in k))
                 for k in errors
             )
-            self.setTabText(i, TAB_TITLES[section] + (" ⚠" if bad else ""))
+            # Colour, not an extra glyph: a wider tab would push the last tabs off the bar.
+            color = (
+                QColor(ERROR_COLOR) if bad else self.palette().color(QPalette.ColorRole.WindowText)
+            )
+            self.tabBar().setTabTextColor(i, color)
+            self.setTabToolTip(i, "This section has input errors" if bad else "")
 
     def show_field(self, key: str) -> bool:
         """Bring a field's tab forward and focus it (e.g. from an error in the banner)."""

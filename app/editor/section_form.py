@@ -70,7 +70,6 @@ class FieldEditor(QWidget):
             line.setPlaceholderText(EXAMPLES.get(spec.kind, ""))
             line.textEdited.connect(self._on_text)
             line.editingFinished.connect(doc.close_edit)
-            line.setClearButtonEnabled(not spec.required and spec.kind != "str")
             self.input = line
         self.input.setToolTip(tip)
         self.input.setObjectName(f"field:{key}")

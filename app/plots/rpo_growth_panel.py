@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from rtoplanner.core.units import format_duration, format_size
 
 from ..theme import VERDICT_COLORS, VERDICT_WORDS
-from .common import DurationAxis, HoverTip, PlanPanel, category_axis, mkpen, text_item
+from .common import DurationAxis, HoverTip, PlanPanel, alpha, category_axis, mkpen, text_item
 
 PART_COLORS = ("#2f6db5", "#4f93d8", "#7a5cc2", "#a57c52", "#2aa3a3", "#c2558a")
 BAR = 0.55
@@ -55,7 +55,9 @@ class RpoGrowthPanel(PlanPanel):
         gp = self.growth_plot.getPlotItem()
         gp.showGrid(x=True, y=True, alpha=self.theme.grid_alpha)
         gp.setLabel("left", "Duration")
-        self.growth_legend = gp.addLegend(offset=(-10, -40))
+        self.growth_legend = gp.addLegend(
+            offset=(10, 10), brush=pg.mkBrush(alpha(self.theme.background, 220))
+        )
         self.recovery_curve = pg.PlotDataItem([], [], name="worst-case recovery")
         self.backup_curve = pg.PlotDataItem([], [], name="level 0 backup")
         self.growth_plot.addItem(self.recovery_curve)
@@ -200,7 +202,7 @@ class RpoGrowthPanel(PlanPanel):
                 self.break_line.setPos(_epoch(g.breaks_on))
                 self.break_line.setPen(mkpen(VERDICT_COLORS["misses"], 1.5))
                 self.break_label.setText(f"breaks {g.breaks_on.isoformat()}")
-                self.break_label.setPos(_epoch(g.breaks_on), ymax)
+                self.break_label.setPos(_epoch(g.breaks_on), ymax * 0.8)
                 self.break_line.show()
                 self.break_label.show()
                 size = (

@@ -67,7 +67,7 @@ def test_invalid_unit_shows_inline_error_and_keeps_the_last_plan(qtbot, window):
     assert window.timeline_panel.shown == shown
     assert "input error" in window.banner.text()
     assert "last valid plan" in window.verdict_label.text()
-    assert "⚠" in window.editor.tabText(1)
+    assert window.editor.tabBar().tabTextColor(1).name() == "#d23c3c"
 
     type_into(qtbot, window, "database.size", "2.5 TB")
     assert not field.error_label.isVisible()

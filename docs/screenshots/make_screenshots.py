@@ -1,0 +1,67 @@
+"""Regenerate the screenshots in this folder (offscreen):
+
+    .venv/bin/python docs/screenshots/make_screenshots.py
+
+One of the main window per result view on the demo scenario, one with an input error
+(the inline message and the last valid plan), and one in the dark palette.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+HERE = Path(__file__).resolve().parent
+DEMO = HERE.parents[1] / "data" / "scenarios" / "exadata_tape_infiniband.toml"
+VIEWS = ("timeline", "path", "backups", "cycle", "rpo")
+
+
+def main() -> int:
+    from PySide6.QtCore import QSettings
+
+    from rtoplanner.app.main import make_app, take_screenshot
+    from rtoplanner.app.main_window import MainWindow
+    from rtoplanner.app.settings import AppSettings
+    from rtoplanner.app.theme import dark_palette
+
+    app = make_app()
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "/tmp/rto-shots")
+
+    def window() -> MainWindow:
+        w = MainWindow(AppSettings(persist=False))
+        w.open_file(DEMO, ask=False)
+        w.resize(1440, 900)
+        w.show()
+        w.doc.wait_idle()
+        return w
+
+    w = window()
+    for view in VIEWS:
+        w.show_view(view)
+        take_screenshot(w, HERE / f"main_{view}.png")
+    # An input error: the inline reason, the banner, and the last valid plan kept.
+    w.show_view("timeline")
+    w.editor.show_field("database.size")
+    w.doc.set_value("database.size", "12 TX")
+    w.doc.wait_idle()
+    take_screenshot(w, HERE / "input_error.png")
+    w.doc.undo_stack.setClean()
+    w.close()
+
+    app.setPalette(dark_palette())
+    w = window()
+    w.doc.set_value("path[0].count", 6)
+    w.editor.setCurrentIndex(2)
+    w.doc.wait_idle()
+    take_screenshot(w, HERE / "dark_fewer_drives.png")
+    w.doc.undo_stack.setClean()
+    w.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
