@@ -201,6 +201,10 @@ class MainWindow(QMainWindow):
 
         # ---- status bar
         self.busy_label = QLabel("")
+        self._busy_timer = QTimer(self)
+        self._busy_timer.setSingleShot(True)
+        self._busy_timer.setInterval(300)
+        self._busy_timer.timeout.connect(self._show_busy)
         self.units_label = QLabel()
         self.verdict_label = QLabel()
         self.verdict_label.setObjectName("status_verdict")
@@ -333,7 +337,16 @@ class MainWindow(QMainWindow):
 
     @Slot(bool)
     def _on_busy(self, busy: bool) -> None:
-        self.busy_label.setText("computing cycle and growth…" if busy else "")
+        # The full plan usually takes ~15 ms: say so only when it lasts (STYLE §5), or
+        # the status bar would flicker with every keystroke.
+        if busy:
+            self._busy_timer.start()
+        else:
+            self._busy_timer.stop()
+            self.busy_label.setText("")
+
+    def _show_busy(self) -> None:
+        self.busy_label.setText("computing cycle and growth…")
 
     @Slot(str)
     def _on_plan_failed(self, message: str) -> None:

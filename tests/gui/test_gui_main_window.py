@@ -244,3 +244,28 @@ def test_geometry_is_restored(qtbot, window):
     assert again.height() == size[1]
     assert AppSettings().get("window/geometry") is not None
     again.close()
+
+
+def test_result_views_say_what_limits_and_when_it_breaks(window):
+    plan = window.doc.plan
+    path = window.path_panel
+    assert "Media server (IB DDR HCA)" in path.headline.text()
+    row = plan.restore_path.bottleneck_index
+    assert "Bottleneck" in path.text_at(1.0, row - 0.18)
+    assert "every backup fits" in window.backups_panel.headline.text()
+    assert "worst" in window.cycle_panel.worst_label.toPlainText()
+    assert plan.growth.breaks_on.isoformat() in window.rpo_growth_panel.growth_title.text()
+
+
+def test_about_names_the_versions(window):
+    from PySide6 import __version__ as pyside
+
+    from rtoplanner.app.main_window import about_text
+
+    text = about_text()
+    assert pyside in text and "pyqtgraph" in text and "Engine" in text
+
+
+def test_recent_files_menu_lists_the_open_file(window, demo_copy):
+    names = [a.text() for a in window.recent_menu.actions()]
+    assert demo_copy.name in names
