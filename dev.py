@@ -29,7 +29,7 @@ def _sh(*cmd: str | os.PathLike, env: dict | None = None) -> int:
 
 
 def ensure_env() -> None:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - dev.py may be run by an older python3
         sys.exit("RTO Planner needs Python 3.11 or newer.")
     if not PY.exists():
         print(f"Creating virtual environment in {VENV}", flush=True)

@@ -16,9 +16,6 @@ def make_app(argv: list[str] | None = None):
     """The QApplication (created once), named for QSettings, styled to follow the system."""
     from PySide6.QtWidgets import QApplication
 
-    from .qt_compat import guard_none_refcount
-
-    guard_none_refcount()
     app = QApplication.instance()
     if app is None:
         app = QApplication(argv if argv is not None else [sys.argv[0]])

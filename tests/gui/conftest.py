@@ -15,11 +15,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest
-
-from rtoplanner.app.qt_compat import guard_none_refcount
-
-guard_none_refcount()  # before any Qt call; see app/qt_compat.py
-from PySide6.QtCore import QCoreApplication, QSettings, QThreadPool  # noqa: E402
+from PySide6.QtCore import QCoreApplication, QSettings, QThreadPool
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "data" / "scenarios" / "exadata_tape_infiniband.toml"
