@@ -16,16 +16,8 @@ BAR = 0.36
 
 
 def shown_capacity(model: PathModel, st: StageCapacity) -> float:
-    """What a stage lets through with the path's channels running.
-
-    A `channel` stage is a per-channel ceiling, so the plan's `total_Bps` for it is one
-    channel; drawn next to aggregate capacities it would look like the bottleneck. The
-    bar shows it times the active channels instead, which is the term it contributes
-    to R(n) = min(C_shared, k × c_channel) in `PathModel.rate`.
-    """
-    if st.per_channel_only:
-        return st.unit_Bps * model.active_channels
-    return st.total_Bps
+    """What a stage lets through with the path's channels running (core's figure)."""
+    return model.capacity_at_Bps(st.index)
 
 
 class PathPanel(PlanPanel):

@@ -81,6 +81,24 @@ class PathModel:
         """What one channel moves on its own: R(1)."""
         return self.rate(1)
 
+    def capacity_at_Bps(self, index: int) -> float:
+        """What stage `index` can let through with the path's channels running.
+
+        A shared stage offers its total; a channel ceiling, or a stage that binds
+        channels, offers its per-channel capacity times the active channels (idle drives
+        do not help). This is the stage's term in R(n), the figure to draw next to the
+        others and to divide the path rate by for the stage's load.
+        """
+        st = self.stages[index]
+        if st.per_channel_only or st.binds_channel:
+            return st.unit_Bps * self.active_channels
+        return st.total_Bps
+
+    def load(self, index: int) -> float:
+        """Share of stage `index`'s capacity the path rate uses (1.0 = saturated)."""
+        cap = self.capacity_at_Bps(index)
+        return self.rate_Bps / cap if cap > 0 and math.isfinite(cap) else 0.0
+
     @property
     def bottleneck_index(self) -> int | None:
         """Index of the stage that sets R(n); None when the channel count does."""

@@ -400,20 +400,17 @@ class _Builder:
         rows = []
         bold = []
         for i, st in enumerate(model.stages):
+            cap = model.capacity_at_Bps(i)
             if st.per_channel_only:
-                cap = st.unit_Bps * n
                 units = f"{n} ch."
                 note = "each channel"
             elif st.binds_channel:
-                used = min(st.count, model.channels)
-                cap = st.unit_Bps * used
-                units = f"{used} of {st.count}" if used < st.count else str(st.count)
+                units = f"{n} of {st.count}" if n < st.count else str(st.count)
                 note = "one channel per unit"
             else:
-                cap = st.total_Bps
                 units = str(st.count)
                 note = "all channels"
-            load = rate / cap if cap > 0 and math.isfinite(cap) else 0.0
+            load = model.load(i)
             is_bn = i == bidx
             # A stage as loaded as the bottleneck (a tie) is just as limiting: mark it too.
             saturated = is_bn or load >= 0.9995

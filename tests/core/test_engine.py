@@ -325,3 +325,14 @@ def test_a_longer_channel_start_up_never_helps(kw, longer, volume):
     f1 = move(volume, m, init, 1e11)
     f2 = move(volume, m, init + longer, 1e11)
     assert f2.duration_s >= f1.duration_s
+
+
+def test_capacity_at_and_load():
+    m = build_path_model(make(drives=8, channels=4, servers=2))
+    drive, server, channel = 0, 1, 2
+    # Four channels can use only four of the eight drives.
+    assert m.capacity_at_Bps(drive) == pytest.approx(4 * 240e6)
+    assert m.capacity_at_Bps(server) == pytest.approx(3.2e9)
+    assert m.capacity_at_Bps(channel) == pytest.approx(4 * 400e6)
+    assert m.load(drive) == pytest.approx(1.0)  # the drives in use are saturated
+    assert m.load(server) == pytest.approx(960e6 / 3.2e9)
