@@ -65,9 +65,14 @@ def run_gui(args: argparse.Namespace) -> int:
 
     from .main_window import MainWindow
     from .settings import AppSettings
+    from .store_service import StoreService
 
     settings = AppSettings(persist=not screenshot)
-    window = MainWindow(settings)
+    store_service = StoreService.from_args(args)
+    if store_service.error:
+        print(f"rto-planner gui: working without the store: {store_service.error}",
+              file=sys.stderr)  # fmt: skip
+    window = MainWindow(settings, store_service)
     path = initial_scenario(getattr(args, "scenario", None), settings.recent_files())
     if path is not None:
         if screenshot:
@@ -91,6 +96,7 @@ def run_gui(args: argparse.Namespace) -> int:
         errors = window.doc.errors
         window.doc.shutdown()
         window.close()
+        store_service.close()
         if not ok:
             print(f"rto-planner gui: cannot write {screenshot}", file=sys.stderr)
             return 1
@@ -100,4 +106,7 @@ def run_gui(args: argparse.Namespace) -> int:
         return 0
 
     window.show()
-    return app.exec()
+    try:
+        return app.exec()
+    finally:
+        store_service.close()

@@ -54,6 +54,7 @@ from .plots.rpo_growth_panel import RpoGrowthPanel
 from .plots.timeline_panel import TimelinePanel
 from .scenario_list import ScenarioListPanel
 from .settings import AppSettings
+from .store_service import StoreService
 from .theme import VERDICT_COLORS, VERDICT_WORDS
 
 APP_NAME = "RTO Planner"
@@ -123,11 +124,16 @@ class VerdictBanner(QLabel):
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, settings: AppSettings | None = None) -> None:
+    def __init__(
+        self, settings: AppSettings | None = None, store_service: StoreService | None = None
+    ) -> None:
         super().__init__()
         self.settings = settings or AppSettings()
         self.binary = self.settings.binary_units
-        self.doc = ScenarioDocument(self)
+        # The store (scenario history, user catalog items, imports); None = files only.
+        self.store_service = store_service
+        catalog = store_service.catalog() if store_service is not None else None
+        self.doc = ScenarioDocument(self, catalog=catalog)
         self.setWindowTitle(APP_NAME)
         self.setDockOptions(QMainWindow.DockOption.AnimatedDocks)
 
