@@ -17,7 +17,6 @@ jumps while the user is half-way through typing "2.5 TB".
 from __future__ import annotations
 
 import copy
-import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -36,9 +35,12 @@ from rtoplanner.core.scenario import (
     FieldSpec,
     Scenario,
     dump_mapping,
+    get_dotted,
     load_scenario,
     parse_value,
     scenario_from_mapping,
+    set_dotted,
+    spec_for_key,
 )
 
 from .workers import TaskRunner
@@ -66,54 +68,6 @@ NEW_SCENARIO: dict[str, Any] = {
 (a blank form shows nothing but errors)."""
 
 NEW_STAGE: dict[str, Any] = {"kind": "network", "count": 1, "rate": "10 Gb/s"}
-
-_STAGE_KEY = re.compile(r"path\[(\d+)\]\.(\w+)")
-
-
-def spec_for_key(key: str) -> FieldSpec | None:
-    """The field spec of a dotted key (`backup.channels`, `path[2].rate`, `name`)."""
-    m = _STAGE_KEY.fullmatch(key)
-    if m:
-        table: tuple[FieldSpec, ...] = STAGE_FIELDS
-        name = m.group(2)
-    elif "." in key:
-        section, name = key.split(".", 1)
-        table = SECTIONS.get(section, ())
-    else:
-        table, name = TOP_FIELDS, key
-    return next((s for s in table if s.key == name), None)
-
-
-def get_dotted(raw: Mapping[str, Any], key: str) -> Any:
-    """The raw value at a dotted key, or None when the key is not set."""
-    m = _STAGE_KEY.fullmatch(key)
-    if m:
-        path = raw.get("path") or []
-        idx = int(m.group(1))
-        stage = path[idx] if idx < len(path) and isinstance(path[idx], Mapping) else {}
-        return stage.get(m.group(2))
-    if "." in key:
-        section, name = key.split(".", 1)
-        table = raw.get(section)
-        return table.get(name) if isinstance(table, Mapping) else None
-    return raw.get(key)
-
-
-def set_dotted(raw: dict[str, Any], key: str, value: Any) -> None:
-    """Set (or with None remove) a raw value by dotted key, in place."""
-    m = _STAGE_KEY.fullmatch(key)
-    if m:
-        target = raw.setdefault("path", [])[int(m.group(1))]
-        name = m.group(2)
-    elif "." in key:
-        section, name = key.split(".", 1)
-        target = raw.setdefault(section, {})
-    else:
-        target, name = raw, key
-    if value is None:
-        target.pop(name, None)
-    else:
-        target[name] = value
 
 
 def field_errors(raw: Mapping[str, Any]) -> dict[str, str]:

@@ -757,7 +757,7 @@ def with_values(scenario: Scenario, changes: Mapping[str, Any], catalog: Catalog
     `path[0].count`); validated like a file. `None` removes an optional key."""
     raw = _deep_copy(scenario.raw)
     for dotted, value in changes.items():
-        _set_dotted(raw, dotted, value)
+        set_dotted(raw, dotted, value)
     if provenance:
         prov = dict(raw.get("provenance") or {})
         prov.update(provenance)
@@ -773,20 +773,53 @@ def _deep_copy(obj: Any) -> Any:
     return obj
 
 
-def _set_dotted(raw: dict[str, Any], dotted: str, value: Any) -> None:
-    m = re.fullmatch(r"path\[(\d+)\]\.(\w+)", dotted)
+_DOTTED_STAGE = re.compile(r"path\[(\d+)\]\.(\w+)")
+
+
+def spec_for_key(key: str) -> FieldSpec | None:
+    """The field spec of a dotted key (`backup.channels`, `path[2].rate`, `name`)."""
+    m = _DOTTED_STAGE.fullmatch(key)
+    if m:
+        table: tuple[FieldSpec, ...] = STAGE_FIELDS
+        name = m.group(2)
+    elif "." in key:
+        section, name = key.split(".", 1)
+        table = SECTIONS.get(section, ())
+    else:
+        table, name = TOP_FIELDS, key
+    return next((s for s in table if s.key == name), None)
+
+
+def get_dotted(raw: Mapping[str, Any], key: str) -> Any:
+    """The raw value at a dotted key, or None when the key is not set."""
+    m = _DOTTED_STAGE.fullmatch(key)
+    if m:
+        path = raw.get("path") or []
+        idx = int(m.group(1))
+        stage = path[idx] if idx < len(path) and isinstance(path[idx], Mapping) else {}
+        return stage.get(m.group(2))
+    if "." in key:
+        section, name = key.split(".", 1)
+        table = raw.get(section)
+        return table.get(name) if isinstance(table, Mapping) else None
+    return raw.get(key)
+
+
+def set_dotted(raw: dict[str, Any], key: str, value: Any) -> None:
+    """Set (or with None remove) a raw value by dotted key, in place."""
+    m = _DOTTED_STAGE.fullmatch(key)
     if m:
         target = raw.setdefault("path", [])[int(m.group(1))]
-        key = m.group(2)
-    elif "." in dotted:
-        section, key = dotted.split(".", 1)
+        name = m.group(2)
+    elif "." in key:
+        section, name = key.split(".", 1)
         target = raw.setdefault(section, {})
     else:
-        target, key = raw, dotted
+        target, name = raw, key
     if value is None:
-        target.pop(key, None)
+        target.pop(name, None)
     else:
-        target[key] = value
+        target[name] = value
 
 
 __all__ = [
@@ -803,9 +836,12 @@ __all__ = [
     "dump_mapping",
     "dump_scenario",
     "field_spec",
+    "get_dotted",
     "load_scenario",
     "load_scenario_text",
     "parse_value",
     "scenario_from_mapping",
+    "set_dotted",
+    "spec_for_key",
     "with_values",
 ]
