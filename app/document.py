@@ -293,7 +293,7 @@ class ScenarioDocument(QObject):
             f"path[{index}].kind": item.kind,
             f"path[{index}].name": item.name,
         }
-        for key in ("rate", "efficiency", "hw_compression", "backup_rate"):
+        for key in ("rate", "efficiency", "hw_compression", "max_rate", "backup_rate"):
             changes[f"path[{index}].{key}"] = None
         if item.kind != "storage_write":
             changes[f"path[{index}].write_factor"] = None

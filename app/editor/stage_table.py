@@ -33,11 +33,18 @@ from rtoplanner.core.units import format_rate
 
 from ..document import ScenarioDocument
 from ..models.stage_table_model import (
+    COL_BACKUP_RATE,
     COL_BINDS_CHANNEL,
     COL_CAPACITY,
     COL_CARRIES,
     COL_COUNT,
+    COL_EFFICIENCY,
+    COL_HW_COMPRESSION,
     COL_KIND,
+    COL_MAX_RATE,
+    COL_NAME,
+    COL_RATE,
+    COL_WRITE_FACTOR,
     COLUMN_KEYS,
     SPECS,
     StageTableModel,
@@ -194,8 +201,10 @@ class StageTablePanel(QWidget):
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        widths = {COL_KIND: 105, 1: 210, COL_COUNT: 55, 3: 130, 4: 75, COL_CARRIES: 70,
-                  COL_BINDS_CHANNEL: 105, 7: 115, 8: 95, 9: 90, COL_CAPACITY: 170}  # fmt: skip
+        widths = {COL_KIND: 105, COL_NAME: 210, COL_COUNT: 55, COL_RATE: 130,
+                  COL_EFFICIENCY: 75, COL_CARRIES: 70, COL_BINDS_CHANNEL: 105,
+                  COL_HW_COMPRESSION: 115, COL_MAX_RATE: 130, COL_BACKUP_RATE: 95,
+                  COL_WRITE_FACTOR: 90, COL_CAPACITY: 170}  # fmt: skip
         for col, width in widths.items():
             self.view.setColumnWidth(col, width)
         self.view.selectionModel().currentRowChanged.connect(self._on_current_row)

@@ -14,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Slot
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from rtoplanner.core.engine.path import StageCapacity
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.scenario import STAGE_FIELDS, FieldSpec, Scenario
 from rtoplanner.core.units import format_rate
@@ -29,10 +30,11 @@ COL_EFFICIENCY = 4
 COL_CARRIES = 5
 COL_BINDS_CHANNEL = 6
 COL_HW_COMPRESSION = 7
-COL_BACKUP_RATE = 8
-COL_WRITE_FACTOR = 9
-COL_CAPACITY = 10
-COLUMN_COUNT = 11
+COL_MAX_RATE = 8
+COL_BACKUP_RATE = 9
+COL_WRITE_FACTOR = 10
+COL_CAPACITY = 11
+COLUMN_COUNT = 12
 
 COLUMN_KEYS: dict[int, str] = {
     COL_KIND: "kind",
@@ -43,6 +45,7 @@ COLUMN_KEYS: dict[int, str] = {
     COL_CARRIES: "carries",
     COL_BINDS_CHANNEL: "binds_channel",
     COL_HW_COMPRESSION: "hw_compression",
+    COL_MAX_RATE: "max_rate",
     COL_BACKUP_RATE: "backup_rate",
     COL_WRITE_FACTOR: "write_factor",
 }
@@ -140,9 +143,10 @@ class StageTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if section == COL_CAPACITY:
                 return (
-                    "<p>What all units of the stage deliver in datafile bytes per second in "
-                    "the restore direction (compression and write factor included). The "
-                    "bottleneck is highlighted.</p>"
+                    "<p>What the stage lets through in datafile bytes per second in the "
+                    "restore direction with the scenario's channels running (compression "
+                    "and write factor included): for a stage that binds channels, the "
+                    "active channels × one unit. The bottleneck is highlighted.</p>"
                 )
             return tooltip_for(SPECS[COLUMN_KEYS[section]])
         return None
@@ -165,10 +169,16 @@ class StageTableModel(QAbstractTableModel):
             return None
         return s.path[row]
 
-    def _capacity(self, row: int):
-        if self._plan is None or len(self._plan.restore_path.stages) != len(self._rows):
+    def _capacity(self, row: int) -> tuple[StageCapacity, float] | None:
+        """The stage's capacity record and what it lets through with the path's channels
+        running (core's `PathModel.capacity_at_Bps`: for a stage that binds channels the
+        active channels × one unit, not every unit)."""
+        if self._plan is None:
             return None
-        return self._plan.restore_path.stages[row]
+        path = self._plan.restore_path
+        if len(path.stages) != len(self._rows) or row >= len(path.stages):
+            return None
+        return path.stages[row], path.capacity_at_Bps(row)
 
     def is_bottleneck(self, row: int) -> bool:
         return (
@@ -176,6 +186,30 @@ class StageTableModel(QAbstractTableModel):
             and len(self._plan.restore_path.stages) == len(self._rows)
             and self._plan.restore_path.bottleneck_index == row
         )
+
+    def _capacity_tip(self, row: int, cap: StageCapacity, through: float) -> list[str]:
+        b = self.binary
+        unit = format_rate(cap.unit_Bps, binary=b)
+        lines = []
+        if (cap.per_channel_only or cap.binds_channel) and self._plan is not None:
+            active = self._plan.restore_path.active_channels
+            lines.append(
+                f"<b>{cap.label}</b>: {format_rate(through, binary=b)} of data with "
+                f"{active} channel{'s' if active != 1 else ''} running "
+                f"({active} × {unit} per channel)"
+            )
+            if cap.binds_channel and not cap.per_channel_only:
+                lines.append(
+                    f"Binds channels: each of the {cap.count} units serves one RMAN channel; "
+                    f"all of them together could take {format_rate(cap.total_Bps, binary=b)}, "
+                    "but idle units do not help."
+                )
+        else:
+            lines.append(f"<b>{cap.label}</b>: {cap.count} × {unit} of data")
+        lines.append(f"Source: {cap.source}")
+        if self.is_bottleneck(row) and self._plan is not None:
+            lines.append(f"<b>Bottleneck</b>: {self._plan.restore_path.explain()}")
+        return lines
 
     def _derived_text(self, row: int, column: int) -> str:
         """What the scenario resolved for a value the user left out."""
@@ -192,6 +226,10 @@ class StageTableModel(QAbstractTableModel):
             return "yes" if stage.binds_channel else "no"
         if column == COL_HW_COMPRESSION:
             return f"{stage.hw_compression:g}" if stage.kind == "tape_drive" else ""
+        if column == COL_MAX_RATE:
+            if stage.max_rate_Bps is None:
+                return ""
+            return format_rate(stage.max_rate_Bps, binary=self.binary)
         if column == COL_COUNT:
             return str(stage.count)
         if column == COL_WRITE_FACTOR:
@@ -208,28 +246,18 @@ class StageTableModel(QAbstractTableModel):
         key = self.key(row, col)
         error = self._errors.get(key) if key else None
         if col == COL_CAPACITY:
-            cap = self._capacity(row)
+            found = self._capacity(row)
             if role in (Qt.ItemDataRole.DisplayRole, SortRole):
-                if cap is None:
+                if found is None:
                     return "" if role == Qt.ItemDataRole.DisplayRole else 0.0
+                cap, through = found
                 if role == SortRole:
-                    return cap.total_Bps
-                text = format_rate(cap.total_Bps, binary=self.binary)
-                if cap.per_channel_only:
-                    text += " per channel"
+                    return through
+                text = format_rate(through, binary=self.binary)
                 return text + ("  ◀ bottleneck" if self.is_bottleneck(row) else "")
-            if role == Qt.ItemDataRole.ToolTipRole and cap is not None:
-                per = (
-                    f"{cap.count} × {format_rate(cap.unit_Bps, binary=self.binary)}"
-                    if not cap.per_channel_only
-                    else f"per channel {format_rate(cap.unit_Bps, binary=self.binary)}"
-                )
-                lines = [f"<b>{cap.label}</b>: {per} of data", f"Source: {cap.source}"]
-                if cap.binds_channel:
-                    lines.append("Binds channels: each unit serves one RMAN channel.")
-                if self.is_bottleneck(row) and self._plan is not None:
-                    lines.append(f"<b>Bottleneck</b>: {self._plan.restore_path.explain()}")
-                return "<br>".join(lines)
+            if role == Qt.ItemDataRole.ToolTipRole and found is not None:
+                cap, through = found
+                return "<br>".join(self._capacity_tip(row, cap, through))
             if role == Qt.ItemDataRole.FontRole and self.is_bottleneck(row):
                 font = QFont()
                 font.setBold(True)
@@ -242,7 +270,7 @@ class StageTableModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.DisplayRole:
                 if value is None:
                     derived = self._derived_text(row, col)
-                    if col == COL_RATE and derived and raw.get("name"):
+                    if col in (COL_RATE, COL_MAX_RATE) and derived and raw.get("name"):
                         return f"{derived} (catalog)"
                     return derived
                 return text_from_value(value)
@@ -262,7 +290,8 @@ class StageTableModel(QAbstractTableModel):
                     return f"<p style='color:#d23c3c'><b>{error}</b></p>{tip}"
                 if value is None and self._derived_text(row, col):
                     stage = self._stage(row)
-                    src = f"<br>From {stage.source}" if stage and col == COL_RATE else ""
+                    from_catalog = col in (COL_RATE, COL_MAX_RATE)
+                    src = f"<br>From {stage.source}" if stage and from_catalog else ""
                     return (
                         f"{tip}<p><i>Not set here: the scenario uses the shown value.{src}</i></p>"
                     )
