@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import tomllib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ from rtoplanner.core.scenario import (
     dump_mapping,
     get_dotted,
     load_scenario,
+    load_scenario_text,
     parse_value,
     scenario_from_mapping,
     set_dotted,
@@ -68,6 +70,15 @@ NEW_SCENARIO: dict[str, Any] = {
 (a blank form shows nothing but errors)."""
 
 NEW_STAGE: dict[str, Any] = {"kind": "network", "count": 1, "rate": "10 Gb/s"}
+
+
+@dataclass(frozen=True)
+class StoreOrigin:
+    """Where a document opened from the store came from: the scenario's store key (its
+    `name`) and the version that was opened (saving adds a new version)."""
+
+    name: str
+    version: int
 
 
 def field_errors(raw: Mapping[str, Any]) -> dict[str, str]:
@@ -173,6 +184,7 @@ class ScenarioDocument(QObject):
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self._raw: dict[str, Any] = copy.deepcopy(NEW_SCENARIO)
         self._file_path: Path | None = None
+        self._store_origin: StoreOrigin | None = None
         self._scenario: Scenario | None = None
         self._plan: Plan | None = None
         self._errors: dict[str, str] = {}
@@ -223,7 +235,15 @@ class ScenarioDocument(QObject):
         return self._runner.busy or self._timer.isActive()
 
     @property
+    def store_origin(self) -> StoreOrigin | None:
+        """The stored scenario this document was opened from or saved to (None for a file
+        or a new scenario). A document has a file path or a store origin, not both."""
+        return self._store_origin
+
+    @property
     def display_name(self) -> str:
+        if self._store_origin is not None:
+            return f"store v{self._store_origin.version}"
         return self._file_path.name if self._file_path else UNTITLED
 
     @property
@@ -414,10 +434,42 @@ class ScenarioDocument(QObject):
             raise exc
         return doc
 
-    def _install(self, raw: dict[str, Any], path: Path | None) -> None:
+    def open_text(self, text: str, origin: StoreOrigin) -> None:
+        """Open a scenario text from the store. Like `open`, a text that is TOML but no
+        longer validates (say, a catalog item it names was removed) opens with its
+        errors marked; anything else raises `ScenarioError`."""
+        source = f"{origin.name} v{origin.version}"
+        try:
+            raw = copy.deepcopy(dict(load_scenario_text(text, source, self.catalog).raw))
+        except ScenarioError as exc:
+            try:
+                raw = tomllib.loads(text)
+            except tomllib.TOMLDecodeError:
+                raise exc from None
+        self._install(raw, None, origin)
+
+    def text(self) -> str:
+        """The document as TOML text (what Save writes to a file or the store)."""
+        try:
+            return dump_mapping(self._raw)
+        except TypeError as exc:
+            raise ValueError(f"cannot write this scenario as TOML: {exc}") from None
+
+    def mark_stored(self, origin: StoreOrigin) -> None:
+        """The document was saved to the store as `origin`: it is clean and from now on
+        belongs to that stored scenario (not to a file)."""
+        self._store_origin = origin
+        self._file_path = None
+        self.undo_stack.setClean()
+        self.file_changed.emit("")
+
+    def _install(
+        self, raw: dict[str, Any], path: Path | None, origin: StoreOrigin | None = None
+    ) -> None:
         self._runner.cancel()
         self._raw = raw
         self._file_path = path
+        self._store_origin = origin
         self._scenario = None
         self._plan = None
         self._merge_serial += 1
@@ -434,17 +486,23 @@ class ScenarioDocument(QObject):
         target = Path(path) if path is not None else self._file_path
         if target is None:
             raise ValueError("no file name: use Save As")
-        try:
-            text = dump_mapping(self._raw)
-        except TypeError as exc:
-            raise ValueError(f"cannot write this scenario as TOML: {exc}") from None
+        self.export(target)
+        if target != self._file_path or self._store_origin is not None:
+            self._file_path = target
+            self._store_origin = None
+            self.file_changed.emit(str(target))
+        self.undo_stack.setClean()
+        return target
+
+    def export(self, path: str | Path) -> Path:
+        """Write the document as TOML to `path` without making it the document's file
+        (Export TOML…). Raises OSError, or ValueError when the raw document cannot be
+        written as TOML."""
+        target = Path(path)
+        text = self.text()
         tmp = target.with_name(target.name + ".tmp")
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(target)
-        if target != self._file_path:
-            self._file_path = target
-            self.file_changed.emit(str(target))
-        self.undo_stack.setClean()
         return target
 
     @Slot(bool)
