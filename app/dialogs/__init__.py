@@ -1,0 +1,1 @@
+"""Dialogs over the main window: workload import, hardware catalog, PDF export."""
