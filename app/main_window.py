@@ -15,6 +15,7 @@ The window wires the `ScenarioDocument` to the views and owns the file commands
 from __future__ import annotations
 
 import platform
+import re
 import sys
 from importlib import metadata
 from pathlib import Path
@@ -26,8 +27,10 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Slot, qVersion
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
+    QDialog,
     QDockWidget,
     QFileDialog,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -43,7 +46,9 @@ from rtoplanner.core.errors import CoreError
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.units import format_duration
 
-from .document import ScenarioDocument
+from .compare import CompareChooser, CompareSource, CompareWindow
+from .compare.chooser import STORED, resolve_source
+from .document import NEW_SCENARIO, ScenarioDocument, StoreOrigin
 from .editor.scenario_editor import ScenarioEditor
 from .editor.stage_table import StageTablePanel
 from .plots.backups_panel import BackupsPanel
@@ -191,7 +196,7 @@ class MainWindow(QMainWindow):
         self.main_split.setSizes([620, 230])
         self.setCentralWidget(self.main_split)
 
-        self.scenario_list = ScenarioListPanel()
+        self.scenario_list = ScenarioListPanel(store_service)
         self.list_dock = QDockWidget("Scenarios", self)
         self.list_dock.setObjectName("scenarios_dock")
         self.list_dock.setWidget(self.scenario_list)
@@ -204,6 +209,9 @@ class MainWindow(QMainWindow):
         self.scenario_list.open_requested.connect(self.open_file)
         self.scenario_list.new_requested.connect(self.new_scenario)
         self.scenario_list.browse_requested.connect(self.open_dialog)
+        self.scenario_list.open_stored_requested.connect(self.open_stored)
+        self.scenario_list.compare_requested.connect(self.compare_stored)
+        self.compare_windows: list[CompareWindow] = []
 
         # ---- status bar
         self.busy_label = QLabel("")
@@ -219,9 +227,11 @@ class MainWindow(QMainWindow):
         sb.addPermanentWidget(self.busy_label)
         sb.addPermanentWidget(self.units_label)
         sb.addPermanentWidget(self.verdict_label)
+        sb.addWidget(self.scenario_list.undo_message)
 
         self._make_actions()
         self._make_menus()
+        self._make_dialog_menus()
         self._update_units_label()
 
         # ---- document → views
@@ -258,6 +268,22 @@ class MainWindow(QMainWindow):
         self.save_as_action = self._action(
             "Save &As…", self.save_as, K.SaveAs, "Save the scenario under a new name"
         )
+        self.save_comment_action = self._action(
+            "Save with &Comment…", self.save_with_comment, "Ctrl+Alt+S",
+            "Save a new version to the store, with a comment on what changed",
+        )  # fmt: skip
+        self.export_action = self._action(
+            "&Export TOML…", self.export_toml,
+            tip="Write the scenario to a TOML file; the window stays with the scenario",
+        )  # fmt: skip
+        self.add_to_store_action = self._action(
+            "Add to S&tore", lambda: self.add_to_store(),
+            tip="Keep a copy of this scenario in the store (Save still writes its file)",
+        )  # fmt: skip
+        self.compare_action = self._action(
+            "&Compare…", self.compare_dialog, "Ctrl+Shift+C",
+            "Two scenarios, or two versions of one, side by side on one time axis",
+        )  # fmt: skip
         self.quit_action = self._action("&Quit", self.close, K.Quit, "Quit RTO Planner")
         self.undo_action = self.doc.undo_stack.createUndoAction(self, "&Undo")
         self.undo_action.setShortcut(QKeySequence(K.Undo))
@@ -285,10 +311,14 @@ class MainWindow(QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &Recent")
         file_menu.addSeparator()
         file_menu.addActions([self.save_action, self.save_as_action])
+        file_menu.addActions(
+            [self.save_comment_action, self.export_action, self.add_to_store_action]
+        )
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
         edit_menu = mb.addMenu("&Edit")
         edit_menu.addActions([self.undo_action, self.redo_action])
+        edit_menu.addAction(self.scenario_list.undo_delete_action)
         edit_menu.addSeparator()
         for action in (
             self.stages.add_action,
@@ -302,6 +332,8 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         view_menu.addAction(self.binary_action)
         view_menu.addAction(self.list_dock.toggleViewAction())
+        view_menu.addSeparator()
+        view_menu.addActions([self.compare_action, self.scenario_list.deleted_action])
         help_menu = mb.addMenu("&Help")
         help_menu.addAction(self.about_action)
 
@@ -421,7 +453,10 @@ class MainWindow(QMainWindow):
     @Slot()
     def new_scenario(self) -> None:
         if self.maybe_save():
-            self.doc.new()
+            raw = None
+            if self.scenario_list.store is not None:  # a name the store does not have yet
+                raw = {**NEW_SCENARIO, "name": self.scenario_list.unique_name(NEW_SCENARIO["name"])}
+            self.doc.new(raw)
             self._refresh_recent()
 
     @Slot()
@@ -459,6 +494,8 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def save(self) -> bool:
+        if self._saves_to_store():
+            return self.save_to_store()
         if self.doc.file_path is None:
             return self.save_as()
         return self._save_to(self.doc.file_path)
@@ -497,6 +534,129 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Saved {saved.name}", 4000)
         return True
 
+    # ------------------------------------------------------------------ store (issue 5)
+
+    def _saves_to_store(self) -> bool:
+        """Save goes to the store for a stored scenario and a new one (when there is a
+        store); a scenario opened from a file saves back to its file."""
+        has_store = self.scenario_list.store is not None
+        return has_store and (self.doc.store_origin is not None or self.doc.file_path is None)
+
+    def save_to_store(self, comment: str = "") -> bool:
+        origin = self.doc.store_origin
+        version = self.scenario_list.store_document(self.doc, comment)
+        if version is None:
+            return False
+        self._refresh_recent()
+        note = ""
+        if origin is not None and origin.name != version.scenario:
+            note = f" (renamed: “{origin.name}” is unchanged)"
+        self.statusBar().showMessage(
+            f"Saved “{version.scenario}” v{version.version} in the store{note}", 5000
+        )
+        return True
+
+    @Slot()
+    def save_with_comment(self) -> bool:
+        """Store a version with a comment; a file's scenario is also saved to its file."""
+        if self.scenario_list.store is None:
+            return self.save()
+        comment, ok = QInputDialog.getText(
+            self, "Save with Comment", "What changed in this version?"
+        )
+        if not ok:
+            return False
+        if self._saves_to_store():
+            return self.save_to_store(comment.strip())
+        return self.save() and self.add_to_store(comment.strip())
+
+    def add_to_store(self, comment: str = "") -> bool:
+        version = self.scenario_list.add_document(self.doc, comment)
+        if version is None:
+            return False
+        where = f"; Save still writes {self.doc.display_name}" if self.doc.file_path else ""
+        self.statusBar().showMessage(
+            f"Added “{version.scenario}” to the store as v{version.version}{where}", 6000
+        )
+        return True
+
+    @Slot()
+    def export_toml(self) -> bool:
+        name = self.doc.raw.get("name")
+        stem = re.sub(r"[^\w.-]+", "_", name).strip("_") if isinstance(name, str) else ""
+        folder = Path(self.settings.get("files/last_dir") or Path.home())
+        start = str(folder / f"{stem or 'scenario'}.toml")
+        path, _ = QFileDialog.getSaveFileName(self, "Export TOML", start, FILE_FILTER)
+        if not path:
+            return False
+        if not path.lower().endswith(".toml"):
+            path += ".toml"
+        try:
+            saved = self.doc.export(path)
+        except (OSError, ValueError) as exc:
+            QMessageBox.critical(self, APP_NAME, f"Cannot write {path}:\n\n{exc}")
+            return False
+        self.settings.set("files/last_dir", str(saved.resolve().parent))
+        self.statusBar().showMessage(f"Exported {saved.name}", 4000)
+        return True
+
+    @Slot(str, int)
+    def open_stored(self, name: str, version: int = 0, ask: bool = True) -> bool:
+        """Open a stored scenario (version 0: the latest) in the editor."""
+        store = self.scenario_list.store
+        if store is None or (ask and not self.maybe_save()):
+            return False
+        try:
+            v = store.scenario_version(name, version or None)
+            latest = store.scenario_version(name).version
+            self.doc.open_text(v.text, StoreOrigin(name, v.version))
+        except CoreError as exc:
+            QMessageBox.critical(self, APP_NAME, f"Cannot open “{name}”:\n\n{exc}")
+            return False
+        self._refresh_recent()
+        if self.doc.errors:
+            key, msg = next(iter(self.doc.errors.items()))
+            self.statusBar().showMessage(f"Opened with errors — {key}: {msg}", 10000)
+        elif v.version != latest:
+            self.statusBar().showMessage(
+                f"Opened v{v.version} of “{name}” (current: v{latest}); Save makes it "
+                f"v{latest + 1}", 8000,
+            )  # fmt: skip
+        else:
+            self.statusBar().showMessage(f"Opened “{name}” v{v.version} from the store", 4000)
+        return True
+
+    @Slot()
+    def compare_dialog(self) -> CompareWindow | None:
+        """View › Compare…: choose two scenarios or versions, then compare them."""
+        chooser = CompareChooser(self.scenario_list.store, self.doc, self)
+        if chooser.exec() != QDialog.DialogCode.Accepted:
+            return None
+        return self.compare_sources(*chooser.sources())
+
+    @Slot(str, int, str, int)
+    def compare_stored(self, name_a: str, version_a: int, name_b: str, version_b: int):
+        return self.compare_sources(
+            CompareSource(STORED, name_a, version_a), CompareSource(STORED, name_b, version_b)
+        )
+
+    def compare_sources(self, a: CompareSource, b: CompareSource) -> CompareWindow | None:
+        store = self.scenario_list.store
+        try:
+            label_a, scenario_a = resolve_source(a, self.doc, store, self.doc.catalog)
+            label_b, scenario_b = resolve_source(b, self.doc, store, self.doc.catalog)
+        except (CoreError, ValueError) as exc:
+            QMessageBox.warning(self, "Compare", f"Cannot compare:\n\n{exc}")
+            return None
+        for old in [w for w in self.compare_windows if not w.isVisible()]:
+            self.compare_windows.remove(old)
+            old.deleteLater()
+        window = CompareWindow(self, binary=self.binary)
+        self.compare_windows.append(window)
+        window.compare_scenarios(label_a, scenario_a, label_b, scenario_b)
+        window.show()
+        return window
+
     def _refresh_recent(self) -> None:
         recent = self.settings.recent_files()
         self.recent_menu.clear()
@@ -511,10 +671,107 @@ class MainWindow(QMainWindow):
             self.recent_menu.addAction("Clear list", self._clear_recent)
         current = str(self.doc.file_path.resolve()) if self.doc.file_path else None
         self.scenario_list.populate(recent, current)
+        origin = self.doc.store_origin
+        self.scenario_list.set_current_stored(origin.name if origin else None)
+        has_store = self.scenario_list.store is not None
+        self.save_comment_action.setEnabled(has_store)
+        self.add_to_store_action.setEnabled(has_store and origin is None)
 
     def _clear_recent(self) -> None:
         self.settings.clear_recent_files()
         self._refresh_recent()
+
+    # ------------------------------------------------------------------ import, catalog, PDF
+
+    def _make_dialog_menus(self) -> None:
+        """File › Import Workload… and Export PDF…, View › Hardware Catalog…, file drops."""
+        self.import_dialog = None
+        self.catalog_browser = None
+        self.pdf_exporter = None
+        self.import_action = self._action(
+            "&Import Workload…", lambda: self.show_import_dialog(), "Ctrl+I",
+            "Read AWR / Statspack reports and CSV exports (or drop them on the window); "
+            "apply their redo rate to the scenario",
+        )  # fmt: skip
+        self.export_pdf_action = self._action(
+            "Export &PDF…", lambda: self.export_pdf(), "Ctrl+E", "Write the plan as a PDF report"
+        )
+        self.catalog_action = self._action(
+            "Hardware &Catalog…", self.show_catalog_browser, "Ctrl+K",
+            "The hardware catalog with its sources; add and edit your own items",
+        )  # fmt: skip
+        menus = {a.text(): a.menu() for a in self.menuBar().actions() if a.menu()}
+        file_menu = menus["&File"]
+        file_menu.insertActions(self.quit_action, [self.import_action, self.export_pdf_action])
+        file_menu.insertSeparator(self.quit_action)
+        view_menu = menus["&View"]
+        view_menu.addSeparator()
+        view_menu.addAction(self.catalog_action)
+        self.setAcceptDrops(True)
+
+    def dragEnterEvent(self, event) -> None:
+        from .dialogs.import_dialog import local_paths
+
+        if local_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:
+        """Dropped scenario files open; anything else goes to the import dialog."""
+        from .dialogs.import_dialog import local_paths
+
+        paths = local_paths(event.mimeData())
+        if not paths:
+            return
+        event.acceptProposedAction()
+        if len(paths) == 1 and paths[0].lower().endswith(".toml"):
+            self.open_file(paths[0])
+        else:
+            self.show_import_dialog(paths)
+
+    def show_import_dialog(self, paths: list[str] | None = None):
+        """The import dialog (one per window), reading `paths` when given."""
+        from .dialogs.import_dialog import ImportDialog
+
+        if self.import_dialog is None:
+            self.import_dialog = ImportDialog(self)
+        dlg = self.import_dialog
+        dlg.show()
+        dlg.raise_()
+        dlg.activateWindow()
+        if paths and not dlg.start(paths):
+            self.statusBar().showMessage("An import is still running; drop again when done", 5000)
+        return dlg
+
+    @Slot()
+    def show_catalog_browser(self):
+        from .dialogs.catalog_browser import CatalogBrowser
+
+        if self.catalog_browser is None:
+            self.catalog_browser = CatalogBrowser(self)
+        browser = self.catalog_browser
+        browser.show()
+        browser.raise_()
+        browser.activateWindow()
+        return browser
+
+    def export_pdf(self, path: str | Path | None = None) -> bool:
+        """File › Export PDF…: ask for a file (unless `path`) and export in a worker."""
+        from .dialogs.export_pdf import PdfExporter
+
+        if self.pdf_exporter is None:
+            self.pdf_exporter = PdfExporter(self)
+            self.pdf_exporter.action = self.export_pdf_action
+        return self.pdf_exporter.export(path)
+
+    def _shutdown_dialogs(self) -> None:
+        """Cancel an import or export still running and wait for it (before closing)."""
+        if self.import_dialog is not None:
+            self.import_dialog.shutdown()
+            self.import_dialog.close()
+        if self.pdf_exporter is not None:
+            self.pdf_exporter.shutdown()
+        if self.catalog_browser is not None:
+            self.catalog_browser.close()
 
     # ------------------------------------------------------------------ window
 
@@ -544,6 +801,10 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             event.ignore()
             return
+        for w in self.compare_windows:
+            w.shutdown()
+            w.close()
+        self._shutdown_dialogs()
         self.doc.shutdown()
         self._save_geometry()
         event.accept()

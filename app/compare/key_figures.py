@@ -1,0 +1,218 @@
+"""Key figures of two plans side by side, with the difference (STYLE §7).
+
+Rows are figures a DBA quotes (worst-case recovery, margin, verdict, bottleneck, level 0
+backup time, site-loss RPO, the date growth breaks the plan); columns are plan A, plan B
+and B − A. The values are read from core's result objects (`Plan`, `RecoveryResult`,
+`BackupJob`, `RpoResult`, `GrowthResult`); formatting goes through core's
+`format_duration`, and the only arithmetic is the difference of two shown numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+
+from rtoplanner.core.plan import Plan
+from rtoplanner.core.units import format_duration
+
+from ..theme import VERDICT_COLORS, VERDICT_WORDS
+
+COL_FIGURE = 0
+COL_A = 1
+COL_B = 2
+COL_DIFF = 3
+COLUMN_COUNT = 4
+
+ValueRole = Qt.ItemDataRole.UserRole + 1
+"""The raw value of a plan cell (seconds, a verdict key, a date, a name, or None)."""
+FigureRole = Qt.ItemDataRole.UserRole + 2
+"""The row's figure key (`total`, `margin`, …)."""
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+@dataclass(frozen=True)
+class Figure:
+    key: str
+    title: str
+    kind: str  # duration | verdict | text | date
+    value: Callable[[Plan], Any]
+    better: int = 0
+    """-1: smaller is better, +1: larger is better, 0: neither."""
+    tip: str = ""
+
+
+def _level0(plan: Plan) -> float | None:
+    job = plan.job("level0")
+    return job.duration_s if job is not None else None
+
+
+def _breaks_on(plan: Plan) -> date | None:
+    return plan.growth.breaks_on if plan.growth is not None else None
+
+
+FIGURES: tuple[Figure, ...] = (
+    Figure("total", "Worst-case recovery", "duration", lambda p: p.recovery.total_s, -1,
+           "Recovery time for a failure at the worst moment of the backup cycle"),
+    Figure("rto", "RTO", "duration", lambda p: p.recovery.rto_s),
+    Figure("margin", "Margin", "duration", lambda p: p.recovery.margin_s, +1,
+           "RTO minus the worst-case recovery; negative when the plan misses"),
+    Figure("verdict", "Verdict", "verdict", lambda p: p.recovery.verdict),
+    Figure("bottleneck", "Restore bottleneck", "text", lambda p: p.restore_path.bottleneck),
+    Figure("longest", "Longest phase", "text", lambda p: p.recovery.longest_phase.title),
+    Figure("level0", "Level 0 backup", "duration", _level0, -1,
+           "Duration of the full backup, channel start-up included"),
+    Figure("rpo_site", "RPO, site loss", "duration", lambda p: p.rpo.site_loss_s, -1,
+           "Worst-case data loss when the site is lost"),
+    Figure("breaks_on", "Growth breaks the plan", "date", _breaks_on, +1,
+           "First date on which growth makes the worst case miss the RTO or a backup "
+           "overrun its window"),
+)  # fmt: skip
+_VERDICT_RANK = {"meets": 0, "at_risk": 1, "misses": 2}
+
+
+class KeyFiguresModel(QAbstractTableModel):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.labels = ("A", "B")
+        self.plans: tuple[Plan, Plan] | None = None
+
+    def set_plans(self, label_a: str, plan_a: Plan, label_b: str, plan_b: Plan) -> None:
+        self.beginResetModel()
+        self.labels = (label_a, label_b)
+        self.plans = (plan_a, plan_b)
+        self.endResetModel()
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, COLUMN_COUNT - 1)
+
+    def clear(self) -> None:
+        self.beginResetModel()
+        self.plans = None
+        self.endResetModel()
+
+    def row_of(self, key: str) -> int:
+        return next((i for i, f in enumerate(FIGURES) if f.key == key), -1)
+
+    # ---------------------------------------------------------------- formatting
+
+    def _value(self, fig: Figure, col: int) -> Any:
+        assert self.plans is not None
+        plan = self.plans[col - COL_A]
+        return fig.value(plan)
+
+    def _format(self, fig: Figure, value: Any, plan: Plan) -> str:
+        if fig.kind == "duration":
+            return "—" if value is None else format_duration(value)
+        if fig.kind == "verdict":
+            return VERDICT_WORDS.get(value, str(value))
+        if fig.kind == "date":
+            if value is not None:
+                return value.isoformat()
+            g = plan.growth
+            if g is None:
+                return "not computed"
+            return f"holds {g.horizon_years:g} years"
+        return str(value)
+
+    def _difference(self, fig: Figure) -> tuple[str, int]:
+        """The B − A text and whether B is better (+1), worse (−1) or neither (0)."""
+        a = self._value(fig, COL_A)
+        b = self._value(fig, COL_B)
+        if fig.kind == "duration":
+            if a is None or b is None:
+                return ("—", 0) if a == b else ("differs", 0)
+            d = b - a
+            if abs(d) < 0.5:
+                return "same", 0
+            sign = "+" if d > 0 else "−"
+            good = 0 if fig.better == 0 else (1 if d * fig.better > 0 else -1)
+            return f"{sign}{format_duration(abs(d))}", good
+        if fig.kind == "verdict":
+            if a == b:
+                return "same", 0
+            ra, rb = _VERDICT_RANK.get(a, 0), _VERDICT_RANK.get(b, 0)
+            return f"{VERDICT_WORDS[a]} → {VERDICT_WORDS[b]}", (1 if rb < ra else -1)
+        if fig.kind == "date":
+            if a == b:
+                return "same", 0
+            if a is None:
+                return "B breaks", -1
+            if b is None:
+                return "B holds", 1
+            days = (b - a).days
+            return f"{'+' if days > 0 else '−'}{abs(days)} days", (1 if days > 0 else -1)
+        return ("same", 0) if a == b else ("differs", 0)
+
+    # ---------------------------------------------------------------- Qt overrides
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() or self.plans is None else len(FIGURES)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else COLUMN_COUNT
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return {
+                COL_FIGURE: "",
+                COL_A: f"A: {self.labels[0]}",
+                COL_B: f"B: {self.labels[1]}",
+                COL_DIFF: "B − A",
+            }.get(section)
+        if role == Qt.ItemDataRole.ToolTipRole and section in (COL_A, COL_B):
+            return self.labels[section - COL_A]
+        return None
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or self.plans is None or not 0 <= index.row() < len(FIGURES):
+            return None
+        fig = FIGURES[index.row()]
+        col = index.column()
+        if role == FigureRole:
+            return fig.key
+        if col == COL_FIGURE:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return fig.title
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return fig.tip or None
+            return None
+        if col in (COL_A, COL_B):
+            plan = self.plans[col - COL_A]
+            value = fig.value(plan)
+            if role == Qt.ItemDataRole.DisplayRole:
+                return self._format(fig, value, plan)
+            if role == ValueRole:
+                return value
+            if role == Qt.ItemDataRole.ForegroundRole and fig.kind == "verdict":
+                return QBrush(QColor(VERDICT_COLORS.get(value, "#808080")))
+            if role == Qt.ItemDataRole.FontRole and fig.kind == "verdict":
+                font = QFont()
+                font.setBold(True)
+                return font
+            if role == Qt.ItemDataRole.ToolTipRole and fig.kind == "date" and plan.growth:
+                return plan.growth.reason or None
+            if role == Qt.ItemDataRole.TextAlignmentRole:
+                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return None
+        if col == COL_DIFF:
+            text, good = self._difference(fig)
+            if role == Qt.ItemDataRole.DisplayRole:
+                return text
+            if role == Qt.ItemDataRole.ForegroundRole and good:
+                return QBrush(QColor(VERDICT_COLORS["meets" if good > 0 else "misses"]))
+            if role == Qt.ItemDataRole.ToolTipRole and good:
+                return "B is better" if good > 0 else "B is worse"
+            if role == Qt.ItemDataRole.TextAlignmentRole:
+                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
