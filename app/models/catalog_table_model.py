@@ -1,0 +1,224 @@
+"""The hardware catalog as a table (STYLE §7): one row per item a plan can use.
+
+Rows are `CatalogRow`s: a core `CatalogItem` and where it comes from (`shipped` with the
+app, or `user`, which wins over a shipped item of the same kind and name). Formatting
+lives in `data()` and goes through core's `format_rate`; sorting uses `SortRole` (the
+numbers, not their text), and `RowRole` gives the row itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtGui import QFont
+
+from rtoplanner.core.catalog import Catalog, CatalogItem
+from rtoplanner.core.store import CatalogEntry
+from rtoplanner.core.units import format_duration, format_rate
+
+COL_KIND = 0
+COL_NAME = 1
+COL_RATE = 2
+COL_DERATE = 3
+COL_PRACTICAL = 4
+COL_COMPRESSION = 5
+COL_COMPRESSED_RATE = 6
+COL_ORIGIN = 7
+COL_SOURCE = 8
+COLUMN_COUNT = 9
+
+HEADERS = {
+    COL_KIND: "Kind",
+    COL_NAME: "Name",
+    COL_RATE: "Rate",
+    COL_DERATE: "Derate",
+    COL_PRACTICAL: "Practical rate",
+    COL_COMPRESSION: "Compression",
+    COL_COMPRESSED_RATE: "Compressed rate",
+    COL_ORIGIN: "Origin",
+    COL_SOURCE: "Source",
+}
+HEADER_TIPS = {
+    COL_RATE: "Datasheet rate of one unit in the restore direction (a tape drive's native, "
+    "uncompressed rate; a redo apply class's apply rate)",
+    COL_DERATE: "Share of the datasheet rate reached in practice; becomes the stage's efficiency",
+    COL_PRACTICAL: "Rate × derate",
+    COL_COMPRESSION: "A tape drive's own compression on uncompressed data, or an RMAN "
+    "compression level's typical ratio (data bytes per backup byte)",
+    COL_COMPRESSED_RATE: "A tape drive's ceiling on compressible data (its host interface); "
+    "fills a stage's max_rate",
+    COL_ORIGIN: "shipped with RTO Planner, or your own (yours win over a shipped item of "
+    "the same kind and name)",
+    COL_SOURCE: "Where the figure comes from; hover for the full source and notes",
+}
+
+SortRole = Qt.ItemDataRole.UserRole + 1
+RowRole = Qt.ItemDataRole.UserRole + 2
+"""The `CatalogRow` of the row."""
+ItemRole = Qt.ItemDataRole.UserRole + 3
+"""The core `CatalogItem` of the row."""
+
+_NUMERIC = {COL_RATE, COL_DERATE, COL_PRACTICAL, COL_COMPRESSION, COL_COMPRESSED_RATE}
+
+
+@dataclass(frozen=True)
+class CatalogRow:
+    item: CatalogItem
+    origin: str  # "shipped" | "user"
+    overrides_shipped: bool = False
+
+    @property
+    def is_user(self) -> bool:
+        return self.origin == "user"
+
+    @classmethod
+    def from_entry(cls, entry: CatalogEntry) -> CatalogRow:
+        return cls(entry.item, entry.origin, entry.overrides_shipped)
+
+
+def rows_from_catalog(catalog: Catalog) -> list[CatalogRow]:
+    """Rows for a catalog without a store (the shipped one): origin from the item."""
+    return [CatalogRow(i, "user" if i.user else "shipped") for i in catalog]
+
+
+class CatalogTableModel(QAbstractTableModel):
+    def __init__(self, parent: QObject | None = None, binary: bool = False) -> None:
+        super().__init__(parent)
+        self.binary = binary
+        self._rows: list[CatalogRow] = []
+
+    def set_rows(self, rows: list[CatalogRow]) -> None:
+        self.beginResetModel()
+        self._rows = list(rows)
+        self.endResetModel()
+
+    def set_binary(self, binary: bool) -> None:
+        self.binary = binary
+        if self._rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, COL_SOURCE))
+
+    def row(self, row: int) -> CatalogRow | None:
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def find(self, kind: str, name: str) -> int:
+        """The row of an item by kind and name (case and punctuation as core matches)."""
+        probe = Catalog([CatalogItem(kind, name, "")])
+        for i, r in enumerate(self._rows):
+            if probe.find(r.item.kind, r.item.name) is not None:
+                return i
+        return -1
+
+    # ------------------------------------------------------------------ Qt model API
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else COLUMN_COUNT
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return HEADERS.get(section)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return HEADER_TIPS.get(section)
+        return None
+
+    def _rate(self, value: float | None) -> str:
+        return "" if value is None else format_rate(value, binary=self.binary)
+
+    def _text(self, r: CatalogRow, col: int) -> str:
+        item = r.item
+        if col == COL_KIND:
+            return item.kind.replace("_", " ")
+        if col == COL_NAME:
+            return item.name
+        if col == COL_RATE:
+            return self._rate(item.rate_Bps)
+        if col == COL_DERATE:
+            return "" if item.rate_Bps is None and item.derate == 1.0 else f"{item.derate:.0%}"
+        if col == COL_PRACTICAL:
+            return self._rate(item.practical_rate_Bps)
+        if col == COL_COMPRESSION:
+            ratio = item.hw_compression if item.hw_compression is not None else item.ratio
+            return "" if ratio is None else f"{ratio:g}:1"
+        if col == COL_COMPRESSED_RATE:
+            return self._rate(item.compressed_rate_Bps)
+        if col == COL_ORIGIN:
+            if r.is_user:
+                return "user (replaces shipped)" if r.overrides_shipped else "user"
+            return "shipped"
+        if col == COL_SOURCE:
+            return item.source
+        return ""
+
+    def _sort_value(self, r: CatalogRow, col: int) -> Any:
+        item = r.item
+        value: float | None = {
+            COL_RATE: item.rate_Bps,
+            COL_DERATE: item.derate,
+            COL_PRACTICAL: item.practical_rate_Bps,
+            COL_COMPRESSION: item.hw_compression if item.hw_compression is not None else item.ratio,
+            COL_COMPRESSED_RATE: item.compressed_rate_Bps,
+        }.get(col)
+        if col in _NUMERIC:
+            return -1.0 if value is None else float(value)
+        return self._text(r, col).lower()
+
+    def _tooltip(self, r: CatalogRow) -> str:
+        item = r.item
+        lines = [f"<b>{escape(item.name)}</b> ({escape(item.kind.replace('_', ' '))})"]
+        lines.append(f"<b>Source:</b> {escape(item.source)}")
+        if item.notes:
+            lines.append(f"<b>Notes:</b> {escape(item.notes)}")
+        times = [
+            (label, value)
+            for label, value in (
+                ("load", item.load_s),
+                ("unload", item.unload_s),
+                ("locate", item.locate_s),
+            )
+            if value is not None
+        ]
+        if times:
+            lines.append(", ".join(f"{label} {format_duration(v)}" for label, v in times))
+        if item.backup_rate_Bps is not None:
+            lines.append(f"Backup direction: {self._rate(item.backup_rate_Bps)}")
+        if item.cpu_cost is not None:
+            lines.append(f"CPU cost relative to BASIC: {item.cpu_cost:g}")
+        for key, value in item.extra.items():
+            lines.append(f"{escape(key.replace('_', ' '))}: {escape(value)}")
+        if r.overrides_shipped:
+            lines.append("<i>Your item replaces the shipped one of this name.</i>")
+        return "<p style='white-space:pre-wrap'>" + "<br>".join(lines) + "</p>"
+
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        r = self._rows[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(r, col)
+        if role == SortRole:
+            return self._sort_value(r, col)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(r)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in _NUMERIC:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.FontRole and r.is_user and col in (COL_NAME, COL_ORIGIN):
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == RowRole:
+            return r
+        if role == ItemRole:
+            return r.item
+        return None

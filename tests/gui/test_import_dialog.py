@@ -1,0 +1,213 @@
+"""The workload import dialog on real widgets, real reports and a real store."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QApplication
+
+from rtoplanner.app.dialogs.import_dialog import (
+    DatabaseSummaryModel,
+    ImportDialog,
+    ImportPreviewModel,
+    read_workload_files,
+)
+from rtoplanner.app.store_service import StoreService
+from rtoplanner.core.importers.stored import workload_summaries
+from rtoplanner.core.units import parse_rate
+
+from .conftest import REPO
+
+pytestmark = pytest.mark.gui
+
+AWR = REPO / "tests" / "fixtures" / "awr"
+DBU = AWR / "Azure-Oracle-Workloads-for-Azure__AWR_DBU.html"
+DBS = AWR / "Azure-Oracle-Workloads-for-Azure__AWR_DBS.html"
+HOURLY = [AWR / "1newstar-awr2csv__awr_11204_1.html", AWR / "1newstar-awr2csv__awr_11204_2.txt"]
+
+
+@pytest.fixture
+def service(tmp_path):
+    svc = StoreService(tmp_path / "s.duckdb")
+    assert svc.available, svc.error
+    yield svc
+    svc.close()
+
+
+@pytest.fixture
+def store_window(qtbot, demo_copy, service):
+    from rtoplanner.app.main_window import MainWindow
+    from rtoplanner.app.settings import AppSettings
+
+    win = MainWindow(AppSettings(), service)
+    assert win.open_file(demo_copy, ask=False)
+    win.resize(1440, 900)
+    win.show()
+    qtbot.waitExposed(win)
+    assert win.doc.wait_idle()
+    yield win
+    win.doc.undo_stack.setClean()
+    win.close()
+    win.doc.shutdown()
+    win.deleteLater()
+
+
+def _dialog(qtbot, window, paths=()) -> ImportDialog:
+    dlg = ImportDialog(window, paths)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    return dlg
+
+
+def _wait(qtbot, dlg: ImportDialog, timeout: int = 20000) -> None:
+    qtbot.waitUntil(lambda: not dlg.busy and dlg.run is not None, timeout=timeout)
+
+
+def test_importing_a_sample_report_updates_the_redo_rate(qtbot, store_window, service):
+    doc = store_window.doc
+    before_raw = doc.raw["database"]["redo_rate"]
+    before_redo = next(p for p in doc.plan.recovery.phases if p.name == "redo_apply")
+
+    dlg = _dialog(qtbot, store_window, [DBU])
+    _wait(qtbot, dlg)
+    # The preview: the database, its period and its redo rate.
+    pm = dlg.preview_model
+    assert pm.rowCount() == 1
+    row = [pm.index(0, c).data() for c in range(pm.columnCount())]
+    assert row[ImportPreviewModel.COL_FILE] == DBU.name
+    assert row[ImportPreviewModel.COL_STATUS] == "imported"
+    assert row[ImportPreviewModel.COL_DATABASE].startswith("DBU")
+    assert row[ImportPreviewModel.COL_PERIOD] == "2023-02-15 00:00 → 2023-02-21 00:00"
+    assert row[ImportPreviewModel.COL_REDO] == "3.28 MB/s"
+    assert dlg.db_model.rowCount() == 1
+    assert dlg.db_model.index(0, DatabaseSummaryModel.COL_P95).data() == "3.28 MB/s"
+    # Kept in the store.
+    assert [w.db_name for w in workload_summaries(service.store)] == ["DBU"]
+
+    assert dlg.apply_button.isEnabled()
+    assert "database.redo_rate" in dlg.apply_label.text()
+    dlg.set_redo_choice("avg")
+    qtbot.mouseClick(dlg.apply_button, Qt.MouseButton.LeftButton)
+    assert doc.wait_idle()
+
+    after_raw = doc.raw["database"]["redo_rate"]
+    assert after_raw != before_raw
+    assert parse_rate(after_raw) == pytest.approx(3277772.8, rel=1e-3)
+    prov = doc.raw["provenance"]
+    assert prov["workload.database"] == "DBU"
+    assert "average redo" in prov["database.redo_rate"]
+    assert doc.scenario.provenance["database.redo_rate"] == prov["database.redo_rate"]
+    after_redo = next(p for p in doc.plan.recovery.phases if p.name == "redo_apply")
+    assert after_redo.data_bytes != pytest.approx(before_redo.data_bytes)
+    assert doc.undo_stack.undoText() == "Apply workload from DBU"
+
+    # One undo step takes the value and its provenance back.
+    doc.undo_stack.undo()
+    assert doc.wait_idle()
+    assert doc.raw["database"]["redo_rate"] == before_raw
+    assert "database.redo_rate" not in (doc.raw.get("provenance") or {})
+    restored = next(p for p in doc.plan.recovery.phases if p.name == "redo_apply")
+    assert restored.data_bytes == pytest.approx(before_redo.data_bytes)
+    dlg.close()
+
+
+def test_a_bad_file_shows_its_reason_and_the_rest_is_read(qtbot, window, tmp_path):
+    bad = tmp_path / "not_a_report.html"
+    bad.write_text("<html><body>Quarterly sales</body></html>", encoding="utf-8")
+    cut = tmp_path / "cut.html"
+    cut.write_bytes(DBS.read_bytes()[:4000])
+    # The window has no store: figures come from the files only.
+    dlg = _dialog(qtbot, window, [bad, cut, DBU])
+    _wait(qtbot, dlg)
+    pm = dlg.preview_model
+    rows = {
+        pm.index(r, 0).data(): [pm.index(r, c).data() for c in range(pm.columnCount())]
+        for r in range(pm.rowCount())
+    }
+    assert rows[bad.name][ImportPreviewModel.COL_STATUS] == "not read"
+    assert "not an AWR or Statspack report" in rows[bad.name][ImportPreviewModel.COL_NOTES]
+    assert rows[cut.name][ImportPreviewModel.COL_STATUS] == "not read"
+    assert rows[cut.name][ImportPreviewModel.COL_NOTES]
+    assert rows[DBU.name][ImportPreviewModel.COL_STATUS] == "read"
+    assert dlg.status_label.text() == "1 of 3 files read; 2 not read (see Notes)"
+    assert "Not kept" in dlg.store_label.text()
+    # Without a store the figures of the files read can still be applied.
+    assert dlg.select_database("DBU")
+    assert dlg.apply()
+    assert window.doc.wait_idle()
+    assert parse_rate(window.doc.raw["database"]["redo_rate"]) == pytest.approx(3277772.8, rel=1e-3)
+    dlg.close()
+
+
+def test_stop_ends_a_long_import_and_keeps_what_was_read(qtbot, store_window, tmp_path):
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for i in range(150):
+        shutil.copy(HOURLY[i % 2], folder / f"r{i:03d}{HOURLY[i % 2].suffix}")
+    dlg = _dialog(qtbot, store_window, [folder])
+    qtbot.waitUntil(lambda: dlg.preview_model.rowCount() >= 2, timeout=10000)
+    qtbot.mouseClick(dlg.stop_button, Qt.MouseButton.LeftButton)
+    _wait(qtbot, dlg)
+    run = dlg.run
+    assert run.stopped
+    assert run.total_files == 150
+    assert 2 <= len(run.files) < 150
+    assert dlg.status_label.text().startswith("Stopped:")
+    assert dlg.preview_model.rowCount() == len(run.files)
+    dlg.close()
+
+
+def test_closing_cancels_and_waits(qtbot, store_window, tmp_path):
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for i in range(150):
+        shutil.copy(DBU, folder / f"r{i:03d}.html")
+    dlg = _dialog(qtbot, store_window, [folder])
+    qtbot.waitUntil(lambda: dlg.preview_model.rowCount() >= 1, timeout=10000)
+    dlg.close()
+    QApplication.processEvents()
+    assert not dlg.busy
+    assert dlg.run is None  # a cancelled task delivers nothing
+
+
+def test_worker_function_reports_per_file(tmp_path):
+    seen = []
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    run = read_workload_files([*HOURLY, empty], on_file=seen.append)
+    assert len(seen) == 3 and run.total_files == 3
+    assert [f.status for f in run.files].count("error") == 1  # the empty folder
+    assert [w.db_name for w in run.databases] == ["ORCL"]
+
+
+def test_files_dropped_on_the_window_open_the_dialog(qtbot, store_window):
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(DBU))])
+    drop = QDropEvent(
+        QPointF(200, 200),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
+    store_window.dropEvent(drop)
+    dlg = store_window.import_dialog
+    assert isinstance(dlg, ImportDialog) and dlg.isVisible()
+    _wait(qtbot, dlg)
+    assert dlg.preview_model.rowCount() == 1
+    dlg.close()
+
+
+def test_preview_models(qtmodeltester, qtbot):
+    run = read_workload_files(HOURLY)
+    pm = ImportPreviewModel()
+    for f in run.files:
+        pm.add_outcome(f)
+    qtmodeltester.check(pm)
+    dm = DatabaseSummaryModel()
+    dm.set_rows(run.databases)
+    qtmodeltester.check(dm)
+    assert dm.rowCount() == 1
