@@ -148,7 +148,11 @@ class HistoryDialog(QDialog):
         self.restore_button.clicked.connect(self.restore_selected)
         self.compare_button.clicked.connect(self.compare_selected)
 
+        self.heading = QLabel()
+        self.heading.setObjectName("history_heading")
+        self.heading.setTextFormat(Qt.TextFormat.RichText)
         layout = QVBoxLayout(self)
+        layout.addWidget(self.heading)
         layout.addWidget(split, 1)
         layout.addWidget(self.status)
         layout.addWidget(buttons)
@@ -168,6 +172,12 @@ class HistoryDialog(QDialog):
             rows = []
             self.status.setText(str(exc))
         self.model.set_rows(rows)
+        n = len(rows)
+        name = self.name.replace("&", "&amp;").replace("<", "&lt;")
+        self.heading.setText(
+            f"<b>{name}</b> — {n} version{'s' if n != 1 else ''}; every save is kept, and "
+            "restoring saves an old version again as the newest."
+        )
         self.select_version(selected.version if selected else None)
 
     def selected_version(self) -> ScenarioVersion | None:

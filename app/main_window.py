@@ -205,7 +205,8 @@ class MainWindow(QMainWindow):
             | QDockWidget.DockWidgetFeature.DockWidgetMovable
         )
         self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.list_dock)
-        self.resizeDocks([self.list_dock], [190], Qt.Orientation.Horizontal)
+        dock_width = 300 if self.scenario_list.store is not None else 190  # names, versions, dates
+        self.resizeDocks([self.list_dock], [dock_width], Qt.Orientation.Horizontal)
         self.scenario_list.open_requested.connect(self.open_file)
         self.scenario_list.new_requested.connect(self.new_scenario)
         self.scenario_list.browse_requested.connect(self.open_dialog)

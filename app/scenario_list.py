@@ -73,6 +73,7 @@ from rtoplanner.core.store.models import Changes, ScenarioVersion
 from .document import ScenarioDocument, StoreOrigin
 from .history_dialog import HistoryDialog
 from .models.scenario_list_model import (
+    COL_COMMENT,
     COL_DELETED,
     COL_NAME,
     COL_SAVED,
@@ -257,12 +258,18 @@ class ScenarioListPanel(QWidget):
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.view.customContextMenuRequested.connect(self._context_menu)
         self.view.activated.connect(self._on_stored_activated)
+        # The dock is narrow: the name gets the room; the comment is in the tooltip (and
+        # the filter searches it); the header's context menu shows it again.
         self.view.setColumnHidden(COL_DELETED, True)
+        self.view.setColumnHidden(COL_COMMENT, True)
         header = self.view.header()
-        header.setStretchLastSection(True)
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(COL_VERSIONS, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(COL_SAVED, QHeaderView.ResizeMode.ResizeToContents)
-        header.resizeSection(COL_NAME, 150)
+        header.setSectionResizeMode(COL_COMMENT, QHeaderView.ResizeMode.Interactive)
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(self._header_menu)
         self.view.selectionModel().selectionChanged.connect(self._update_actions)
         self.model.modelReset.connect(self._update_actions)
 
@@ -413,6 +420,15 @@ class ScenarioListPanel(QWidget):
         menu.addSeparator()
         menu.addActions([self.delete_action, self.deleted_action])
         menu.popup(self.view.viewport().mapToGlobal(pos))
+
+    @Slot(QPoint)
+    def _header_menu(self, pos: QPoint) -> None:
+        menu = QMenu(self)
+        show = menu.addAction("Show Comment Column")
+        show.setCheckable(True)
+        show.setChecked(not self.view.isColumnHidden(COL_COMMENT))
+        show.toggled.connect(lambda on: self.view.setColumnHidden(COL_COMMENT, not on))
+        menu.popup(self.view.header().mapToGlobal(pos))
 
     # ------------------------------------------------------------------ state
 

@@ -95,7 +95,7 @@ class CompareWindow(QWidget):
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.setObjectName("compare_window")
         self.setWindowTitle("Compare plans")
-        self.resize(1200, 820)
+        self.resize(1200, 900)
         self.items: tuple[CompareItem, CompareItem] | None = None
 
         self.timeline_a = CompareTimeline("A")
@@ -128,7 +128,7 @@ class CompareWindow(QWidget):
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 3)
         split.setStretchFactor(2, 2)
-        split.setSizes([300, 300, 240])
+        split.setSizes([270, 270, 310])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(split, 1)

@@ -27,7 +27,7 @@ COLUMN_COUNT = 5
 HEADERS = {
     COL_NAME: "Name",
     COL_VERSIONS: "Versions",
-    COL_SAVED: "Last saved",
+    COL_SAVED: "Saved",
     COL_COMMENT: "Comment",
     COL_DELETED: "Deleted",
 }
@@ -65,6 +65,19 @@ def format_saved(ts: datetime | None, now: datetime | None = None) -> str:
     if days == 1:
         return f"yesterday {local:%H:%M}"
     return f"{local:%Y-%m-%d %H:%M}"
+
+
+def format_saved_short(ts: datetime | None, now: datetime | None = None) -> str:
+    """A save time for a narrow column: `14:03` today, `12 May` this year, else the date."""
+    local = local_time(ts)
+    if local is None:
+        return ""
+    now = (now or datetime.now().astimezone()).astimezone()
+    if local.date() == now.date():
+        return f"{local:%H:%M}"
+    if local.year == now.year:
+        return f"{local.day} {local:%b}"
+    return f"{local:%Y-%m-%d}"
 
 
 def format_when(ts: datetime | None) -> str:
@@ -142,7 +155,7 @@ class ScenarioListModel(QAbstractTableModel):
             if col == COL_VERSIONS:
                 return str(r.versions)
             if col == COL_SAVED:
-                return format_saved(r.latest_saved_at)
+                return format_saved_short(r.latest_saved_at)
             if col == COL_COMMENT:
                 return r.latest_comment
             if col == COL_DELETED:

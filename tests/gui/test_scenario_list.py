@@ -20,6 +20,7 @@ from rtoplanner.app.models.scenario_list_model import (
     ScenarioListModel,
     VersionListModel,
     format_saved,
+    format_saved_short,
 )
 from rtoplanner.app.settings import AppSettings
 from rtoplanner.app.store_service import StoreService
@@ -96,7 +97,8 @@ def test_model_formats_in_data(stored):
     model.set_rows(stored.store.scenarios())
     row = model.row_of(SMALL_NAME)
     assert model.data(model.index(row, COL_VERSIONS)) == "2"
-    assert model.data(model.index(row, COL_SAVED)).startswith("today ")
+    saved = model.data(model.index(row, COL_SAVED))
+    assert len(saved) == 5 and saved[2] == ":"  # today: just the time
     assert "second look" in model.data(model.index(row, 3))
     assert model.data(model.index(row, 0), NameRole) == SMALL_NAME
     model.set_current(SMALL_NAME)
@@ -110,6 +112,11 @@ def test_format_saved_says_today_yesterday_or_the_date():
     assert format_saved(now - timedelta(days=1), now).startswith("yesterday")
     assert format_saved(now - timedelta(days=40), now)[:4] == "2026"
     assert format_saved(None) == ""
+    assert (
+        format_saved_short(now - timedelta(minutes=5), now)
+        == f"{(now - timedelta(minutes=5)):%H:%M}"
+    )
+    assert format_saved_short(datetime(2024, 5, 1, 12, tzinfo=UTC), now) == "2024-05-01"
 
 
 # ---------------------------------------------------------------------- the list
