@@ -277,7 +277,7 @@ class CatalogBrowser(QDialog):
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        widths = (110, 190, 90, 60, 100, 95, 115, 90)
+        widths = (100, 190, 90, 60, 105, 95, 125, 90)
         for col, width in enumerate(widths):
             self.view.setColumnWidth(col, width)
         self.view.doubleClicked.connect(lambda _i: self.edit_item())

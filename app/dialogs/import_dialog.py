@@ -76,7 +76,7 @@ from rtoplanner.core.importers.apply import ApplyRequest, apply_workload
 from rtoplanner.core.importers.store_import import KIND_LABELS, import_file
 from rtoplanner.core.importers.stored import DatabaseWorkload, database_workload
 from rtoplanner.core.store import Store
-from rtoplanner.core.units import format_duration, format_rate, format_size
+from rtoplanner.core.units import format_duration, format_rate, format_size, parse_rate
 
 from ..workers import TaskRunner
 
@@ -498,7 +498,7 @@ class ImportDialog(QDialog):
         self.setWindowTitle("Import workload")
         self.setObjectName("import_dialog")
         self.setAcceptDrops(True)
-        self.resize(980, 640)
+        self.resize(1200, 680)
 
         self.runner = TaskRunner(self)
         self.runner.done.connect(self._on_done)
@@ -544,13 +544,13 @@ class ImportDialog(QDialog):
         self.preview_model.binary = self.binary
         self.preview = self._table(self.preview_model, "import_preview")
         header = self.preview.horizontalHeader()
-        for col, width in ((0, 230), (1, 95), (2, 110), (3, 190), (4, 90)):
+        for col, width in ((0, 280), (1, 115), (2, 120), (3, 260), (4, 90)):
             self.preview.setColumnWidth(col, width)
         header.setStretchLastSection(True)
         self.db_model = DatabaseSummaryModel(self)
         self.db_model.binary = self.binary
         self.db_view = self._table(self.db_model, "import_databases")
-        for col, width in ((0, 150), (1, 150), (2, 190), (3, 80), (4, 80), (5, 85), (6, 95)):
+        for col, width in ((0, 220), (1, 130), (2, 260), (3, 85), (4, 85), (5, 85), (6, 100)):
             self.db_view.setColumnWidth(col, width)
         self.db_view.selectionModel().currentRowChanged.connect(self._on_db_row)
 
@@ -842,7 +842,10 @@ class ImportDialog(QDialog):
         lines = []
         for v in result.values:
             before = v.previous if v.previous is not None else "not set"
-            lines.append(f"<b>{v.key}</b>: {before} → <b>{v.value}</b> <i>({v.provenance})</i>")
+            shown = v.value
+            if v.key == "database.redo_rate":
+                shown += f" ({format_rate(parse_rate(v.value), binary=self.binary)})"
+            lines.append(f"<b>{v.key}</b>: {before} → <b>{shown}</b> <i>({v.provenance})</i>")
         lines += [f"⚠ {n}" for n in result.notes]
         if self.doc.errors:
             lines.append(

@@ -201,10 +201,10 @@ class StageTablePanel(QWidget):
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        widths = {COL_KIND: 105, COL_NAME: 210, COL_COUNT: 55, COL_RATE: 130,
-                  COL_EFFICIENCY: 75, COL_CARRIES: 70, COL_BINDS_CHANNEL: 105,
-                  COL_HW_COMPRESSION: 115, COL_MAX_RATE: 130, COL_BACKUP_RATE: 95,
-                  COL_WRITE_FACTOR: 90, COL_CAPACITY: 170}  # fmt: skip
+        widths = {COL_KIND: 95, COL_NAME: 190, COL_COUNT: 50, COL_RATE: 120,
+                  COL_CAPACITY: 175, COL_EFFICIENCY: 70, COL_CARRIES: 62,
+                  COL_BINDS_CHANNEL: 95, COL_HW_COMPRESSION: 110, COL_MAX_RATE: 85,
+                  COL_BACKUP_RATE: 88, COL_WRITE_FACTOR: 85}  # fmt: skip
         for col, width in widths.items():
             self.view.setColumnWidth(col, width)
         self.view.selectionModel().currentRowChanged.connect(self._on_current_row)

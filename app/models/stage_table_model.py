@@ -22,18 +22,20 @@ from rtoplanner.core.units import format_rate
 from ..document import ScenarioDocument
 from ..editor.fields import label_for, text_from_value, tooltip_for, value_from_text
 
+# The capacity (what the stage lets through) sits next to count and rate, where it is
+# read, and stays in view however narrow the window.
 COL_KIND = 0
 COL_NAME = 1
 COL_COUNT = 2
 COL_RATE = 3
-COL_EFFICIENCY = 4
-COL_CARRIES = 5
-COL_BINDS_CHANNEL = 6
-COL_HW_COMPRESSION = 7
-COL_MAX_RATE = 8
-COL_BACKUP_RATE = 9
-COL_WRITE_FACTOR = 10
-COL_CAPACITY = 11
+COL_CAPACITY = 4
+COL_EFFICIENCY = 5
+COL_CARRIES = 6
+COL_BINDS_CHANNEL = 7
+COL_HW_COMPRESSION = 8
+COL_MAX_RATE = 9
+COL_BACKUP_RATE = 10
+COL_WRITE_FACTOR = 11
 COLUMN_COUNT = 12
 
 COLUMN_KEYS: dict[int, str] = {
