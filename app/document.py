@@ -243,7 +243,7 @@ class ScenarioDocument(QObject):
     @property
     def display_name(self) -> str:
         if self._store_origin is not None:
-            return f"store v{self._store_origin.version}"
+            return f"{self._store_origin.name} (stored, version {self._store_origin.version})"
         return self._file_path.name if self._file_path else UNTITLED
 
     @property

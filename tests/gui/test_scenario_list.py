@@ -238,7 +238,7 @@ def test_double_click_opens_a_stored_scenario_and_save_adds_a_version(qtbot, win
     assert win.doc.raw["name"] == ZFS_NAME
     assert panel.model.data(panel.model.index(panel.model.row_of(ZFS_NAME), 0),
                             Qt.ItemDataRole.FontRole).bold()  # fmt: skip
-    assert "store v1" in win.windowTitle()
+    assert "(stored, version 1)" in win.windowTitle()
 
     type_into(qtbot, win, "backup.channels", "24")
     assert win.doc.is_dirty
