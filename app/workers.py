@@ -83,7 +83,16 @@ class Worker(QRunnable):
             if not self._cancel.is_set():
                 self.signals.result.emit(self.task_id, value)
         finally:
+            # The pool may keep a finished runnable alive: drop what it holds (a
+            # store, a plan) so nothing outlives the task.
+            self.fn = _done
+            self.args = ()
+            self.kwargs = {}
             self.signals.finished.emit(self.task_id)
+
+
+def _done(*_args: object, **_kwargs: object) -> None:
+    """Stands in for a finished worker's function."""
 
 
 class TaskRunner(QObject):
