@@ -39,6 +39,7 @@ class TimelinePanel(PlanPanel):
             self.plot.addItem(line)
         self.rto_label = text_item(VERDICT_COLORS["misses"], anchor=(0, 0), bold=True)
         self.margin_label = text_item(VERDICT_COLORS["meets"], anchor=(0, 0), bold=True)
+        self.plot.getViewBox().sigResized.connect(self._fit_x)
         self.plot.addItem(self.rto_label)
         self.plot.addItem(self.margin_label)
         self.labels = [text_item(self.theme.foreground, anchor=(0, 0.5)) for _ in range(MAX_PHASES)]
@@ -105,7 +106,8 @@ class TimelinePanel(PlanPanel):
         self.margin_label.setColor(color)
         self.margin_label.setPos(max(rec.rto_s, rec.total_s), -0.3)
 
-        self.plot.setXRange(0, span * 1.25, padding=0)
+        self._span = span
+        self._fit_x()
         self.plot.setYRange(-0.7, n - 0.3, padding=0)
 
         self.headline.setText(
@@ -122,6 +124,27 @@ class TimelinePanel(PlanPanel):
             f"<b>{longest.title}</b> ({format_duration(longest.duration_s)}). "
             f"At risk below a margin of {format_duration(rec.risk_margin_s)} (dotted line)."
         )
+
+    def _fit_x(self) -> None:
+        """Make room on the right for the labels that follow the last bars and lines.
+
+        The labels keep their size in pixels whatever the zoom, so the time range needed
+        depends on the plot's width: solve x_max = end + label_px × x_max / width for
+        each label. Called again when the plot is resized.
+        """
+        span = getattr(self, "_span", 0.0)
+        if not span:
+            return
+        width = self.plot.getViewBox().width()
+        x_max = span * 1.25
+        if width > 50:
+            x_max = span * 1.04
+            items = [lb for lb in (*self.labels, self.margin_label, self.rto_label)
+                     if lb.isVisible() and lb.toPlainText()]  # fmt: skip
+            for lb in items:
+                share = min(0.75, (lb.boundingRect().width() + 12) / width)
+                x_max = max(x_max, lb.pos().x() / (1 - share))
+        self.plot.setXRange(0, x_max, padding=0)
 
     def text_at(self, x: float, y: float) -> str:
         """The hover text for a point of the plot: the phase under it, if any."""
