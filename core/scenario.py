@@ -719,30 +719,24 @@ def dump_scenario(scenario: Scenario) -> str:
     return dump_mapping(scenario.raw)
 
 
+def _table_lines(header: str, specs: tuple[FieldSpec, ...], table: Mapping[str, Any]) -> list[str]:
+    """A TOML table's lines, its keys in the format's order."""
+    return [f"\n{header}"] + [
+        f"{spec.key} = {_toml_value(table[spec.key])}" for spec in specs if spec.key in table
+    ]
+
+
 def dump_mapping(raw: Mapping[str, Any]) -> str:
     out: list[str] = [f"format = {FORMAT_VERSION}"]
-    for spec in TOP_FIELDS[1:]:
-        if spec.key in raw:
-            out.append(f"{spec.key} = {_toml_value(raw[spec.key])}")
+    out += [f"{s.key} = {_toml_value(raw[s.key])}" for s in TOP_FIELDS[1:] if s.key in raw]
     for section in ("database", "backup"):
-        table = raw.get(section) or {}
-        if table:
-            out.append(f"\n[{section}]")
-            for spec in SECTIONS[section]:
-                if spec.key in table:
-                    out.append(f"{spec.key} = {_toml_value(table[spec.key])}")
+        if raw.get(section):
+            out += _table_lines(f"[{section}]", SECTIONS[section], raw[section])
     for stage in raw.get("path", []):
-        out.append("\n[[path]]")
-        for spec in STAGE_FIELDS:
-            if spec.key in stage:
-                out.append(f"{spec.key} = {_toml_value(stage[spec.key])}")
+        out += _table_lines("[[path]]", STAGE_FIELDS, stage)
     for section in ("recovery", "targets"):
-        table = raw.get(section) or {}
-        if table:
-            out.append(f"\n[{section}]")
-            for spec in SECTIONS[section]:
-                if spec.key in table:
-                    out.append(f"{spec.key} = {_toml_value(table[spec.key])}")
+        if raw.get(section):
+            out += _table_lines(f"[{section}]", SECTIONS[section], raw[section])
     prov = raw.get("provenance") or {}
     if prov:
         out.append("\n[provenance]")
