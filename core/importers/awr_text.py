@@ -20,10 +20,8 @@ from .text_common import (
     is_rule,
     label_rows,
     read_activity,
-    read_header,
     read_io_profile,
-    read_load_profile,
-    read_snaps,
+    read_text_report,
     split_lines,
 )
 
@@ -35,14 +33,7 @@ def parse_text_awr(text: str, data: bytes, source: str, layout: str) -> list[Wor
         return [_parse_global(lines, text, data, source)]
     if layout == "compare":
         return _parse_compare(lines, text, data, source)
-    raw = RawReport(source=source, data=data, kind="awr", layout=layout, format="text")
-    raw.last_line = len(lines)
-    raw.has_end_marker = end_marker(text)
-    read_header(lines, raw)
-    read_snaps(lines, raw)
-    lp = read_load_profile(lines, raw)
-    read_io_profile(lines, raw, max(lp, 0))
-    read_activity(lines, raw, max(lp, 0))
+    raw = read_text_report(lines, text, data, source, kind="awr", layout=layout)
     return [build(raw)]
 
 

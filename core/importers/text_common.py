@@ -237,3 +237,19 @@ def read_io_profile(lines: list[str], raw: RawReport, start: int = 0) -> None:
 def end_marker(text: str) -> bool:
     """Reports end with `End of Report` (Statspack adds the file name in parentheses)."""
     return "End of Report" in text[-4096:]
+
+
+def read_text_report(
+    lines: list[str], text: str, data: bytes, source: str, *, kind: str, layout: str
+) -> RawReport:
+    """Read the sections every single-period text report has (AWR instance or PDB
+    reports, Statspack): header, snapshots, Load Profile, IO Profile, Instance Activity."""
+    raw = RawReport(source=source, data=data, kind=kind, layout=layout, format="text")
+    raw.last_line = len(lines)
+    raw.has_end_marker = end_marker(text)
+    read_header(lines, raw)
+    read_snaps(lines, raw)
+    lp = read_load_profile(lines, raw)
+    read_io_profile(lines, raw, max(lp, 0))
+    read_activity(lines, raw, max(lp, 0))
+    return raw
