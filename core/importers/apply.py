@@ -37,6 +37,7 @@ from typing import Any
 
 from ..catalog import Catalog
 from ..errors import CoreError
+from ..jsonable import json_ready
 from ..scenario import Scenario, with_values
 from ..store import Store
 from ..units import DAY, exact_fraction, exact_rate, format_rate, format_size
@@ -80,12 +81,7 @@ class AppliedValue:
     provenance: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "value": self.value,
-            "previous": self.previous,
-            "provenance": self.provenance,
-        }
+        return json_ready(self)
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any, Literal
 
+from ..jsonable import json_ready
+
 Kind = Literal["awr", "statspack"]
 Layout = Literal["instance", "global_rac", "compare", "pdb", "statspack"]
 Format = Literal["text", "html"]
@@ -38,7 +40,7 @@ class InstanceRates:
     user_calls_per_s: float | None
 
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return json_ready(self)
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,12 @@ from __future__ import annotations
 import os
 import re
 from collections import defaultdict
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..jsonable import json_ready
 from ..units import KiB, MiB
 from .csv_common import CsvTable, read_csv_bytes
 from .detect import decode
@@ -41,9 +42,7 @@ class RedoApplyRate:
     source: str
 
     def to_dict(self) -> dict[str, Any]:
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
-        out["start"] = self.start.isoformat() if self.start else None
-        return out
+        return json_ready(self)
 
 
 _ITEMS = {

@@ -12,10 +12,11 @@ from __future__ import annotations
 import os
 import statistics
 from collections import defaultdict
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..jsonable import json_ready
 from .csv_common import CsvTable, read_csv, read_csv_bytes
 from .errors import CsvImportError
 
@@ -68,10 +69,7 @@ class BackupRate:
     last: datetime | None
 
     def to_dict(self) -> dict[str, Any]:
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
-        for k in ("first", "last"):
-            out[k] = out[k].isoformat() if out[k] else None
-        return out
+        return json_ready(self)
 
 
 def is_rman_jobs_csv(table: CsvTable) -> bool:

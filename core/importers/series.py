@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 import numpy as np
 
+from ..jsonable import json_ready
 from ..units import DAY, HOUR, MINUTE, format_duration
 from .errors import ReportError
 from .model import WorkloadReport
@@ -61,12 +62,7 @@ class HourlyRedo:
     instances: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "hour": self.hour.isoformat(),
-            "redo_bytes_per_s": self.redo_bytes_per_s,
-            "coverage": self.coverage,
-            "instances": self.instances,
-        }
+        return json_ready(self)
 
 
 @dataclass(frozen=True)
@@ -92,17 +88,7 @@ class RedoSeries:
     warnings: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, datetime):
-                value = value.isoformat()
-            elif f.name == "hours":
-                value = [h.to_dict() for h in value]
-            elif isinstance(value, tuple):
-                value = list(value)
-            out[f.name] = value
-        return out
+        return json_ready(self)
 
 
 def _db_key(db_name: str | None, dbid: int | None) -> str:

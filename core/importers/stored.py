@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..jsonable import json_ready
 from ..store import NotFoundError, Store
 from .recovery_progress import RedoApplyRate
 from .rman_csv import BackupRate, backup_rates
@@ -51,11 +52,7 @@ class StoredImport:
     imported_at: datetime
 
     def to_dict(self) -> dict[str, Any]:
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
-        for k in ("first", "last", "imported_at"):
-            out[k] = out[k].isoformat() if out[k] else None
-        out["instances"] = list(self.instances)
-        return out
+        return json_ready(self)
 
 
 def list_imports(store: Store, database: str | None = None) -> list[StoredImport]:
@@ -105,10 +102,7 @@ class DeviceSummary:
     last: datetime | None
 
     def to_dict(self) -> dict[str, Any]:
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
-        for k in ("first", "last"):
-            out[k] = out[k].isoformat() if out[k] else None
-        return out
+        return json_ready(self)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,25 @@
+"""Plain JSON-ready data from result objects, for `--json` output and stored payloads."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import fields, is_dataclass
+from datetime import date, datetime
+from pathlib import PurePath
+from typing import Any
+
+
+def json_ready(obj: Any) -> Any:
+    """Dataclasses become dicts (recursively), dates ISO 8601 strings, tuples lists,
+    paths strings; everything else is returned as it is."""
+    if is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: json_ready(getattr(obj, f.name)) for f in fields(obj)}
+    if isinstance(obj, datetime | date):
+        return obj.isoformat()
+    if isinstance(obj, PurePath):
+        return str(obj)
+    if isinstance(obj, Mapping):
+        return {k: json_ready(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [json_ready(v) for v in obj]
+    return obj
