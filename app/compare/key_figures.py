@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
 
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.units import format_duration
 
+from ..models.row_table_model import RIGHT_ALIGNED, RowTableModel, bold_font
 from ..theme import VERDICT_COLORS, VERDICT_WORDS
 
 COL_FIGURE = 0
@@ -32,8 +33,6 @@ ValueRole = Qt.ItemDataRole.UserRole + 1
 """The raw value of a plan cell (seconds, a verdict key, a date, a name, or None)."""
 FigureRole = Qt.ItemDataRole.UserRole + 2
 """The row's figure key (`total`, `margin`, …)."""
-
-_Index = QModelIndex | QPersistentModelIndex
 
 
 @dataclass(frozen=True)
@@ -76,23 +75,25 @@ FIGURES: tuple[Figure, ...] = (
 _VERDICT_RANK = {"meets": 0, "at_risk": 1, "misses": 2}
 
 
-class KeyFiguresModel(QAbstractTableModel):
+class KeyFiguresModel(RowTableModel[Figure]):
+    """One row per figure in `FIGURES` once two plans are set; none before."""
+
+    HEADERS = ("", "A", "B", "B − A")  # COL_FIGURE, COL_A, COL_B, COL_DIFF
+
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.labels = ("A", "B")
         self.plans: tuple[Plan, Plan] | None = None
 
     def set_plans(self, label_a: str, plan_a: Plan, label_b: str, plan_b: Plan) -> None:
-        self.beginResetModel()
         self.labels = (label_a, label_b)
         self.plans = (plan_a, plan_b)
-        self.endResetModel()
+        self.set_rows(FIGURES)
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, COLUMN_COUNT - 1)
 
     def clear(self) -> None:
-        self.beginResetModel()
+        self.set_rows([])
         self.plans = None
-        self.endResetModel()
 
     def row_of(self, key: str) -> int:
         return next((i for i, f in enumerate(FIGURES) if f.key == key), -1)
@@ -147,38 +148,19 @@ class KeyFiguresModel(QAbstractTableModel):
             return f"{'+' if days > 0 else '−'}{abs(days)} days", (1 if days > 0 else -1)
         return ("same", 0) if a == b else ("differs", 0)
 
-    # ---------------------------------------------------------------- Qt overrides
+    # ---------------------------------------------------------------- Qt model API
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() or self.plans is None else len(FIGURES)
+    def header(self, section: int) -> str | None:
+        if section in (COL_A, COL_B):
+            return f"{self.HEADERS[section]}: {self.labels[section - COL_A]}"
+        return super().header(section)
 
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else COLUMN_COUNT
+    def header_tip(self, section: int) -> str | None:
+        return self.labels[section - COL_A] if section in (COL_A, COL_B) else None
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if orientation != Qt.Orientation.Horizontal:
+    def cell(self, fig: Figure, row: int, col: int, role: int) -> Any:
+        if self.plans is None:  # no rows without plans
             return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return {
-                COL_FIGURE: "",
-                COL_A: f"A: {self.labels[0]}",
-                COL_B: f"B: {self.labels[1]}",
-                COL_DIFF: "B − A",
-            }.get(section)
-        if role == Qt.ItemDataRole.ToolTipRole and section in (COL_A, COL_B):
-            return self.labels[section - COL_A]
-        return None
-
-    def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or self.plans is None or not 0 <= index.row() < len(FIGURES):
-            return None
-        fig = FIGURES[index.row()]
-        col = index.column()
         if role == FigureRole:
             return fig.key
         if col == COL_FIGURE:
@@ -197,13 +179,11 @@ class KeyFiguresModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.ForegroundRole and fig.kind == "verdict":
                 return QBrush(QColor(VERDICT_COLORS.get(value, "#808080")))
             if role == Qt.ItemDataRole.FontRole and fig.kind == "verdict":
-                font = QFont()
-                font.setBold(True)
-                return font
+                return bold_font()
             if role == Qt.ItemDataRole.ToolTipRole and fig.kind == "date" and plan.growth:
                 return plan.growth.reason or None
             if role == Qt.ItemDataRole.TextAlignmentRole:
-                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                return RIGHT_ALIGNED
             return None
         if col == COL_DIFF:
             text, good = self._difference(fig)
@@ -214,5 +194,5 @@ class KeyFiguresModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.ToolTipRole and good:
                 return "B is better" if good > 0 else "B is worse"
             if role == Qt.ItemDataRole.TextAlignmentRole:
-                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                return RIGHT_ALIGNED
         return None

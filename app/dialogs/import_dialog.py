@@ -33,15 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-    Signal,
-    Slot,
-)
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -78,6 +70,7 @@ from rtoplanner.core.importers.stored import DatabaseWorkload, database_workload
 from rtoplanner.core.store import Store
 from rtoplanner.core.units import format_duration, format_rate, format_size, parse_rate
 
+from ..models.row_table_model import RIGHT_ALIGNED, RowTableModel
 from ..workers import TaskRunner
 
 REPORT_FILTER = "Reports and exports (*.html *.htm *.txt *.lst *.out *.csv);;All files (*)"
@@ -297,7 +290,7 @@ _ERROR_FG = QColor(200, 50, 50)
 _DUP_FG = QColor(128, 128, 128)
 
 
-class ImportPreviewModel(QAbstractTableModel):
+class ImportPreviewModel(RowTableModel[tuple[FileOutcome, WorkloadReport | None]]):
     """One row per report found (two for a compare-period report), one per failed file."""
 
     COL_FILE, COL_STATUS, COL_DATABASE, COL_PERIOD, COL_REDO, COL_NOTES = range(6)
@@ -308,13 +301,10 @@ class ImportPreviewModel(QAbstractTableModel):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._rows: list[tuple[FileOutcome, WorkloadReport | None]] = []
         self.binary = False
 
     def clear(self) -> None:
-        self.beginResetModel()
-        self._rows = []
-        self.endResetModel()
+        self.set_rows([])
 
     def add_outcome(self, outcome: FileOutcome) -> None:
         rows: list[tuple[FileOutcome, WorkloadReport | None]] = [
@@ -327,19 +317,6 @@ class ImportPreviewModel(QAbstractTableModel):
 
     def outcomes(self) -> list[FileOutcome]:
         return list(dict.fromkeys(o for o, _ in self._rows))
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        return None
 
     def _status(self, outcome: FileOutcome) -> str:
         return {"read": "read", "imported": "imported", "duplicate": "already imported",
@@ -374,13 +351,10 @@ class ImportPreviewModel(QAbstractTableModel):
             return "; ".join(n for n in notes if n)
         return ""
 
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    def cell(
+        self, item: tuple[FileOutcome, WorkloadReport | None], row: int, col: int, role: int
     ) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        outcome, report = self._rows[index.row()]
-        col = index.column()
+        outcome, report = item
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(outcome, report, col)
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -400,13 +374,13 @@ class ImportPreviewModel(QAbstractTableModel):
             if outcome.status == "duplicate":
                 return QBrush(_DUP_FG)
         if role == Qt.ItemDataRole.TextAlignmentRole and col == self.COL_REDO:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return RIGHT_ALIGNED
         if role == self.RowRole:
             return (outcome, report)
         return None
 
 
-class DatabaseSummaryModel(QAbstractTableModel):
+class DatabaseSummaryModel(RowTableModel[DatabaseWorkload]):
     """One row per database: its redo series as core summarises it."""
 
     COL_DATABASE, COL_REPORTS, COL_PERIOD, COL_AVG, COL_P95, COL_PEAK, COL_DAY, COL_BUSIEST = range(
@@ -418,38 +392,16 @@ class DatabaseSummaryModel(QAbstractTableModel):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._rows: list[DatabaseWorkload] = []
         self.binary = False
 
     def set_rows(self, rows: Iterable[DatabaseWorkload]) -> None:
-        self.beginResetModel()
-        self._rows = [w for w in rows if w.series is not None]
-        self.endResetModel()
+        super().set_rows(w for w in rows if w.series is not None)
 
     def workload(self, row: int) -> DatabaseWorkload | None:
-        return self._rows[row] if 0 <= row < len(self._rows) else None
+        return self.row_at(row)
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        return None
-
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        w = self._rows[index.row()]
+    def cell(self, w: DatabaseWorkload, row: int, col: int, role: int) -> Any:
         s = w.series
-        col = index.column()
         if s is None:  # pragma: no cover - filtered out in set_rows
             return None
         b = self.binary
@@ -469,7 +421,7 @@ class DatabaseSummaryModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (
             self.COL_AVG, self.COL_P95, self.COL_PEAK, self.COL_DAY
         ):  # fmt: skip
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return RIGHT_ALIGNED
         if role == self.RowRole:
             return w
         return None
@@ -724,7 +676,7 @@ class ImportDialog(QDialog):
         self.db_model.set_rows(run.databases)
         self.db_combo.blockSignals(True)
         self.db_combo.clear()
-        for w in self.db_model._rows:
+        for w in self.db_model.rows:
             self.db_combo.addItem(w.label, w)
         self.db_combo.blockSignals(False)
         self._select_database(self._default_database())
@@ -755,7 +707,7 @@ class ImportDialog(QDialog):
         prov = self.doc.raw.get("provenance") or {}
         wanted = {str(prov.get("workload.dbid", "")), str(prov.get("workload.database", ""))}
         wanted.discard("")
-        rows = self.db_model._rows
+        rows = self.db_model.rows
         for i, w in enumerate(rows):
             if str(w.dbid) in wanted or (w.db_name or "") in wanted:
                 return i

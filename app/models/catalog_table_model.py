@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
-from PySide6.QtGui import QFont
+from PySide6.QtCore import QObject, Qt
 
 from rtoplanner.core.catalog import Catalog, CatalogItem
 from rtoplanner.core.store import CatalogEntry
 from rtoplanner.core.units import format_duration, format_rate
+
+from .row_table_model import RIGHT_ALIGNED, RowTableModel, bold_font
 
 COL_KIND = 0
 COL_NAME = 1
@@ -84,24 +85,20 @@ def rows_from_catalog(catalog: Catalog) -> list[CatalogRow]:
     return [CatalogRow(i, "user" if i.user else "shipped") for i in catalog]
 
 
-class CatalogTableModel(QAbstractTableModel):
+class CatalogTableModel(RowTableModel[CatalogRow]):
+    HEADERS = HEADERS
+    HEADER_TIPS = HEADER_TIPS
+
     def __init__(self, parent: QObject | None = None, binary: bool = False) -> None:
         super().__init__(parent)
         self.binary = binary
-        self._rows: list[CatalogRow] = []
-
-    def set_rows(self, rows: list[CatalogRow]) -> None:
-        self.beginResetModel()
-        self._rows = list(rows)
-        self.endResetModel()
 
     def set_binary(self, binary: bool) -> None:
         self.binary = binary
-        if self._rows:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self._rows) - 1, COL_SOURCE))
+        self.refresh()
 
     def row(self, row: int) -> CatalogRow | None:
-        return self._rows[row] if 0 <= row < len(self._rows) else None
+        return self.row_at(row)
 
     def find(self, kind: str, name: str) -> int:
         """The row of an item by kind and name (case and punctuation as core matches)."""
@@ -110,25 +107,6 @@ class CatalogTableModel(QAbstractTableModel):
             if probe.find(r.item.kind, r.item.name) is not None:
                 return i
         return -1
-
-    # ------------------------------------------------------------------ Qt model API
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else COLUMN_COUNT
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation != Qt.Orientation.Horizontal:
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return HEADERS.get(section)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return HEADER_TIPS.get(section)
-        return None
 
     def _rate(self, value: float | None) -> str:
         return "" if value is None else format_rate(value, binary=self.binary)
@@ -198,13 +176,7 @@ class CatalogTableModel(QAbstractTableModel):
             lines.append("<i>Your item replaces the shipped one of this name.</i>")
         return "<p style='white-space:pre-wrap'>" + "<br>".join(lines) + "</p>"
 
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        r = self._rows[index.row()]
-        col = index.column()
+    def cell(self, r: CatalogRow, row: int, col: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(r, col)
         if role == SortRole:
@@ -212,11 +184,9 @@ class CatalogTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(r)
         if role == Qt.ItemDataRole.TextAlignmentRole and col in _NUMERIC:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return RIGHT_ALIGNED
         if role == Qt.ItemDataRole.FontRole and r.is_user and col in (COL_NAME, COL_ORIGIN):
-            font = QFont()
-            font.setBold(True)
-            return font
+            return bold_font()
         if role == RowRole:
             return r
         if role == ItemRole:

@@ -9,14 +9,14 @@ Times are stored in UTC and shown in local time.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QFont
+from PySide6.QtCore import Qt
 
 from rtoplanner.core.store.models import ScenarioSummary, ScenarioVersion
+
+from .row_table_model import RIGHT_ALIGNED, RowTableModel, bold_font
 
 COL_NAME = 0
 COL_VERSIONS = 1
@@ -45,8 +45,6 @@ NameRole = Qt.ItemDataRole.UserRole + 2
 SortRole = Qt.ItemDataRole.UserRole + 3
 VersionRole = Qt.ItemDataRole.UserRole + 4
 """The version number (int)."""
-
-_Index = QModelIndex | QPersistentModelIndex
 
 
 def local_time(ts: datetime | None) -> datetime | None:
@@ -86,22 +84,14 @@ def format_when(ts: datetime | None) -> str:
     return "" if local is None else f"{local:%Y-%m-%d %H:%M:%S %Z}"
 
 
-class ScenarioListModel(QAbstractTableModel):
+class ScenarioListModel(RowTableModel[ScenarioSummary]):
     """The store's scenarios; `set_current(name)` marks the one open in the editor."""
+
+    HEADERS = HEADERS
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self._rows: list[ScenarioSummary] = []
         self._current: str | None = None
-
-    def set_rows(self, rows: Sequence[ScenarioSummary]) -> None:
-        self.beginResetModel()
-        self._rows = list(rows)
-        self.endResetModel()
-
-    @property
-    def rows(self) -> list[ScenarioSummary]:
-        return list(self._rows)
 
     def names(self) -> list[str]:
         return [r.name for r in self._rows]
@@ -120,35 +110,9 @@ class ScenarioListModel(QAbstractTableModel):
         for n in (old, name):
             row = self.row_of(n) if n is not None else -1
             if row >= 0:
-                self.dataChanged.emit(
-                    self.index(row, 0),
-                    self.index(row, COLUMN_COUNT - 1),
-                    [Qt.ItemDataRole.FontRole],
-                )
+                self.refresh(row, row, [Qt.ItemDataRole.FontRole])
 
-    # ---------------------------------------------------------------- Qt overrides
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else COLUMN_COUNT
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return HEADERS.get(section)
-        return None
-
-    def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        r = self._rows[index.row()]
-        col = index.column()
+    def cell(self, r: ScenarioSummary, row: int, col: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             if col == COL_NAME:
                 return r.name
@@ -177,11 +141,9 @@ class ScenarioListModel(QAbstractTableModel):
                 )
             return "<br>".join(lines)
         if role == Qt.ItemDataRole.TextAlignmentRole and col == COL_VERSIONS:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return RIGHT_ALIGNED
         if role == Qt.ItemDataRole.FontRole and r.name == self._current:
-            font = QFont()
-            font.setBold(True)
-            return font
+            return bold_font()
         if role == RowRole:
             return r
         if role == NameRole:
@@ -202,21 +164,10 @@ class ScenarioListModel(QAbstractTableModel):
         return None
 
 
-class VersionListModel(QAbstractTableModel):
+class VersionListModel(RowTableModel[ScenarioVersion]):
     """The versions of one stored scenario, oldest first (the latest is "current")."""
 
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self._rows: list[ScenarioVersion] = []
-
-    def set_rows(self, rows: Sequence[ScenarioVersion]) -> None:
-        self.beginResetModel()
-        self._rows = list(rows)
-        self.endResetModel()
-
-    @property
-    def rows(self) -> list[ScenarioVersion]:
-        return list(self._rows)
+    HEADERS = V_HEADERS
 
     def version(self, row: int) -> ScenarioVersion:
         return self._rows[row]
@@ -228,28 +179,8 @@ class VersionListModel(QAbstractTableModel):
     def latest(self) -> ScenarioVersion | None:
         return self._rows[-1] if self._rows else None
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else V_COLUMN_COUNT
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return V_HEADERS.get(section)
-        return None
-
-    def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        v = self._rows[index.row()]
-        col = index.column()
-        is_latest = index.row() == len(self._rows) - 1
+    def cell(self, v: ScenarioVersion, row: int, col: int, role: int) -> Any:
+        is_latest = row == len(self._rows) - 1
         if role == Qt.ItemDataRole.DisplayRole:
             if col == COL_V_VERSION:
                 return f"v{v.version}" + (" (current)" if is_latest else "")
@@ -268,9 +199,7 @@ class VersionListModel(QAbstractTableModel):
                 lines.append(f"RTO Planner {v.app_version}")
             return "<br>".join(lines)
         if role == Qt.ItemDataRole.FontRole and is_latest:
-            font = QFont()
-            font.setBold(True)
-            return font
+            return bold_font()
         if role == RowRole:
             return v
         if role == NameRole:

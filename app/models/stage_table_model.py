@@ -9,9 +9,10 @@ Editing a cell writes the raw value to the document (undoable); formatting lives
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Slot
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Slot
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from rtoplanner.core.engine.path import StageCapacity
@@ -21,6 +22,7 @@ from rtoplanner.core.units import format_rate
 
 from ..document import ScenarioDocument
 from ..editor.fields import label_for, text_from_value, tooltip_for, value_from_text
+from .row_table_model import RIGHT_ALIGNED, RowTableModel, bold_font
 
 # The capacity (what the stage lets through) sits next to count and rate, where it is
 # read, and stays in view however narrow the window.
@@ -52,6 +54,21 @@ COLUMN_KEYS: dict[int, str] = {
     COL_WRITE_FACTOR: "write_factor",
 }
 SPECS: dict[str, FieldSpec] = {s.key: s for s in STAGE_FIELDS}
+HEADERS: dict[int, str] = {
+    col: "Capacity (data)" if col == COL_CAPACITY else label_for(SPECS[COLUMN_KEYS[col]])
+    for col in range(COLUMN_COUNT)
+}
+HEADER_TIPS: dict[int, str] = {
+    col: (
+        "<p>What the stage lets through in datafile bytes per second in the "
+        "restore direction with the scenario's channels running (compression "
+        "and write factor included): for a stage that binds channels, the "
+        "active channels × one unit. The bottleneck is highlighted.</p>"
+    )
+    if col == COL_CAPACITY
+    else tooltip_for(SPECS[COLUMN_KEYS[col]])
+    for col in range(COLUMN_COUNT)
+}
 
 RowRole = Qt.ItemDataRole.UserRole + 1
 """The raw stage dict of the row."""
@@ -67,12 +84,18 @@ _BOTTLENECK_BG = QColor(232, 121, 58, 55)
 _DERIVED_FG = QColor(128, 128, 128)
 
 
-class StageTableModel(QAbstractTableModel):
+def _stage_dicts(rows: Iterable[Any]) -> list[dict[str, Any]]:
+    return [dict(r) if isinstance(r, dict) else {} for r in rows]
+
+
+class StageTableModel(RowTableModel[dict[str, Any]]):
+    HEADERS = HEADERS
+    HEADER_TIPS = HEADER_TIPS
+
     def __init__(self, doc: ScenarioDocument, binary: bool = False) -> None:
         super().__init__(doc)
         self.doc = doc
         self.binary = binary
-        self._rows: list[dict[str, Any]] = []
         self._scenario: Scenario | None = None
         self._plan: Plan | None = None
         self._errors: dict[str, str] = {}
@@ -86,20 +109,12 @@ class StageTableModel(QAbstractTableModel):
 
     # ------------------------------------------------------------------ feeding
 
-    def set_rows(self, rows: list[dict[str, Any]]) -> None:
-        self.beginResetModel()
-        self._rows = [dict(r) if isinstance(r, dict) else {} for r in rows]
-        self.endResetModel()
+    def set_rows(self, rows: Iterable[Any]) -> None:
+        super().set_rows(_stage_dicts(rows))
 
     def set_binary(self, binary: bool) -> None:
         self.binary = binary
-        self._refresh_all()
-
-    def _refresh_all(self) -> None:
-        if self._rows:
-            self.dataChanged.emit(
-                self.index(0, 0), self.index(len(self._rows) - 1, COLUMN_COUNT - 1)
-            )
+        self.refresh()
 
     @Slot(bool)
     def _on_raw_changed(self, structural: bool) -> None:
@@ -107,27 +122,21 @@ class StageTableModel(QAbstractTableModel):
         if structural or len(rows) != len(self._rows):
             self.set_rows(rows)
         else:
-            self._rows = [dict(r) if isinstance(r, dict) else {} for r in rows]
-            self._refresh_all()
+            self._rows = _stage_dicts(rows)
+            self.refresh()
 
     @Slot(object)
     def _on_plan(self, plan: Plan) -> None:
         self._plan = plan
         self._scenario = plan.scenario
-        self._refresh_all()
+        self.refresh()
 
     @Slot(dict)
     def _on_errors(self, errors: dict[str, str]) -> None:
         self._errors = {k: v for k, v in errors.items() if k.startswith("path")}
-        self._refresh_all()
+        self.refresh()
 
     # ------------------------------------------------------------------ Qt model API
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else COLUMN_COUNT
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
@@ -138,20 +147,7 @@ class StageTableModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.ToolTipRole:
                 return "Restore order: media first, datafiles last"
             return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            if section == COL_CAPACITY:
-                return "Capacity (data)"
-            return label_for(SPECS[COLUMN_KEYS[section]])
-        if role == Qt.ItemDataRole.ToolTipRole:
-            if section == COL_CAPACITY:
-                return (
-                    "<p>What the stage lets through in datafile bytes per second in the "
-                    "restore direction with the scenario's channels running (compression "
-                    "and write factor included): for a stage that binds channels, the "
-                    "active channels × one unit. The bottleneck is highlighted.</p>"
-                )
-            return tooltip_for(SPECS[COLUMN_KEYS[section]])
-        return None
+        return super().headerData(section, orientation, role)
 
     def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
         if not index.isValid():
@@ -238,13 +234,7 @@ class StageTableModel(QAbstractTableModel):
             return f"{stage.write_factor:g}" if stage.kind == "storage_write" else ""
         return ""
 
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if not index.isValid() or index.row() >= len(self._rows):
-            return None
-        row, col = index.row(), index.column()
-        raw = self._rows[row]
+    def cell(self, raw: dict[str, Any], row: int, col: int, role: int) -> Any:
         key = self.key(row, col)
         error = self._errors.get(key) if key else None
         if col == COL_CAPACITY:
@@ -261,11 +251,9 @@ class StageTableModel(QAbstractTableModel):
                 cap, through = found
                 return "<br>".join(self._capacity_tip(row, cap, through))
             if role == Qt.ItemDataRole.FontRole and self.is_bottleneck(row):
-                font = QFont()
-                font.setBold(True)
-                return font
+                return bold_font()
             if role == Qt.ItemDataRole.TextAlignmentRole:
-                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                return RIGHT_ALIGNED
         else:
             name = COLUMN_KEYS[col]
             value = raw.get(name)
