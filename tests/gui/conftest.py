@@ -51,26 +51,61 @@ def demo_copy(tmp_path) -> Path:
     return target
 
 
-@pytest.fixture
-def window(qtbot, demo_copy):
-    """The main window on a copy of the demo, shown and with its full plan computed."""
+def show_window(qtbot, service=None, path: Path | None = None, size=(1440, 900)):
+    """A main window (on `service`, the store, if given; on the scenario file `path` if
+    given), resized and shown. Close it with `close_window`."""
     from rtoplanner.app.main_window import MainWindow
     from rtoplanner.app.settings import AppSettings
 
-    # Not qtbot.addWidget: pytest-qt would close it before this fixture's teardown, while
+    # Not qtbot.addWidget: pytest-qt would close it before the fixture's teardown, while
     # it may still hold unsaved edits (and ask about them).
-    win = MainWindow(AppSettings())
-    assert win.open_file(demo_copy, ask=False)
-    win.resize(1440, 900)
+    win = MainWindow(AppSettings(), service)
+    if path is not None:
+        assert win.open_file(path, ask=False)
+    win.resize(*size)
     win.show()
     qtbot.waitExposed(win)
-    assert win.doc.wait_idle()
-    yield win
-    # Close without the unsaved-changes prompt (a test of the prompt patches it).
+    return win
+
+
+def close_window(win) -> None:
+    """Close a window of `show_window` and its compare windows, without the unsaved-changes
+    prompt (a test of the prompt patches it)."""
+    for c in win.compare_windows:
+        c.shutdown()
     win.doc.undo_stack.setClean()
     win.close()
     win.doc.shutdown()
     win.deleteLater()
+
+
+@pytest.fixture
+def service(tmp_path):
+    """A store service on a fresh DuckDB file."""
+    from rtoplanner.app.store_service import StoreService
+
+    svc = StoreService(tmp_path / "s.duckdb")
+    assert svc.available, svc.error
+    yield svc
+    svc.close()
+
+
+@pytest.fixture
+def window(qtbot, demo_copy):
+    """The main window on a copy of the demo, shown and with its full plan computed."""
+    win = show_window(qtbot, path=demo_copy)
+    assert win.doc.wait_idle()
+    yield win
+    close_window(win)
+
+
+@pytest.fixture
+def store_window(qtbot, demo_copy, service):
+    """`window` with a store: the demo copy open, the full plan computed."""
+    win = show_window(qtbot, service, demo_copy)
+    assert win.doc.wait_idle()
+    yield win
+    close_window(win)
 
 
 @pytest.fixture(autouse=True)

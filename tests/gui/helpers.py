@@ -22,6 +22,14 @@ def type_into(qtbot, window, key: str, text: str) -> QLineEdit:
     return line
 
 
+def compare_items(qtbot, compare):
+    """A compare window's two items, once its worker has computed them."""
+    if compare.items is None:
+        with qtbot.waitSignal(compare.ready, timeout=10000):
+            pass
+    return compare.items
+
+
 def phase(window, name: str):
     return next(p for p in window.timeline_panel.shown if p.name == name)
 

@@ -16,35 +16,9 @@ from rtoplanner.app.models.catalog_table_model import (
     CatalogTableModel,
     rows_from_catalog,
 )
-from rtoplanner.app.store_service import StoreService
 from rtoplanner.core.catalog import shipped_catalog
 
 pytestmark = pytest.mark.gui
-
-
-@pytest.fixture
-def service(tmp_path):
-    svc = StoreService(tmp_path / "s.duckdb")
-    assert svc.available, svc.error
-    yield svc
-    svc.close()
-
-
-@pytest.fixture
-def store_window(qtbot, demo_copy, service):
-    from rtoplanner.app.main_window import MainWindow
-    from rtoplanner.app.settings import AppSettings
-
-    win = MainWindow(AppSettings(), service)
-    assert win.open_file(demo_copy, ask=False)
-    win.show()
-    qtbot.waitExposed(win)
-    assert win.doc.wait_idle()
-    yield win
-    win.doc.undo_stack.setClean()
-    win.close()
-    win.doc.shutdown()
-    win.deleteLater()
 
 
 def _texts(view, col):

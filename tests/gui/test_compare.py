@@ -16,14 +16,12 @@ from rtoplanner.app.compare.key_figures import (
     KeyFiguresModel,
     ValueRole,
 )
-from rtoplanner.app.main_window import MainWindow
-from rtoplanner.app.settings import AppSettings
-from rtoplanner.app.store_service import StoreService
 from rtoplanner.core.plan import compute_plan
 from rtoplanner.core.scenario import load_scenario, with_values
 from rtoplanner.core.units import format_duration
 
-from .conftest import DEMO, REPO
+from .conftest import DEMO, REPO, close_window, show_window
+from .helpers import compare_items
 
 pytestmark = pytest.mark.gui
 
@@ -118,22 +116,12 @@ def test_compare_scenarios_computes_in_a_worker(qtbot, compare):
 
 
 @pytest.fixture
-def win(qtbot, tmp_path):
-    service = StoreService(tmp_path / "s.duckdb")
+def win(qtbot, service):
     service.store.import_scenario(DEMO)
     service.store.import_scenario(SMALL)
-    w = MainWindow(AppSettings(), service)
-    w.resize(1440, 900)
-    w.show()
-    qtbot.waitExposed(w)
+    w = show_window(qtbot, service)
     yield w
-    for c in w.compare_windows:
-        c.shutdown()
-    w.doc.undo_stack.setClean()
-    w.close()
-    w.doc.shutdown()
-    w.deleteLater()
-    service.close()
+    close_window(w)
 
 
 def test_view_compare_editor_against_a_stored_scenario(qtbot, win, monkeypatch):
@@ -153,10 +141,7 @@ def test_view_compare_editor_against_a_stored_scenario(qtbot, win, monkeypatch):
     a_default, b_default = chosen["defaults"]
     assert a_default.kind == EDITOR and b_default == CompareSource(STORED, NAME, 0)
     compare = win.compare_windows[-1]
-    if compare.items is None:
-        with qtbot.waitSignal(compare.ready, timeout=10000):
-            pass
-    a, b = compare.items
+    a, b = compare_items(qtbot, compare)
     assert a.label == f"{NAME} (editor, from v1, unsaved)"
     assert a.plan.scenario.path[0].count == 4
     assert b.label == f"{SMALL_NAME} v1 (current)"

@@ -7,12 +7,9 @@ import tomllib
 import pytest
 
 from rtoplanner.app.document import StoreOrigin
-from rtoplanner.app.main_window import MainWindow
-from rtoplanner.app.settings import AppSettings
-from rtoplanner.app.store_service import StoreService
 
-from .conftest import DEMO
-from .helpers import type_into
+from .conftest import DEMO, close_window, show_window
+from .helpers import compare_items, type_into
 
 pytestmark = pytest.mark.gui
 
@@ -20,28 +17,13 @@ NAME = "Exadata full rack – restore from LTO-4 over InfiniBand"
 
 
 @pytest.fixture
-def service(tmp_path):
-    svc = StoreService(tmp_path / "s.duckdb")
-    yield svc
-    svc.close()
-
-
-@pytest.fixture
 def win(qtbot, service):
     service.store.import_scenario(DEMO)
-    w = MainWindow(AppSettings(), service)
-    w.resize(1440, 900)
-    w.show()
-    qtbot.waitExposed(w)
+    w = show_window(qtbot, service)
     assert w.open_stored(NAME, ask=False)
     w.doc.wait_idle()
     yield w
-    for c in w.compare_windows:
-        c.shutdown()
-    w.doc.undo_stack.setClean()
-    w.close()
-    w.doc.shutdown()
-    w.deleteLater()
+    close_window(w)
 
 
 def _save_three_times(qtbot, win) -> None:
@@ -136,10 +118,7 @@ def test_compare_with_current_opens_a_compare_window(qtbot, win):
     dialog.compare_button.click()
     assert len(win.compare_windows) == 1
     compare = win.compare_windows[0]
-    if compare.items is None:
-        with qtbot.waitSignal(compare.ready, timeout=10000):
-            pass
-    a, b = compare.items
+    a, b = compare_items(qtbot, compare)
     assert a.label == f"{NAME} v1" and b.label == f"{NAME} v3 (current)"
     assert a.plan.scenario.backup.channels == 14
     assert b.plan.scenario.backup.channels == 20

@@ -15,7 +15,6 @@ from rtoplanner.app.dialogs.import_dialog import (
     ImportPreviewModel,
     read_workload_files,
 )
-from rtoplanner.app.store_service import StoreService
 from rtoplanner.core.importers.stored import workload_summaries
 from rtoplanner.core.units import parse_rate
 
@@ -27,32 +26,6 @@ AWR = REPO / "tests" / "fixtures" / "awr"
 DBU = AWR / "Azure-Oracle-Workloads-for-Azure__AWR_DBU.html"
 DBS = AWR / "Azure-Oracle-Workloads-for-Azure__AWR_DBS.html"
 HOURLY = [AWR / "1newstar-awr2csv__awr_11204_1.html", AWR / "1newstar-awr2csv__awr_11204_2.txt"]
-
-
-@pytest.fixture
-def service(tmp_path):
-    svc = StoreService(tmp_path / "s.duckdb")
-    assert svc.available, svc.error
-    yield svc
-    svc.close()
-
-
-@pytest.fixture
-def store_window(qtbot, demo_copy, service):
-    from rtoplanner.app.main_window import MainWindow
-    from rtoplanner.app.settings import AppSettings
-
-    win = MainWindow(AppSettings(), service)
-    assert win.open_file(demo_copy, ask=False)
-    win.resize(1440, 900)
-    win.show()
-    qtbot.waitExposed(win)
-    assert win.doc.wait_idle()
-    yield win
-    win.doc.undo_stack.setClean()
-    win.close()
-    win.doc.shutdown()
-    win.deleteLater()
 
 
 def _dialog(qtbot, window, paths=()) -> ImportDialog:

@@ -11,7 +11,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QInputDialog, QMessageBox
 
 from rtoplanner.app.document import StoreOrigin
-from rtoplanner.app.main_window import MainWindow
 from rtoplanner.app.models.scenario_list_model import (
     COL_NAME,
     COL_SAVED,
@@ -22,10 +21,8 @@ from rtoplanner.app.models.scenario_list_model import (
     format_saved,
     format_saved_short,
 )
-from rtoplanner.app.settings import AppSettings
-from rtoplanner.app.store_service import StoreService
 
-from .conftest import REPO
+from .conftest import REPO, close_window, show_window
 from .helpers import type_into
 
 pytestmark = pytest.mark.gui
@@ -40,14 +37,6 @@ SMALL_NAME = "Small ERP – restore over GigE from LTO-5"
 
 
 @pytest.fixture
-def service(tmp_path):
-    svc = StoreService(tmp_path / "s.duckdb")
-    assert svc.available, svc.error
-    yield svc
-    svc.close()
-
-
-@pytest.fixture
 def stored(service):
     """Three demo scenarios in the store, the small one with two versions."""
     store = service.store
@@ -59,16 +48,10 @@ def stored(service):
 
 @pytest.fixture
 def win(qtbot, stored):
-    w = MainWindow(AppSettings(), stored)
-    w.resize(1440, 900)
-    w.show()
-    qtbot.waitExposed(w)
+    w = show_window(qtbot, stored)
     w.doc.wait_idle()
     yield w
-    w.doc.undo_stack.setClean()
-    w.close()
-    w.doc.shutdown()
-    w.deleteLater()
+    close_window(w)
 
 
 def _row(panel, name):
