@@ -17,6 +17,7 @@ from __future__ import annotations
 import platform
 import re
 import sys
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 
@@ -48,6 +49,7 @@ from rtoplanner.core.units import format_duration
 
 from .compare import CompareChooser, CompareSource, CompareWindow
 from .compare.chooser import STORED, resolve_source
+from .dialogs.confirm import confirm
 from .document import NEW_SCENARIO, ScenarioDocument, StoreOrigin
 from .editor.scenario_editor import ScenarioEditor
 from .editor.stage_table import StageTablePanel
@@ -505,31 +507,42 @@ class MainWindow(QMainWindow):
     def save_as(self) -> bool:
         start = str(self.doc.file_path or Path(self.settings.get("files/last_dir") or Path.home())
                     / "scenario.toml")  # fmt: skip
-        path, _ = QFileDialog.getSaveFileName(self, "Save scenario as", start, FILE_FILTER)
+        path = self._ask_toml_path("Save scenario as", start)
+        return path is not None and self._save_to(path)
+
+    def _ask_toml_path(self, caption: str, start: str) -> Path | None:
+        """A file name to write TOML to (`.toml` added when missing), or None."""
+        path, _ = QFileDialog.getSaveFileName(self, caption, start, FILE_FILTER)
         if not path:
-            return False
+            return None
         if not path.lower().endswith(".toml"):
             path += ".toml"
-        return self._save_to(Path(path))
+        return Path(path)
+
+    def _write_toml(self, write: Callable[[Path], Path], path: Path, verb: str) -> Path | None:
+        """Write with `write` (the document's save or export); on failure say so and return
+        None, else remember the folder for the next file dialog."""
+        try:
+            saved = write(path)
+        except (OSError, ValueError) as exc:
+            QMessageBox.critical(self, APP_NAME, f"Cannot {verb} {path}:\n\n{exc}")
+            return None
+        self.settings.set("files/last_dir", str(saved.resolve().parent))
+        return saved
 
     def _save_to(self, path: Path) -> bool:
-        if self.doc.errors:
-            answer = QMessageBox.warning(
-                self,
-                APP_NAME,
-                "The scenario has input errors; the file will not open cleanly until "
-                "they are fixed. Save it anyway?",
-                QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
-                QMessageBox.StandardButton.Cancel,
-            )
-            if answer != QMessageBox.StandardButton.Save:
-                return False
-        try:
-            saved = self.doc.save(path)
-        except (OSError, ValueError) as exc:
-            QMessageBox.critical(self, APP_NAME, f"Cannot save {path}:\n\n{exc}")
+        if self.doc.errors and not confirm(
+            self,
+            APP_NAME,
+            "The scenario has input errors; the file will not open cleanly until "
+            "they are fixed. Save it anyway?",
+            QMessageBox.StandardButton.Save,
+            warning=True,
+        ):
             return False
-        self.settings.set("files/last_dir", str(saved.resolve().parent))
+        saved = self._write_toml(self.doc.save, path, "save")
+        if saved is None:
+            return False
         self.settings.add_recent_file(saved)
         self._refresh_recent()
         self.statusBar().showMessage(f"Saved {saved.name}", 4000)
@@ -587,17 +600,10 @@ class MainWindow(QMainWindow):
         stem = re.sub(r"[^\w.-]+", "_", name).strip("_") if isinstance(name, str) else ""
         folder = Path(self.settings.get("files/last_dir") or Path.home())
         start = str(folder / f"{stem or 'scenario'}.toml")
-        path, _ = QFileDialog.getSaveFileName(self, "Export TOML", start, FILE_FILTER)
-        if not path:
+        path = self._ask_toml_path("Export TOML", start)
+        saved = self._write_toml(self.doc.export, path, "write") if path is not None else None
+        if saved is None:
             return False
-        if not path.lower().endswith(".toml"):
-            path += ".toml"
-        try:
-            saved = self.doc.export(path)
-        except (OSError, ValueError) as exc:
-            QMessageBox.critical(self, APP_NAME, f"Cannot write {path}:\n\n{exc}")
-            return False
-        self.settings.set("files/last_dir", str(saved.resolve().parent))
         self.statusBar().showMessage(f"Exported {saved.name}", 4000)
         return True
 

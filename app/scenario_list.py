@@ -70,6 +70,7 @@ from rtoplanner.core.paths import scenarios_dir
 from rtoplanner.core.scenario import dump_mapping
 from rtoplanner.core.store.models import Changes, ScenarioVersion
 
+from .dialogs.confirm import confirm
 from .document import ScenarioDocument, StoreOrigin
 from .history_dialog import HistoryDialog
 from .models.scenario_list_model import (
@@ -726,17 +727,15 @@ class ScenarioListPanel(QWidget):
                     "Restore it first, or give this scenario another name.",
                 )
                 return None
-            answer = QMessageBox.question(
+            if not confirm(
                 self,
                 title,
                 f"The store already has a scenario named “{name}” ({other.versions} "
                 f"version{'s' if other.versions != 1 else ''}). Save this as its version "
                 f"{other.latest_version + 1}?\n\n(To keep both, give this one another name "
                 "first.)",
-                QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
-                QMessageBox.StandardButton.Cancel,
-            )
-            if answer != QMessageBox.StandardButton.Save:
+                QMessageBox.StandardButton.Save,
+            ):
                 return None
         try:
             text = doc.text()

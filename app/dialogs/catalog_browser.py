@@ -66,6 +66,7 @@ from ..models.catalog_table_model import (
     SortRole,
     rows_from_catalog,
 )
+from .confirm import confirm
 
 APP_NAME = "RTO Planner"
 ALL_KINDS = "All kinds"
@@ -440,14 +441,8 @@ class CatalogBrowser(QDialog):
             if row.overrides_shipped
             else "Stages that name it will need a rate of their own."
         )
-        answer = QMessageBox.question(
-            self,
-            APP_NAME,
-            f"Remove your catalog item “{row.item.name}” ({row.item.kind})? {after}",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Cancel,
-        )
-        if answer != QMessageBox.StandardButton.Yes:
+        question = f"Remove your catalog item “{row.item.name}” ({row.item.kind})? {after}"
+        if not confirm(self, APP_NAME, question):
             return False
         try:
             store.remove_catalog_item(row.item.kind, row.item.name)

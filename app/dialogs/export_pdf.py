@@ -37,6 +37,7 @@ from rtoplanner.core.scenario import Scenario
 from rtoplanner.core.store import Store
 
 from ..workers import TaskRunner
+from .confirm import confirm
 
 APP_NAME = "RTO Planner"
 PDF_FILTER = "PDF files (*.pdf)"
@@ -175,14 +176,11 @@ class PdfExporter(QObject):
             return False
         if doc.errors:
             n = len(doc.errors)
-            answer = QMessageBox.question(
+            if not confirm(
                 window, APP_NAME,
                 f"The scenario has {n} input error{'s' if n != 1 else ''}. The PDF will show "
                 "the last valid plan, not what the form shows now. Export it anyway?",
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-                QMessageBox.StandardButton.Cancel,
-            )  # fmt: skip
-            if answer != QMessageBox.StandardButton.Yes:
+            ):  # fmt: skip
                 return False
         if path is None:
             chosen, _ = QFileDialog.getSaveFileName(
