@@ -67,13 +67,7 @@ def build_parser(extra_commands: Sequence[Register] = ()) -> argparse.ArgumentPa
     common = _common_parser()
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in _COMMAND_MODULES:
-        try:
-            module = importlib.import_module(f".{name}", __name__)
-        except ModuleNotFoundError as exc:  # a command whose module is not written yet
-            if exc.name and exc.name.endswith(name):
-                continue
-            raise
-        module.register(sub, common)
+        importlib.import_module(f".{name}", __name__).register(sub, common)
     for register in extra_commands:
         register(sub, common)
     return parser

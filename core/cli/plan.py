@@ -53,10 +53,8 @@ def catalog_for(args: argparse.Namespace) -> Catalog | None:
     (the shipped catalog). A store that cannot be opened falls back with a warning."""
     if getattr(args, "no_store", False):
         return None
-    try:
-        from ..store import catalog_from_args  # provided by the store package
-    except ImportError:
-        return None
+    from ..store import catalog_from_args  # imported here: `plan --no-store` needs no DuckDB
+
     try:
         return catalog_from_args(args)
     except CoreError as exc:

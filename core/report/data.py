@@ -15,6 +15,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from .. import __version__
+from ..advice import best_changes
 from ..catalog import Catalog
 from ..clock import source_date_epoch
 from ..clock import today as report_date
@@ -948,10 +949,6 @@ def _advice_lines(
     plan: Plan, advice: Sequence[Any] | None, catalog: Catalog | None
 ) -> tuple[AdviceLine, ...]:
     if advice is None:
-        try:
-            from ..advice import best_changes
-        except ImportError:  # the advice module is optional
-            return ()
         try:
             advice = best_changes(plan.scenario, plan, catalog=catalog, limit=3)
         except CoreError:

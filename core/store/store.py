@@ -23,7 +23,6 @@ import json
 import re
 import shutil
 import threading
-import tomllib
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
@@ -43,6 +42,7 @@ from ..catalog import (
     shipped_catalog_files,
 )
 from ..errors import ScenarioError
+from ..scenario import load_scenario_text
 from . import migrations as _migrations
 from .errors import (
     NotAStoreError,
@@ -234,26 +234,8 @@ def inputs_hash(text: str, catalog: Catalog) -> str:
 
 
 def _scenario_name_from_text(text: str, source: str, catalog: Catalog) -> str:
-    """Validate a scenario text and return its name.
-
-    Uses the scenario model when it is available; otherwise checks that the text is TOML
-    with a non-empty `name`, which is all the store itself needs.
-    """
-    try:
-        from ..scenario import load_scenario_text
-    except ImportError:  # the model is not in this build yet: minimal validation
-        try:
-            doc = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ScenarioError(f"not valid TOML ({exc})", source=source) from None
-        name = doc.get("name")
-        if not isinstance(name, str) or not name.strip():
-            raise ScenarioError(
-                "a scenario needs a non-empty name", key="name", source=source
-            ) from None
-        return name
-    scenario = load_scenario_text(text, source=source, catalog=catalog)
-    return scenario.name
+    """Validate a scenario text (as a plan would load it) and return its name."""
+    return load_scenario_text(text, source=source, catalog=catalog).name
 
 
 _CATALOG_COLUMNS = (
@@ -875,7 +857,6 @@ class Store:
 
     def load_scenario(self, name: str, version: int | None = None) -> Any:
         """The validated `Scenario` of a version, with the store's catalog."""
-        from ..scenario import load_scenario_text
 
         v = self.scenario_version(name, version)
         return load_scenario_text(v.text, source=f"{name} v{v.version}", catalog=self.catalog())
@@ -957,7 +938,6 @@ class Store:
             for r in reversed(self.results(name, v.version)):
                 if r.inputs_hash == ih and r.engine_version == ENGINE_VERSION:
                     return r
-        from ..scenario import load_scenario_text
 
         scenario = load_scenario_text(v.text, source=f"{name} v{v.version}", catalog=catalog)
         plan = plan_to_json(compute_plan(scenario))
