@@ -7,9 +7,12 @@ file and settings so nothing leaks between tests or into the user's real data.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from rtoplanner.core.store import Store
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -30,3 +33,19 @@ def _isolated_user_data(tmp_path_factory, monkeypatch):
 @pytest.fixture
 def demo_paths() -> list[Path]:
     return sorted(SCENARIOS.glob("*.toml"))
+
+
+@pytest.fixture
+def store_path(tmp_path: Path) -> Path:
+    """A store file that does not exist yet (created and seeded when opened)."""
+    return tmp_path / "store.duckdb"
+
+
+@pytest.fixture
+def store(store_path: Path) -> Iterator[Store]:
+    """A real DuckDB store in a temporary directory, closed after the test."""
+    s = Store(store_path)
+    try:
+        yield s
+    finally:
+        s.close()
