@@ -60,3 +60,68 @@ def test_path_hover_tip_stays(qtbot, window):
     qtbot.wait(600)  # Qt hides an empty tip after a delay
     assert QToolTip.isVisible() and "Bottleneck" in QToolTip.text()
     QToolTip.hideText()
+
+
+def _bad_copy(tmp_path, old: str = "redo_rate", new: str = "redo_rat"):
+    text = DEMO.read_text(encoding="utf-8")
+    assert f"\n{old} =" in text
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace(f"\n{old} =", f"\n{new} =", 1), encoding="utf-8")
+    return bad
+
+
+def test_an_invalid_file_never_shows_the_previous_plan(qtbot, window, tmp_path):
+    """Issue 15.4: the previous scenario's plan stayed next to the new file's values."""
+    assert window.plan_area.showing_plan
+    assert window.open_file(_bad_copy(tmp_path), ask=False)
+    assert window.doc.plan is None
+    assert not window.plan_area.showing_plan
+    assert not window.results.isVisible()
+    empty = window.plan_area.empty
+    assert "No plan" in empty.title.text() and "1 input error" in empty.reason.text()
+    assert "MEETS" not in window.banner.text() and "MISSES" not in window.banner.text()
+    assert "no plan" in window.verdict_label.text()
+
+
+def test_an_unknown_key_is_fixed_by_renaming_it(qtbot, window, tmp_path):
+    window.open_file(_bad_copy(tmp_path), ask=False)
+    buttons = window.plan_area.empty.fix_buttons["database.redo_rat"]
+    assert [b.text() for b in buttons] == ["Rename to redo_rate", "Remove the key"]
+    buttons[0].click()
+    window.doc.wait_idle()
+    assert window.doc.value("database.redo_rate") is not None
+    assert window.doc.value("database.redo_rat") is None
+    assert window.doc.plan is not None and window.plan_area.showing_plan
+    assert window.undo_action.text() == "&Undo Rename database.redo_rat to database.redo_rate"
+
+
+def test_an_unknown_key_without_a_near_miss_can_be_removed(qtbot, window, tmp_path):
+    text = DEMO.read_text(encoding="utf-8").replace("[backup]\n", "[backup]\ncolour = 3\n", 1)
+    bad = tmp_path / "colour.toml"
+    bad.write_text(text, encoding="utf-8")
+    window.open_file(bad, ask=False)
+    buttons = window.plan_area.empty.fix_buttons["backup.colour"]
+    assert [b.text() for b in buttons] == ["Remove the key"]
+    buttons[0].click()
+    window.doc.wait_idle()
+    assert window.doc.plan is not None and window.plan_area.showing_plan
+
+
+def test_a_bad_value_leads_to_its_field(qtbot, window, tmp_path):
+    bad = _bad_copy(tmp_path, "size", "size")
+    bad.write_text(
+        bad.read_text(encoding="utf-8").replace("\nsize =", '\nsize = "lots"\n#', 1),
+        encoding="utf-8",
+    )
+    window.open_file(bad, ask=False)
+    (button,) = window.plan_area.empty.fix_buttons["database.size"]
+    window.editor.setCurrentIndex(0)
+    button.click()
+    assert window.editor.field("database.size").input.hasFocus()
+
+
+def test_size_edits_read_as_changes_in_undo(qtbot, window):
+    window.doc.set_value("database.size", "30 TB")
+    assert window.undo_action.text() == "&Undo Size change"
+    window.doc.set_value("path[1].count", 3)
+    assert window.undo_action.text() == "&Undo Stage 2 count change"
