@@ -33,6 +33,7 @@ _COMMAND_MODULES = (
     "imports",
     "catalog",
     "scenarios",
+    "estate",
 )
 
 Register = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]
