@@ -2,8 +2,10 @@
 
 Why this shape (STYLE §4, §8):
 
-* DuckDB lets one process hold a file for writing; a second process gets an IOException.
-  We turn that into `StoreLockedError` naming the file and the other PID.
+* One process holds a store for writing. DuckDB's own lock is a POSIX record lock that
+  the kernel drops when the holder closes any descriptor of the file, so every RTO
+  Planner process first takes `flock` on `<store>.lock` (`lock.py`) and keeps it until
+  `close()`. A second process gets `StoreLockedError` naming the file and the other PID.
 * Inside the process, one `DuckDBPyConnection` is owned here. Every write runs on a
   one-thread executor (the "DB lane") inside a transaction, so writes are serialised and
   each is all-or-nothing: a process killed mid-save loses that save, never the file.
@@ -54,6 +56,7 @@ from .errors import (
     StoreReadOnlyError,
     StoreTooNewError,
 )
+from .lock import StoreLock
 from .migrations import current_version
 from .models import (
     CatalogChange,
@@ -296,10 +299,14 @@ class Store:
                 )
             _OPEN.add(self.path)
         self._lane = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rto-store-lane")
+        self._lock = StoreLock(self.path, shared=read_only)
         try:
+            self._make_folder()
+            self._lock.acquire()  # before anything opens the store file (see lock.py)
             self._info = self._open()
         except BaseException:
             self._lane.shutdown()
+            self._lock.release(failed_open=True)
             with _OPEN_LOCK:
                 _OPEN.discard(self.path)
             raise
@@ -313,6 +320,18 @@ class Store:
 
     # ---------------------------------------------------------------- open and close
 
+    def _make_folder(self) -> None:
+        """Create the folder of a new store (the lock file goes there first)."""
+        if self.read_only or self.path.parent.is_dir():
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create the folder for the store {self.path} ({exc.strerror or exc})",
+                hint="pass --db with a writable location",
+            ) from None
+
     def _open(self) -> StoreInfo:
         path = self.path
         existed = path.exists()
@@ -325,13 +344,6 @@ class Store:
                     f"{path} does not exist", hint="run a command without read-only once to "
                     "create it, or pass --db with an existing store"
                 )  # fmt: skip
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StoreError(
-                    f"cannot create the folder for the store {path} ({exc.strerror or exc})",
-                    hint="pass --db with a writable location",
-                ) from None
             version = 0
         if self.read_only and version < _migrations.SCHEMA_VERSION:
             raise StoreError(
@@ -418,6 +430,7 @@ class Store:
         self._closed = True
         self._lane.shutdown(wait=True)
         self._close_connections()
+        self._lock.release()  # only after DuckDB has closed (and checkpointed) the file
         with _OPEN_LOCK:
             _OPEN.discard(self.path)
 
