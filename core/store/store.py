@@ -22,6 +22,7 @@ import contextlib
 import difflib
 import hashlib
 import json
+import os
 import re
 import shutil
 import threading
@@ -181,6 +182,16 @@ def _probe(path: Path) -> int:
             raise NotAStoreError(
                 f"{path} is a DuckDB database of another program, not an RTO Planner store",
                 hint="pass --db with another file name; the file was not changed",
+            )
+        if version == 0:
+            # RTO Planner creates a store under another name and renames it into place
+            # complete (`_create_new`), so an existing file without our tables is
+            # someone else's (or an empty database): never write our tables into it.
+            raise NotAStoreError(
+                f"{path} is a DuckDB database without RTO Planner's tables (an empty "
+                "database or another program's), not an RTO Planner store",
+                hint="pass --db with a new file name (RTO Planner creates it); "
+                "the file was not changed",
             )
         if version > _migrations.SCHEMA_VERSION:
             row = con.execute(
@@ -344,7 +355,8 @@ class Store:
                     f"{path} does not exist", hint="run a command without read-only once to "
                     "create it, or pass --db with an existing store"
                 )  # fmt: skip
-            version = 0
+            self._create_new()
+            version = _migrations.SCHEMA_VERSION
         if self.read_only and version < _migrations.SCHEMA_VERSION:
             raise StoreError(
                 f"{path} has store schema {version} and needs an upgrade to "
@@ -393,6 +405,41 @@ class Store:
             migrated_from=migrated_from,
             backup_path=backup,
         )
+
+    def _create_new(self) -> None:
+        """Create the store under a temporary name, complete, then rename it into place.
+
+        So a file at the store's path is either a whole RTO Planner store or was never
+        written by us (a crash mid-creation leaves only the temporary file, removed here
+        on any error it can see).
+        """
+        path = self.path
+        tmp = path.with_name(f".{path.name}.creating-{os.getpid()}")
+        for leftover in (tmp, tmp.with_name(tmp.name + ".wal")):
+            leftover.unlink(missing_ok=True)
+        try:
+            con = duckdb.connect(str(tmp))
+            try:
+                _migrations.apply_migrations(
+                    con, 0, app_version=__version__, migrations=_migrations.MIGRATIONS
+                )
+                con.execute("CHECKPOINT")
+            finally:
+                con.close()
+            if path.exists():  # someone not honouring the lock made it meanwhile
+                raise StoreError(f"{path} appeared while it was being created; try again")
+            os.replace(tmp, path)
+        except duckdb.Error as exc:
+            raise translate_duckdb_error(exc, path) from None
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create the store {path} ({exc.strerror or exc})",
+                hint="free some disk space or pass --db with a writable location",
+            ) from None
+        finally:
+            for leftover in (tmp, tmp.with_name(tmp.name + ".wal")):
+                with contextlib.suppress(OSError):
+                    leftover.unlink(missing_ok=True)
 
     def _backup_before_migration(self, version: int) -> Path:
         """Checkpoint (so the WAL is folded in) and copy the file aside."""
