@@ -19,6 +19,8 @@ from ..advice import best_changes
 from ..catalog import Catalog
 from ..clock import source_date_epoch
 from ..clock import today as report_date
+from ..decisive import decisive_assumptions
+from ..engine.verdict import verdict_title
 from ..errors import CoreError
 from ..plan import Plan
 from ..result import PHASE_TITLES
@@ -230,6 +232,12 @@ class ReportData:
     assumptions: Table
     assumptions_text: str
     formulas: tuple[Formula, ...]
+
+    # Headline (DESIGN §3.7): which check decides, and the defaults that decide the time
+    verdict_title: str = ""
+    decided_by: str = "recovery"
+    decisive: tuple[tuple[str, str, str, str, str], ...] = ()
+    """(figure, value, share of the recovery, source, how to measure) per decisive default."""
 
     @property
     def document_title(self) -> str:
@@ -1028,6 +1036,10 @@ def _summary(b: _Builder, advice: tuple[AdviceLine, ...]) -> tuple[str, ...]:
             f"{head}: {why}. Restores move data at {rate_h}, limited by "
             f"{bottleneck_words(plan.restore_path.bottleneck)}."
         )
+    if plan.decided_by != "recovery":
+        out.append(f"The plan's verdict is decided by {plan.deciding.sentence()}.")
+    for a in decisive_assumptions(plan):
+        out.append(a.sentence())
     if advice:
         a = advice[0]
         out.append(
@@ -1131,7 +1143,7 @@ def build_report_data(
     advice_lines = _advice_lines(plan, advice, catalog)
     if generated is None:
         generated = source_date_epoch() or datetime.now(tz=UTC).replace(microsecond=0)
-    words = VERDICT_WORDS[rec.verdict]
+    words = VERDICT_WORDS[plan.verdict]
     if rec.verdict == "misses":
         line = (
             f"Worst-case recovery {format_duration(rec.total_s)} misses the RTO of "
@@ -1142,6 +1154,8 @@ def build_report_data(
             f"Worst-case recovery {format_duration(rec.total_s)} against an RTO of "
             f"{format_duration(rec.rto_s)}: margin {format_duration(rec.margin_s)}"
         )
+    if plan.decided_by != "recovery":
+        line = f"Decided by {plan.deciding.sentence()}. {line}"
     ledger, ledger_text = _Ledger(b).build()
     units = (
         "Sizes in binary units (TiB = 2⁴⁰ bytes); "
@@ -1160,8 +1174,14 @@ def build_report_data(
         "producer": f"RTO Planner {__version__}",
         "units_note": units,
         "binary": binary,
-        "verdict": rec.verdict,
+        "verdict": plan.verdict,
         "verdict_words": words,
+        "verdict_title": verdict_title(plan.deciding),
+        "decided_by": plan.decided_by,
+        "decisive": tuple(
+            (a.title, a.value, f"{a.share * 100:.0f} %", a.source, a.how_to_measure)
+            for a in decisive_assumptions(plan)
+        ),
         "verdict_line": line,
         "key_figures": _key_figures(b),
         "summary": _summary(b, advice_lines),

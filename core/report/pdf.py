@@ -406,12 +406,7 @@ class ReportRenderer:
         colour = VERDICT_COLOURS.get(d.verdict, MUTED)
         box = Table(
             [
-                [
-                    Paragraph(
-                        _p(d.verdict_words + (" the RTO" if d.verdict != "at_risk" else "")),
-                        st["verdict"],
-                    )
-                ],
+                [Paragraph(_p(d.verdict_title or d.verdict_words), st["verdict"])],
                 [Paragraph(_p(d.verdict_line), st["verdict_line"])],
             ],
             colWidths=[self.width],
@@ -429,10 +424,27 @@ class ReportRenderer:
             )
         )
         out += [box, Spacer(1, 8 * mm), self._key_figures(), Spacer(1, 10 * mm)]
+        out += self._decisive()
         if d.notes:
             out += [Paragraph("Notes", self.styles["h2"]), self._para(d.notes)]
         out += [NextPageTemplate("body"), PageBreak()]
         return out
+
+    def _decisive(self) -> list[Flowable]:
+        """Defaults that set more than 10 % of the recovery time, on the first page."""
+        d = self.data
+        if not d.decisive:
+            return []
+        out: list[Flowable] = [Paragraph("Assumptions that decide this plan", self.styles["h2"])]
+        for title, value, share, source, how in d.decisive:
+            out.append(
+                Paragraph(
+                    f"<b>{_p(title)} {_p(value)}</b> sets {_p(share)} of the recovery time "
+                    f"and is not a measurement. Source: {_p(source)}. To replace it, {_p(how)}.",
+                    self.styles["body"],
+                )
+            )
+        return [*out, Spacer(1, 6 * mm)]
 
     def _key_figures(self) -> Table:
         d = self.data
