@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         description="Compute the recovery timeline (worst case of the backup cycle), the "
         "backup jobs and the RPO of a scenario file.",
     )
-    p.add_argument("scenario", metavar="SCENARIO.toml")
+    p.add_argument("scenario", metavar="SCENARIO.toml", help="the scenario file to plan")
     p.add_argument("--json", action="store_true", help="machine-readable output on stdout")
     p.add_argument("--binary", action="store_true", help="print sizes in TiB/GiB, not TB/GB")
     p.add_argument(
