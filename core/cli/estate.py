@@ -34,7 +34,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "each database's open time against its RTO, what it waited for, the shared "
         "resource that decides, and the least hardware for the priority-1 databases.",
     )
-    p.add_argument("estate", metavar="ESTATE.toml")
+    p.add_argument(
+        "estate",
+        metavar="ESTATE.toml",
+        help="the estate file: databases (scenario files or stored names), priorities, "
+        "shared resources",
+    )
     p.add_argument(
         "--only",
         metavar="NAME",
