@@ -169,3 +169,14 @@ def test_the_shared_axis_shows_the_longer_plan_after_a_resize(qtbot, compare, pl
             for label in (tl.rto_label, tl.margin_label):
                 right = label.mapRectToView(label.boundingRect()).right()
                 assert right <= x_max
+
+
+def test_key_figures_compare_the_headline_verdict_and_what_decides_it(plans):
+    """The GigE demo meets its RTO but misses its RPO: Compare says MISSES, decided by RPO."""
+    small = compute_plan(load_scenario(SMALL))
+    model = KeyFiguresModel()
+    model.set_plans("a", plans[0], "b", small)
+    verdict = model.row_of("verdict")
+    assert model.data(model.index(verdict, COL_B)) == "MISSES"
+    assert model.data(model.index(model.row_of("decided_by"), COL_B)) == "RPO"
+    assert model.data(model.index(model.row_of("recovery_verdict"), COL_B)) == "MEETS"
