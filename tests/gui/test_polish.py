@@ -3,10 +3,14 @@ help and the small things, each checked on the real widgets."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import QEvent, QPointF
 from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QApplication, QToolTip
+
+from rtoplanner.app.scenario_list import PathRole
 
 from .conftest import DEMO, close_window, show_window
 from .helpers import phase
@@ -125,3 +129,46 @@ def test_size_edits_read_as_changes_in_undo(qtbot, window):
     assert window.undo_action.text() == "&Undo Size change"
     window.doc.set_value("path[1].count", 3)
     assert window.undo_action.text() == "&Undo Stage 2 count change"
+
+
+def test_a_demo_opens_as_an_untitled_copy(qtbot, window, monkeypatch):
+    """Issue 15.6: clicking a demo opened the shipped file and Save overwrote it."""
+    from PySide6.QtWidgets import QFileDialog
+
+    tree = window.scenario_list.tree
+    demos = next(
+        tree.topLevelItem(i)
+        for i in range(tree.topLevelItemCount())
+        if tree.topLevelItem(i).text(0) == "Demo scenarios"
+    )
+    item = demos.child(0)
+    shipped = item.data(0, PathRole)
+    before = Path(shipped).read_bytes()
+    tree.itemActivated.emit(item, 0)
+    window.doc.wait_idle()
+    assert window.doc.file_path is None
+    assert "copy of" in window.doc.display_name
+    assert window.doc.plan is not None
+    window.doc.set_value("database.size", "99 TB")
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: asked.append(a) or ("", ""))
+    assert window.save() is False  # Save asks for a new file; cancelled
+    assert asked
+    assert Path(shipped).read_bytes() == before
+
+
+def test_recent_files_name_their_folder(qtbot, window, tmp_path):
+    """Issue 15.8: two recent files of one name were told apart by nothing."""
+    import shutil
+
+    for sub in ("a", "b"):
+        (tmp_path / sub).mkdir()
+        shutil.copy(DEMO, tmp_path / sub / DEMO.name)
+        window.open_file(tmp_path / sub / DEMO.name, ask=False)
+    texts = [a.text() for a in window.recent_menu.actions() if a.text().endswith(("/a", "/b"))]
+    assert len(texts) == 2 and texts[0] != texts[1]
+    tree = window.scenario_list.tree
+    recent = tree.topLevelItem(0)
+    assert recent.text(0) == "Recent files"
+    labels = {recent.child(i).text(0) for i in range(recent.childCount())}
+    assert len(labels) == recent.childCount()
