@@ -207,8 +207,9 @@ class MainWindow(QMainWindow):
         self.main_split.setObjectName("main_split")
         self.main_split.addWidget(self.top_split)
         self.main_split.addWidget(self.stages)
-        self.main_split.setStretchFactor(0, 1)
-        self.main_split.setStretchFactor(1, 0)
+        # Both give when the window is small (1024 × 700), the stage table less.
+        self.main_split.setStretchFactor(0, 4)
+        self.main_split.setStretchFactor(1, 1)
         self.main_split.setSizes([620, 230])
         self.setCentralWidget(self.main_split)
 

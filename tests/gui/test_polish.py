@@ -172,3 +172,51 @@ def test_recent_files_name_their_folder(qtbot, window, tmp_path):
     assert recent.text(0) == "Recent files"
     labels = {recent.child(i).text(0) for i in range(recent.childCount())}
     assert len(labels) == recent.childCount()
+
+
+def _bar_rects(panel):
+    from PySide6.QtCore import QRectF
+
+    from rtoplanner.app.plots.timeline_panel import BAR_HEIGHT
+
+    vb = panel.plot.getPlotItem().getViewBox()
+    return [
+        vb.mapViewToScene(QRectF(p.start_s, i - BAR_HEIGHT / 2, p.duration_s, BAR_HEIGHT))
+        .boundingRect()
+        .adjusted(1, 1, -1, -1)
+        for i, p in enumerate(panel.shown)
+    ]
+
+
+@pytest.mark.parametrize("demo", sorted(DEMO.parent.glob("*.toml")), ids=lambda p: p.stem)
+def test_the_timeline_is_readable_at_1024_by_700(qtbot, demo):
+    """Issue 15.5: at 1024 × 700 the timeline squeezed to ~40 px and its labels overlapped
+    the bars; the "RPO and growth" tab name was cut."""
+    from rtoplanner.app.plots.timeline_panel import min_plot_height
+
+    win = show_window(qtbot, path=demo, size=(1024, 700))
+    try:
+        win.doc.wait_idle()
+        win.show_view("timeline")
+        qtbot.wait(50)
+        panel = win.timeline_panel
+        assert panel.plot.height() >= min_plot_height(len(panel.shown))
+        bars = _bar_rects(panel)
+        line_labels = [panel.rto_label, panel.margin_label]
+        phase_labels = [lb for lb in panel.labels if lb.isVisible()]
+        boxes = [lb.sceneBoundingRect() for lb in line_labels + phase_labels]
+        names = [lb.toPlainText() for lb in line_labels + phase_labels]
+        for i, a in enumerate(boxes):
+            for j in range(i + 1, len(boxes)):
+                assert not a.intersects(boxes[j]), (names[i], names[j])
+            for k, bar in enumerate(bars):
+                assert not a.intersects(bar), (names[i], panel.shown[k].name)
+        view = panel.plot.getPlotItem().getViewBox().sceneBoundingRect()
+        for box, name in zip(boxes, names, strict=True):
+            assert view.contains(box), name  # nothing cut at the plot's edges
+        tabs = win.results.tabBar()
+        for i in range(tabs.count()):
+            text_px = tabs.fontMetrics().horizontalAdvance(tabs.tabText(i))
+            assert tabs.tabRect(i).width() >= text_px + 8, tabs.tabText(i)
+    finally:
+        close_window(win)
