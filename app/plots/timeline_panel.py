@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 
 from rtoplanner.core.result import Phase
 from rtoplanner.core.units import format_duration, format_rate, format_size
+from rtoplanner.core.wording import plural
 
 from ..theme import PHASE_COLORS, VERDICT_COLORS, VERDICT_WORDS
 from .common import DurationAxis, HoverTip, PlanPanel, alpha, category_axis, mkpen, text_item
@@ -137,7 +138,7 @@ class TimelinePanel(PlanPanel):
         longest = rec.longest_phase
         self.note.setText(
             f"Worst case: a failure {format_duration(f.since_level0_s)} after the level 0 "
-            f"starts ({f.incremental_count} incremental backup(s) to restore, "
+            f"starts ({plural(f.incremental_count, 'incremental backup')} to restore, "
             f"{format_duration(f.redo_since_s)} of redo). Longest phase: "
             f"<b>{longest.title}</b> ({format_duration(longest.duration_s)}). "
             f"At risk below a margin of {format_duration(rec.risk_margin_s)} (dotted line)."
