@@ -35,9 +35,7 @@ def test_the_snapshot_key_is_looked_up_in_its_column(store: Store) -> None:
 
 
 def test_the_keys_are_indexed(store: Store) -> None:
-    indexed = _rows(
-        store, "SELECT expressions FROM duckdb_indexes() WHERE table_name = 'workload'"
-    )
+    indexed = _rows(store, "SELECT expressions FROM duckdb_indexes() WHERE table_name = 'workload'")
     assert sorted(str(e) for (e,) in indexed) == ["[content_hash]", "[snap_key]"]
 
 
