@@ -17,7 +17,9 @@ if TYPE_CHECKING:
 MIN_SAVING_S = 1.0
 
 
-def _parts_of(search: _Search, changes: tuple[Change, ...]) -> tuple[dict[int, Stage], list[Deltas]]:
+def _parts_of(
+    search: _Search, changes: tuple[Change, ...]
+) -> tuple[dict[int, Stage], list[Deltas]]:
     """Stages and parsed deltas that make these changes (each change knows its own)."""
     from .search import _parsed
 
@@ -152,9 +154,7 @@ def build_result(
     if progress:
         progress(0.9, "checking the answer")
     candidates = pareto(found)
-    meeting = sorted(
-        (e for e in found if _meets_but_rpo(e.outcome)), key=lambda e: e.cost.key
-    )[:8]
+    meeting = sorted((e for e in found if _meets_but_rpo(e.outcome)), key=lambda e: e.cost.key)[:8]
     pool = {id(e): e for e in (*_select(candidates, None, 3 * max_points), *meeting)}
     completed = [search.complete_rpo(e) for e in pool.values()]
     frontier = pareto(completed)
@@ -219,9 +219,7 @@ def _considered(search: _Search) -> tuple[str, ...]:
     out = [f"{len(d.options) - 1} hardware options for {d.name}" for d in search.hw]
     out += [c.words for o in search.free if (c := o.change) is not None]
     out += [o.change.words for o in search.level1 if o is not None and o.change is not None]
-    out += [
-        o.change.words for o in search.compression if o is not None and o.change is not None
-    ]
+    out += [o.change.words for o in search.compression if o is not None and o.change is not None]
     out += ["; ".join(c.words for c in o.changes) for o in search.rpo]
     return tuple(out)
 

@@ -25,16 +25,23 @@ from typing import Any
 from ..catalog import Catalog
 from ..errors import CoreError
 from ..scenario import Scenario, Stage, spec_for_key, with_values
-from ..units import exact_duration, exact_size, format_duration, format_size
+from ..units import exact_duration, exact_size, format_size
 from .engine import Deltas, deltas_between, stage_capacity
-from .model import CONFIGURATION, FREE, HARDWARE, RPO, Change, Cost
-from .prices import ADVANCED_COMPRESSION, REPLICATION, STANDBY, OPTION_KIND, PriceBook
+from .model import FREE, HARDWARE, RPO, Change, Cost
+from .prices import ADVANCED_COMPRESSION, OPTION_KIND, REPLICATION, STANDBY, PriceBook
 
 NO_HARDWARE_KINDS = ("channel", "measured")
 """Stages that are not something to buy: a per-channel ceiling, a measured whole path."""
 MAX_EXTRA_UNITS = 16
 ARCHIVELOG_STEPS_S = (3600.0, 1800.0, 900.0)
 GB = 1e9
+
+
+def _words_duration(seconds: float) -> str:
+    """'12 h', '30 min', '24 h' — as a DBA says it."""
+    if seconds % 3600 == 0 and seconds <= 7 * 86400:
+        return f"{seconds / 3600:g} h"
+    return exact_duration(seconds)
 
 
 @dataclass(frozen=True)
@@ -229,20 +236,19 @@ def free_changes(base: Scenario, catalog: Catalog) -> list[Option]:
         out.append(
             Change(
                 "recovery.archivelogs_on_disk",
-                "Keep the archived logs since the last incremental on disk (FRA) "
-                "instead of restoring them from the backup",
+                "Keep archived logs on disk (FRA) instead of restoring them",
                 {"recovery.archivelogs_on_disk": True},
             )
         )
-    if has_key("backup.block_change_tracking") and b.level1 != "none":
-        if not getattr(b, "block_change_tracking", True):
-            out.append(
-                Change(
-                    "backup.block_change_tracking",
-                    "Enable block change tracking (level 1 backups read only changed blocks)",
-                    {"backup.block_change_tracking": True},
-                )
+    tracking = getattr(b, "block_change_tracking", True)
+    if has_key("backup.block_change_tracking") and b.level1 != "none" and not tracking:
+        out.append(
+            Change(
+                "backup.block_change_tracking",
+                "Enable block change tracking (level 1 backups read only changed blocks)",
+                {"backup.block_change_tracking": True},
             )
+        )
     return [o for c in out if (o := _config_option(base, catalog, c)) is not None]
 
 
@@ -261,8 +267,7 @@ def section_change(base: Scenario, channels: int) -> Change | None:
         return None
     return Change(
         "backup.section_size",
-        f"Back up and restore with SECTION SIZE {format_size(section)} (multisection: "
-        f"the {format_size(largest)} largest file is spread over the channels)",
+        f"Multisection backups: SECTION SIZE {format_size(section, sig=2)}",
         {"backup.section_size": _section_text(section)},
     )
 
@@ -310,7 +315,7 @@ def level1_options(base: Scenario, catalog: Catalog) -> list[Option]:
                 Change(
                     "backup.level1",
                     f"Take cumulative level 1 backups instead of differential ones (every "
-                    f"{format_duration(b.level1_every_s)})",
+                    f"{_words_duration(b.level1_every_s)})",
                     {"backup.level1": "cumulative"},
                 )
             )
@@ -319,8 +324,8 @@ def level1_options(base: Scenario, catalog: Catalog) -> list[Option]:
             changes.append(
                 Change(
                     "backup.level1",
-                    f"Take cumulative level 1 backups every {format_duration(half)} instead "
-                    f"of every {format_duration(b.level1_every_s)}",
+                    f"Take cumulative level 1 backups every {_words_duration(half)} instead "
+                    f"of every {_words_duration(b.level1_every_s)}",
                     {"backup.level1": "cumulative", "backup.level1_every": exact_duration(half)},
                 )
             )
@@ -391,8 +396,8 @@ def rpo_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Rpo
                     [
                         Change(
                             "backup.archivelog_every",
-                            f"Back up archived logs every {format_duration(step)} instead "
-                            f"of every {format_duration(b.archivelog_every_s)}",
+                            f"Back up archived logs every {_words_duration(step)} instead "
+                            f"of every {_words_duration(b.archivelog_every_s)}",
                             {"backup.archivelog_every": exact_duration(step)},
                             category=RPO,
                         )
@@ -402,8 +407,8 @@ def rpo_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Rpo
             replication = _option_cost(prices, REPLICATION)
             repl = Change(
                 "backup.offsite_delay",
-                "Copy backups off site as they are taken (replicated disk or cloud) instead "
-                f"of after {format_duration(b.offsite_delay_s)}",
+                "Replicate backups off site as they are taken, instead of after "
+                f"{_words_duration(b.offsite_delay_s)}",
                 {"backup.offsite_delay": "0 s"},
                 cost=replication,
                 category=RPO,

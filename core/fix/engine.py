@@ -16,14 +16,13 @@ from typing import Any
 
 from ..catalog import Catalog
 from ..engine.path import BACKUP, RESTORE, build_path_model
+from ..engine.verdict import deciding_check, plan_checks
 from ..plan import compute_core
 from ..scenario import Scenario, Stage, with_values
 from .model import Outcome
 
 Deltas = dict[str, dict[str, Any]]
 """Parsed field changes by part of the scenario: {"backup": {"channels": 8}}."""
-
-_ORDER = {"meets": 0, "unknown": 0, "at_risk": 1, "misses": 2}
 
 
 def _parts(scenario: Scenario) -> list[str]:
@@ -79,36 +78,19 @@ def path_signature(scenario: Scenario) -> tuple[float, ...]:
     return tuple(out)
 
 
-def headline(recovery_verdict: str, rpo_verdict: str, windows_ok: bool) -> tuple[str, str]:
-    """The plan's headline verdict and what decides it (DESIGN §3.7).
-
-    ADAPTER until `Plan.verdict` / `Plan.decided_by` (issue 9) are on main: the worst of
-    recovery vs RTO, RPO vs target and every backup vs its window.
-    """
-    candidates = [
-        (_ORDER.get(recovery_verdict, 2), recovery_verdict, "recovery"),
-        (_ORDER.get(rpo_verdict, 0), rpo_verdict, "rpo"),
-        (0 if windows_ok else 2, "meets" if windows_ok else "misses", "backup_window"),
-    ]
-    worst = max(candidates, key=lambda c: c[0])
-    if worst[0] == 0:
-        return "meets", ""
-    return worst[1], worst[2]
-
-
 def outcome(scenario: Scenario) -> Outcome:
     """The engine's verdicts on one scenario (the worst case of the cycle)."""
     _, _, recovery, jobs, rpo = compute_core(scenario)
     windows_ok = all(j.fits_window is not False for j in jobs)
-    verdict, decided_by = headline(recovery.verdict, rpo.verdict, windows_ok)
+    deciding = deciding_check(plan_checks(recovery, rpo, jobs))
     return Outcome(
         recovery_s=recovery.total_s,
         recovery_verdict=recovery.verdict,
         rpo_s=max(rpo.site_loss_s, rpo.media_failure_s),
         rpo_verdict=rpo.verdict,
         windows_ok=windows_ok,
-        verdict=verdict,
-        decided_by=decided_by,
+        verdict=deciding.verdict,
+        decided_by=deciding.name,
     )
 
 

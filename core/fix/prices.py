@@ -68,3 +68,21 @@ class PriceBook:
 def format_money(amount: float, currency: str) -> str:
     """`12,500 USD`: whole units, thousands separated (quotes are never to the cent)."""
     return f"{amount:,.0f} {currency}"
+
+
+def price_book(store: object | None = None, catalog: Catalog | None = None) -> PriceBook:
+    """The prices to use: the catalog's, then the store's quotes and currency (which win).
+
+    `store` is a `core.store.Store` (duck-typed: `catalog()`, `user_prices()`,
+    `currency()`), or None for the shipped catalog alone.
+    """
+    if store is None:
+        from ..catalog import shipped_catalog
+
+        return PriceBook.from_catalog(catalog or shipped_catalog())
+    cat = catalog or store.catalog()  # type: ignore[attr-defined]
+    return PriceBook.from_catalog(
+        cat,
+        store.user_prices(),  # type: ignore[attr-defined]
+        store.currency(),  # type: ignore[attr-defined]
+    )

@@ -28,7 +28,7 @@ from ..errors import CoreError
 from ..scenario import Scenario, Stage
 from . import candidates as cand
 from .engine import Deltas, outcome, outcome_of_edits, path_signature, stage_capacity, variant
-from .model import FREE, Change, Cost, FixPoint, FixResult, Outcome
+from .model import FREE, Change, Cost, FixResult, Outcome
 from .prices import PriceBook
 
 MAX_POINTS = 10

@@ -82,7 +82,7 @@ CASES = {
 def _brute_force(scenario, catalog, prices):
     """Every combination of every candidate, judged on the fully validated edited file."""
     hw = []
-    for i, st in enumerate(scenario.path):
+    for i, _st in enumerate(scenario.path):
         opts = [None, *cand._more_units(scenario, i, prices)]
         opts += cand._other_items(scenario, i, catalog, prices)
         hw.append(opts)
@@ -92,7 +92,9 @@ def _brute_force(scenario, catalog, prices):
     points = []
     for combo in itertools.product(*hw, cand.CHANNEL_CHOICES, level1, rpo):
         *stages, channels, l1, r = combo
-        path = [o.stage if o is not None else s for o, s in zip(stages, scenario.path)]
+        path = [
+            o.stage if o is not None else s for o, s in zip(stages, scenario.path, strict=False)
+        ]
         n = cand.channel_count(scenario, path, channels)
         changes = [o.change for o in stages if o is not None]
         changes += [c for c in (cand.channel_change(scenario, n),
