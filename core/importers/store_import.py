@@ -362,7 +362,7 @@ def _stored_keys(
     con: duckdb.DuckDBPyConnection, column: str, keys: list[str]
 ) -> list[tuple[str, str]]:
     """(key, file name) of the stored rows whose `column` is one of `keys`, looked up in
-    the column's index (migration 0002), so the cost does not grow with the store."""
+    the column's index (migration 0003), so the cost does not grow with the store."""
     if not keys:
         return []
     unique = sorted(set(keys))

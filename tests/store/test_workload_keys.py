@@ -1,4 +1,4 @@
-"""Duplicate keys of imported reports live in indexed columns (migration 0002, issue 14)."""
+"""Duplicate keys of imported reports live in indexed columns (migration 0003, issue 14)."""
 
 from __future__ import annotations
 
