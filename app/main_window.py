@@ -14,6 +14,7 @@ The window wires the `ScenarioDocument` to the views and owns the file commands
 
 from __future__ import annotations
 
+import html
 import platform
 import re
 import sys
@@ -42,6 +43,8 @@ from PySide6.QtWidgets import (
 
 from rtoplanner.core import ENGINE_VERSION
 from rtoplanner.core import __version__ as core_version
+from rtoplanner.core.decisive import banner_tooltip
+from rtoplanner.core.engine.verdict import phase_sentence
 from rtoplanner.core.errors import CoreError
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.units import format_duration
@@ -96,18 +99,10 @@ class VerdictBanner(QLabel):
         self.errors = errors
         parts = []
         if plan is not None:
-            rec = plan.recovery
-            self.verdict = rec.verdict
-            color = VERDICT_COLORS[rec.verdict]
-            word = "margin" if rec.margin_s >= 0 else "over by"
-            parts.append(
-                f"<b style='color:{color}'>{VERDICT_WORDS[rec.verdict]}</b> the RTO of "
-                f"<b>{format_duration(rec.rto_s)}</b> — worst-case recovery "
-                f"<b>{format_duration(rec.total_s)}</b>, {word} "
-                f"<b>{format_duration(abs(rec.margin_s))}</b>; restore limited by "
-                f"<b>{plan.restore_path.bottleneck}</b>"
-            )
-            bg = VERDICT_COLORS[rec.verdict]
+            parts += self._plan_lines(plan)
+            self.verdict = plan.verdict
+            bg = VERDICT_COLORS[plan.verdict]
+            self.setToolTip(banner_tooltip(plan))
         else:
             self.verdict = ""
             bg = VERDICT_COLORS["at_risk"]
@@ -127,6 +122,27 @@ class VerdictBanner(QLabel):
         self.setStyleSheet(
             f"#verdict_banner {{ border-left: 6px solid {bg}; background: palette(base); }}"
         )
+
+    @staticmethod
+    def _plan_lines(plan: Plan) -> list[str]:
+        """The headline verdict and what decides it, then the recovery and its phase."""
+        rec = plan.recovery
+        check = plan.deciding
+        color = VERDICT_COLORS[check.verdict]
+        lines = [
+            f"<b style='color:{color}'>{VERDICT_WORDS[check.verdict]}</b> — decided by "
+            f"<b>{html.escape(check.sentence())}</b>"
+        ]
+        word = "margin" if rec.margin_s >= 0 else "over by"
+        rec_color = VERDICT_COLORS[rec.verdict]
+        lines.append(
+            f"Recovery <b style='color:{rec_color}'>{VERDICT_WORDS[rec.verdict].lower()}</b> "
+            f"the RTO of <b>{format_duration(rec.rto_s)}</b> — worst case "
+            f"<b>{format_duration(rec.total_s)}</b>, {word} "
+            f"<b>{format_duration(abs(rec.margin_s))}</b>; "
+            f"{html.escape(phase_sentence(rec))}"
+        )
+        return lines
 
 
 class MainWindow(QMainWindow):
@@ -362,16 +378,15 @@ class MainWindow(QMainWindow):
             self.verdict_label.setText("no plan")
             return
         rec = plan.recovery
-        color = VERDICT_COLORS[rec.verdict]
+        check = plan.deciding
+        color = VERDICT_COLORS[check.verdict]
         stale = " (last valid plan)" if self.doc.errors else ""
+        decided = "" if check.name == "recovery" else f" ({check.title})"
         self.verdict_label.setText(
-            f"<b style='color:{color}'>{VERDICT_WORDS[rec.verdict]}</b> "
+            f"<b style='color:{color}'>{VERDICT_WORDS[check.verdict]}</b>{decided} · recovery "
             f"{format_duration(rec.total_s)} of {format_duration(rec.rto_s)}{stale}"
         )
-        self.verdict_label.setToolTip(
-            f"Worst-case recovery {format_duration(rec.total_s)} against an RTO of "
-            f"{format_duration(rec.rto_s)}; margin {format_duration(rec.margin_s)}"
-        )
+        self.verdict_label.setToolTip(banner_tooltip(plan))
 
     @Slot(bool)
     def _on_busy(self, busy: bool) -> None:

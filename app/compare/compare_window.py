@@ -75,12 +75,16 @@ class CompareTimeline(TimelinePanel):
 
     def redraw(self) -> None:
         super().redraw()
-        rec = self.plan.recovery  # type: ignore[union-attr]
-        color = VERDICT_COLORS[rec.verdict]
+        plan = self.plan
+        assert plan is not None
+        rec = plan.recovery
+        color = VERDICT_COLORS[plan.verdict]
         word = "margin" if rec.margin_s >= 0 else "over by"
+        decided = "" if plan.decided_by == "recovery" else f" (decided by {plan.deciding.title})"
         self.headline.setText(
             f"{self.tag}: {_html(self.label)} — <span style='color:{color}'>"
-            f"{VERDICT_WORDS[rec.verdict]}</span> {format_duration(rec.total_s)} of an RTO "
+            f"{VERDICT_WORDS[plan.verdict]}</span>{_html(decided)}; recovery "
+            f"{format_duration(rec.total_s)} of an RTO "
             f"of {format_duration(rec.rto_s)}, {word} {format_duration(abs(rec.margin_s))}"
         )
 

@@ -151,3 +151,14 @@ def test_view_compare_editor_against_a_stored_scenario(qtbot, win, monkeypatch):
 def test_default_sources_without_a_store():
     a, b = default_sources(None, None)
     assert a.kind == FILE and b.kind == FILE
+
+
+def test_key_figures_compare_the_headline_verdict_and_what_decides_it(plans):
+    """The GigE demo meets its RTO but misses its RPO: Compare says MISSES, decided by RPO."""
+    small = compute_plan(load_scenario(SMALL))
+    model = KeyFiguresModel()
+    model.set_plans("a", plans[0], "b", small)
+    verdict = model.row_of("verdict")
+    assert model.data(model.index(verdict, COL_B)) == "MISSES"
+    assert model.data(model.index(model.row_of("decided_by"), COL_B)) == "RPO"
+    assert model.data(model.index(model.row_of("recovery_verdict"), COL_B)) == "MEETS"
