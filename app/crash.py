@@ -19,7 +19,7 @@ from pathlib import Path
 from types import TracebackType
 
 from PySide6.QtCore import Qt, QtMsgType, qInstallMessageHandler
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -115,6 +115,7 @@ class CrashDialog(QDialog):
         intro.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         self.text = QPlainTextEdit(details)
         self.text.setReadOnly(True)
+        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         copy = buttons.addButton("Copy details", QDialogButtonBox.ButtonRole.ActionRole)

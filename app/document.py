@@ -17,6 +17,7 @@ jumps while the user is half-way through typing "2.5 TB".
 from __future__ import annotations
 
 import copy
+import logging
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -46,6 +47,8 @@ from rtoplanner.core.scenario import (
 )
 
 from .workers import TaskRunner
+
+log = logging.getLogger(__name__)  # core/logs.py attaches the log file
 
 DEBOUNCE_MS = 50
 UNTITLED = "Untitled"
@@ -419,7 +422,9 @@ class ScenarioDocument(QObject):
             raw = copy.deepcopy(dict(scenario.raw))
         except ScenarioError as exc:
             raw = self._salvage(p, exc)
+            log.warning("opened %s with errors: %s", p, exc)
         self._install(raw, p)
+        log.info("opened %s", p)
 
     @staticmethod
     def _salvage(path: Path, exc: ScenarioError) -> dict[str, Any]:
@@ -447,6 +452,7 @@ class ScenarioDocument(QObject):
             except tomllib.TOMLDecodeError:
                 raise exc from None
         self._install(raw, None, origin)
+        log.info("opened %s from the store", source)
 
     def text(self) -> str:
         """The document as TOML text (what Save writes to a file or the store)."""
@@ -503,6 +509,7 @@ class ScenarioDocument(QObject):
         tmp = target.with_name(target.name + ".tmp")
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(target)
+        log.info("saved %s", target)
         return target
 
     @Slot(bool)

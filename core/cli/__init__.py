@@ -25,6 +25,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from ..errors import CoreError
+from ..logs import log, setup_logging
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70
@@ -112,9 +113,12 @@ def main(argv: Sequence[str] | None = None, *, extra_commands: Sequence[Register
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    setup_logging()  # core/logs.py: every command and error lands in the log file
+    log.info("rto-planner %s", " ".join(argv))
     try:
         return int(args.func(args) or 0)
     except CoreError as exc:
+        log.warning("error: %s", exc)
         print(f"rto-planner: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
@@ -123,6 +127,7 @@ def main(argv: Sequence[str] | None = None, *, extra_commands: Sequence[Register
     except BrokenPipeError:
         return 0
     except Exception as exc:  # a bug: say so in one line, never dump a traceback on a user
+        log.exception("internal error")
         if os.environ.get("RTOPLANNER_DEBUG"):
             import traceback
 
