@@ -45,6 +45,11 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("catalog", "catalog", "the hardware catalog (shipped figures with sources, and your own)"),
     ("scenarios", "scenarios", "scenarios kept in the store, with their version history"),
     ("estate", "estate", "when is each database open after a site loss, on shared hardware"),
+    (
+        "desktop-install",
+        "desktop",
+        "install the menu entry, icon and scenario file type into a Linux desktop",
+    ),
 )
 
 Register = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]
