@@ -56,6 +56,7 @@ from .dialogs.confirm import confirm
 from .document import NEW_SCENARIO, ScenarioDocument, StoreOrigin
 from .editor.scenario_editor import ScenarioEditor
 from .editor.stage_table import StageTablePanel
+from .plan_area import PlanArea
 from .plots.backups_panel import BackupsPanel
 from .plots.cycle_panel import CyclePanel
 from .plots.path_panel import PathPanel
@@ -196,7 +197,8 @@ class MainWindow(QMainWindow):
         rl.setContentsMargins(0, 0, 0, 0)
         rl.setSpacing(2)
         rl.addWidget(self.banner)
-        rl.addWidget(self.results, 1)
+        self.plan_area = PlanArea(self.results, self.doc, self.editor.show_field)
+        rl.addWidget(self.plan_area, 1)
 
         self.top_split = QSplitter(Qt.Orientation.Horizontal)
         self.top_split.addWidget(self.editor)
@@ -259,6 +261,7 @@ class MainWindow(QMainWindow):
         self.doc.dirty_changed.connect(self._update_title)
         self.doc.busy_changed.connect(self._on_busy)
         self.doc.plan_failed.connect(self._on_plan_failed)
+        self.doc.plan_cleared.connect(self._on_plan_cleared)
         self.doc.raw_changed.connect(self._on_raw_changed)
         QApplication.styleHints().colorSchemeChanged.connect(self._on_scheme_changed)
 
@@ -363,6 +366,12 @@ class MainWindow(QMainWindow):
     def _on_plan(self, plan: Plan) -> None:
         self.results.set_plan(plan)
         self.banner.show_plan(plan, self.doc.errors)
+        self._update_status_verdict()
+
+    @Slot()
+    def _on_plan_cleared(self) -> None:
+        """Another scenario was opened: nothing of the previous plan stays on screen."""
+        self.banner.show_plan(None, self.doc.errors)
         self._update_status_verdict()
 
     @Slot(dict)
