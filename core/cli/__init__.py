@@ -44,6 +44,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ),
     ("catalog", "catalog", "the hardware catalog (shipped figures with sources, and your own)"),
     ("scenarios", "scenarios", "scenarios kept in the store, with their version history"),
+    ("fix", "fix", "what it takes: the cheapest changes that make the plan meet, and their cost"),
     ("estate", "estate", "when is each database open after a site loss, on shared hardware"),
     (
         "desktop-install",

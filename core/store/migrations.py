@@ -51,6 +51,7 @@ class Migration:
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "0001_init.sql"),
+    Migration(2, "0002_catalog_prices.sql"),
     # Migration(2, "0002_workloads.sql"),  # next: the importers' additions
 )
 
