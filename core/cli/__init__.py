@@ -27,6 +27,7 @@ EXIT_INTERNAL = 70
 # Subcommand modules of core, in the order `--help` lists them.
 _COMMAND_MODULES = (
     "plan",
+    "risk",
     "report",
     "awr",
     "import_cmd",
