@@ -36,7 +36,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QSplitter,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -54,11 +53,11 @@ from .document import NEW_SCENARIO, ScenarioDocument, StoreOrigin
 from .editor.scenario_editor import ScenarioEditor
 from .editor.stage_table import StageTablePanel
 from .plots.backups_panel import BackupsPanel
-from .plots.common import PlanPanel
 from .plots.cycle_panel import CyclePanel
 from .plots.path_panel import PathPanel
 from .plots.rpo_growth_panel import RpoGrowthPanel
 from .plots.timeline_panel import TimelinePanel
+from .result_tabs import ResultTabs
 from .scenario_list import ScenarioListPanel
 from .settings import AppSettings
 from .store_service import StoreService
@@ -149,32 +148,29 @@ class MainWindow(QMainWindow):
         self.editor.setMinimumWidth(330)
         self.stages = StageTablePanel(self.doc, self.doc.catalog, self.binary)
         self.banner = VerdictBanner()
-        self.results = QTabWidget()
+        self.results = ResultTabs()
         self.results.setObjectName("results")
         self.results.setDocumentMode(True)
-        self.timeline_panel = TimelinePanel()
-        self.path_panel = PathPanel()
-        self.backups_panel = BackupsPanel()
-        self.cycle_panel = CyclePanel()
-        self.rpo_growth_panel = RpoGrowthPanel()
-        self.panels: list[PlanPanel] = [
-            self.timeline_panel,
-            self.path_panel,
-            self.backups_panel,
-            self.cycle_panel,
-            self.rpo_growth_panel,
-        ]
-        tips = (
-            "Recovery phases against the RTO (Ctrl+1)",
-            "Capacity of each stage and the bottleneck (Ctrl+2)",
-            "Backup durations against the window, channel start-up (Ctrl+3)",
-            "Recovery time across the level 0 cycle (Ctrl+4)",
-            "Data loss, and when growth breaks the plan (Ctrl+5)",
+        self.results.set_binary(self.binary)
+        # Result views, in tab order: each panel is built the first time it is shown.
+        add_view = self.results.add_view
+        add_view(
+            "timeline", "Timeline", TimelinePanel, tip="Recovery phases against the RTO (Ctrl+1)"
         )
-        for panel, tip in zip(self.panels, tips, strict=True):
-            panel.set_binary(self.binary)
-            i = self.results.addTab(panel, panel.title)
-            self.results.setTabToolTip(i, tip)
+        add_view(
+            "path", "Path", PathPanel, tip="Capacity of each stage and the bottleneck (Ctrl+2)"
+        )
+        add_view(
+            "backups",
+            "Backups",
+            BackupsPanel,
+            tip="Backup durations against the window, channel start-up (Ctrl+3)",
+        )
+        add_view(
+            "cycle", "Cycle", CyclePanel, tip="Recovery time across the level 0 cycle (Ctrl+4)"
+        )
+        add_view("rpo", "RPO and growth", RpoGrowthPanel,
+                 tip="Data loss, and when growth breaks the plan (Ctrl+5)")  # fmt: skip
 
         right = QWidget()
         rl = QVBoxLayout(right)
@@ -301,9 +297,11 @@ class MainWindow(QMainWindow):
         self.binary_action.setChecked(self.binary)
         self.about_action = self._action("&About RTO Planner", self.about)
         self.view_actions = []
-        for i, panel in enumerate(self.panels):
+        for i, name in enumerate(self.results.names()):
             action = self._action(
-                panel.title, lambda _c=False, i=i: self.results.setCurrentIndex(i), f"Ctrl+{i + 1}"
+                self.results.title(name),
+                lambda _c=False, name=name: self.results.show_view(name),
+                f"Ctrl+{i + 1}" if i < 9 else None,
             )
             self.view_actions.append(action)
 
@@ -344,8 +342,7 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_plan(self, plan: Plan) -> None:
-        for panel in self.panels:
-            panel.set_plan(plan)
+        self.results.set_plan(plan)
         self.banner.show_plan(plan, self.doc.errors)
         self._update_status_verdict()
 
@@ -414,8 +411,7 @@ class MainWindow(QMainWindow):
         self.binary = bool(binary)
         self.settings.binary_units = self.binary
         self.binary_action.setChecked(self.binary)
-        for panel in self.panels:
-            panel.set_binary(self.binary)
+        self.results.set_binary(self.binary)
         self.stages.model.set_binary(self.binary)
         self._update_units_label()
 
@@ -426,8 +422,7 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, self._apply_theme)
 
     def _apply_theme(self) -> None:
-        for panel in self.panels:
-            panel.apply_theme()
+        self.results.apply_theme()
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange:
@@ -783,7 +778,14 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ window
 
     def show_view(self, name: str) -> None:
-        self.results.setCurrentIndex(VIEW_NAMES.index(name))
+        self.results.show_view(name)
+
+    # The result panels, built (and brought up to date) on first use.
+    timeline_panel = property(lambda self: self.results.panel("timeline"))
+    path_panel = property(lambda self: self.results.panel("path"))
+    backups_panel = property(lambda self: self.results.panel("backups"))
+    cycle_panel = property(lambda self: self.results.panel("cycle"))
+    rpo_growth_panel = property(lambda self: self.results.panel("rpo"))
 
     def _restore_geometry(self) -> None:
         geometry = self.settings.get("window/geometry")

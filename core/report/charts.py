@@ -10,14 +10,18 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from reportlab.graphics.shapes import Circle, Drawing, Group, Line, PolyLine, Rect, String
 from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from ..units import DAY, GB, HOUR, MB, TB, GiB, MiB, TiB, format_duration
-from .data import CapacityRow, ReportData
 from .fonts import FONT, FONT_BOLD
+from .model import ReportData
+
+if TYPE_CHECKING:
+    from .sections.path import CapacityRow
 
 # A restrained palette that prints well in grey too.
 INK = colors.HexColor("#1d2733")

@@ -1,9 +1,10 @@
 """The PDF renderer: lays `ReportData` out with reportlab platypus (STYLE §14).
 
 Pretix-style: page settings on the class, `_stylesheet()`, `_first_page` and
-`_later_pages` canvas hooks, `_story()` built section by section, a `NumberedCanvas`
-for "Page x of y", output to bytes. The renderer does no arithmetic on the plan: every
-figure arrives formatted in `ReportData`.
+`_later_pages` canvas hooks, `_story()` built from the registered sections
+(`core.report.sections`: each lays out its own part with the helpers here), a
+`NumberedCanvas` for "Page x of y", output to bytes. The renderer does no arithmetic on
+the plan: every figure arrives formatted in `ReportData`.
 
 reportlab keeps global state (font registry, `rl_config`) and is not thread-safe: one
 module lock renders one PDF at a time.
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from io import BytesIO
 from typing import Any
 from xml.sax.saxutils import escape
@@ -30,20 +31,17 @@ from reportlab.platypus import (
     Flowable,
     Frame,
     KeepTogether,
-    NextPageTemplate,
-    PageBreak,
     PageTemplate,
     Paragraph,
-    Spacer,
     Table,
     TableStyle,
 )
 
-from . import charts
 from .charts import AMBER, GREEN, GRID, INK, MUTED, NAVY, RED
-from .data import ReportData
-from .data import Table as DataTable
 from .fonts import FONT, FONT_BOLD, ReportCancelled, register_fonts
+from .model import ReportData, Section
+from .model import Table as DataTable
+from .sections import PLAN_SECTIONS
 
 Progress = Callable[[float, str], None]
 ShouldCancel = Callable[[], bool]
@@ -153,8 +151,10 @@ class ReportRenderer:
         data: ReportData,
         progress: Progress | None = None,
         should_cancel: ShouldCancel | None = None,
+        sections: Sequence[Section] = PLAN_SECTIONS,
     ) -> None:
         self.data = data
+        self.sections = tuple(sections)
         self.progress = progress or _noop_progress
         self.should_cancel = should_cancel or _never
         self.width = self.pagesize[0] - self.left_margin - self.right_margin
@@ -294,20 +294,35 @@ class ReportRenderer:
 
     # ---------------------------------------------------------------- building blocks
 
-    def _heading(self, text: str, level: int) -> Paragraph:
+    @staticmethod
+    def p(text: str) -> str:
+        """Plain text to paragraph markup (escape, keep line breaks)."""
+        return _p(text)
+
+    @staticmethod
+    def table_style(commands: list[Any]) -> TableStyle:
+        """A TableStyle whose plain-string cells use the embedded font."""
+        return _style(commands)
+
+    @staticmethod
+    def verdict_colour(verdict: str) -> colors.Color:
+        return VERDICT_COLOURS.get(verdict, MUTED)
+
+    def heading(self, text: str, level: int) -> Paragraph:
+        """A heading with a PDF bookmark: level 0 for a section, 1 below it."""
         para = Paragraph(_p(text), self.styles["h1" if level == 0 else "h2"])
         para.outline_level = level  # type: ignore[attr-defined]
         para.outline_text = text  # type: ignore[attr-defined]
         return para
 
-    def _section(self, text: str, *lead: Flowable) -> list[Flowable]:
+    def section(self, text: str, *lead: Flowable) -> list[Flowable]:
         """A section heading kept on one page with its lead (intro text, main chart)."""
-        return [CondPageBreak(45 * mm), KeepTogether([self._heading(text, 0), *lead])]
+        return [CondPageBreak(45 * mm), KeepTogether([self.heading(text, 0), *lead])]
 
-    def _para(self, text: str, style: str = "body") -> Paragraph:
+    def para(self, text: str, style: str = "body") -> Paragraph:
         return Paragraph(_p(text), self.styles[style])
 
-    def _table(
+    def table(
         self,
         t: DataTable,
         widths: list[float],
@@ -373,260 +388,15 @@ class ReportRenderer:
 
     # ---------------------------------------------------------------- sections
 
-    def _cover(self) -> list[Flowable]:
-        d = self.data
-        st = self.styles
-        out: list[Flowable] = [Spacer(1, 22 * mm)]
-        title = Paragraph(_p(d.title), st["cover_title"])
-        title.outline_level = 0  # type: ignore[attr-defined]
-        title.outline_text = "Cover"  # type: ignore[attr-defined]
-        out.append(title)
-        out.append(Paragraph(_p(d.scenario_name), st["cover_name"]))
-        meta = []
-        if d.customer:
-            meta.append(("Customer", d.customer))
-        if d.author:
-            meta.append(("Prepared by", d.author))
-        meta.append(("Date", d.as_of_text))
-        mt = Table(
-            [
-                [
-                    Paragraph(_p(k), ParagraphStyle("mk", st["cover_meta"], textColor=MUTED)),
-                    Paragraph(_p(v), st["cover_meta"]),
-                ]
-                for k, v in meta
-            ],
-            colWidths=[32 * mm, self.width - 32 * mm],
-            hAlign="LEFT",
-        )
-        mt.setStyle(
-            _style([("LEFTPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 3)])
-        )
-        out += [mt, Spacer(1, 14 * mm)]
-        colour = VERDICT_COLOURS.get(d.verdict, MUTED)
-        box = Table(
-            [
-                [
-                    Paragraph(
-                        _p(d.verdict_words + (" the RTO" if d.verdict != "at_risk" else "")),
-                        st["verdict"],
-                    )
-                ],
-                [Paragraph(_p(d.verdict_line), st["verdict_line"])],
-            ],
-            colWidths=[self.width],
-            hAlign="LEFT",
-        )
-        box.setStyle(
-            _style(
-                [
-                    ("BACKGROUND", (0, 0), (-1, -1), colour),
-                    ("LEFTPADDING", (0, 0), (-1, -1), 14),
-                    ("RIGHTPADDING", (0, 0), (-1, -1), 14),
-                    ("TOPPADDING", (0, 0), (-1, 0), 12),
-                    ("BOTTOMPADDING", (0, -1), (-1, -1), 12),
-                ]
-            )
-        )
-        out += [box, Spacer(1, 8 * mm), self._key_figures(), Spacer(1, 10 * mm)]
-        if d.notes:
-            out += [Paragraph("Notes", self.styles["h2"]), self._para(d.notes)]
-        out += [NextPageTemplate("body"), PageBreak()]
-        return out
-
-    def _key_figures(self) -> Table:
-        d = self.data
-        st = self.styles
-        cells = []
-        for f in d.key_figures:
-            colour = INK if f.ok is None else (GREEN if f.ok else RED)
-            cells.append(
-                [
-                    Paragraph(_p(f.label), st["fig_label"]),
-                    Paragraph(_p(f.value), ParagraphStyle("fv", st["fig_value"], textColor=colour)),
-                    Paragraph(_p(f.note), st["fig_label"]),
-                ]
-            )
-        cols = 3
-        grid = [cells[i : i + cols] for i in range(0, len(cells), cols)]
-        while len(grid[-1]) < cols:
-            grid[-1].append("")
-        t = Table(grid, colWidths=[self.width / cols] * cols, hAlign="LEFT")
-        t.setStyle(
-            _style(
-                [
-                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                    ("LINEABOVE", (0, 0), (-1, -1), 0.8, GRID),
-                    ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                    ("TOPPADDING", (0, 0), (-1, -1), 5),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), 9),
-                ]
-            )
-        )
-        return t
-
-    def _summary(self) -> list[Flowable]:
-        d = self.data
-        out = [self._heading("Executive summary", 0)]
-        out += [self._para(t) for t in d.summary]
-        if d.advice:
-            out.append(self._heading("Changes that shorten the worst case", 1))
-            rows = tuple(
-                (a.description, a.new_total_text, a.saving_text, a.new_verdict_words)
-                for a in d.advice
-            )
-            t = DataTable(("Change", "Worst case", "Sooner by", "Verdict"), rows, "lrrl")
-            w = self.width
-            out.append(self._table(t, [w - 66 * mm, 22 * mm, 22 * mm, 22 * mm]))
-            out.append(Spacer(1, 1.5 * mm))
-            out.append(
-                self._para(
-                    "Each change is evaluated alone with the same model as the plan; catalog "
-                    "figures are datasheet values with practical derates.",
-                    "small",
-                )
-            )
-        return out
-
-    def _recovery(self) -> list[Flowable]:
-        d = self.data
-        w = self.width
-        out = self._section(
-            "Recovery timeline", self._para(d.failure_text), charts.gantt_chart(d, w)
-        )
-        out.append(Spacer(1, 4 * mm))
-        widths = [34 * mm, 20 * mm, 22 * mm, 20 * mm, 22 * mm]
-        widths.append(w - sum(widths))
-        out.append(KeepTogether([self._table(d.phase_table, widths), Spacer(1, 3 * mm)]))
-        out += [self._para("• " + n, "small") for n in d.phase_notes]
-        return out
-
-    def _path(self) -> list[Flowable]:
-        d = self.data
-        w = self.width
-        bar_w = 34 * mm
-        widths = [42 * mm, 13 * mm, 19 * mm, 19 * mm, 12 * mm]
-        widths.append(w - sum(widths) - bar_w)
-        widths.append(bar_w)
-        max_cap = max((c.capacity_Bps for c in d.capacity), default=1.0)
-        bars = [charts.capacity_bar(c, max_cap, d.path_rate_Bps, bar_w - 8) for c in d.capacity]
-        out = self._section(
-            "Restore path and bottleneck",
-            self._para(d.path_text),
-            self._table(d.path_table, widths, extra=bars),
-        )
-        out.append(Spacer(1, 2 * mm))
-        out.append(charts.capacity_legend(w))
-        out.append(Spacer(1, 2 * mm))
-        out.append(
-            self._para(
-                "Capacities are in datafile (data) bytes per second with the channels the plan "
-                "runs: compression, drive efficiency and ASM redundancy are already applied. Load "
-                "is the share of a stage's capacity the restore uses.",
-                "small",
-            )
-        )
-        out.append(self._para(d.backup_path_text))
-        return out
-
-    def _backups(self) -> list[Flowable]:
-        d = self.data
-        w = self.width
-        out = self._section("Backups and the backup window", charts.jobs_chart(d, w))
-        out.append(Spacer(1, 3 * mm))
-        widths = [22 * mm, 20 * mm, 17 * mm, 21 * mm, 22 * mm, 0.0, 20 * mm, 10 * mm]
-        widths[5] = w - sum(widths)
-        out.append(self._table(d.jobs_table, widths))
-        out.append(Spacer(1, 2 * mm))
-        out.append(self._para(d.jobs_text))
-        return out
-
-    def _cycle(self) -> list[Flowable]:
-        d = self.data
-        if d.cycle is None:
-            return []
-        return self._section(
-            "Recovery across the backup cycle",
-            self._para(d.cycle_text),
-            charts.cycle_chart(d, self.width),
-        )
-
-    def _rpo(self) -> list[Flowable]:
-        d = self.data
-        out = self._section(
-            "Data loss (RPO)", self._para(d.rpo_text), charts.rpo_chart(d, self.width)
-        )
-        out.append(Spacer(1, 3 * mm))
-        out.append(self._table(d.rpo_table, [90 * mm, 30 * mm]))
-        return out
-
-    def _growth(self) -> list[Flowable]:
-        d = self.data
-        if d.growth is None or d.growth_table is None:
-            return self._section("Growth outlook", self._para(d.growth_text))
-        out = self._section(
-            "Growth outlook", self._para(d.growth_text), charts.growth_chart(d, self.width)
-        )
-        out.append(Spacer(1, 3 * mm))
-        out.append(self._table(d.growth_table, [26 * mm, 26 * mm, 30 * mm, 30 * mm, 18 * mm]))
-        return out
-
-    def _workload(self) -> list[Flowable]:
-        d = self.data
-        if d.workload is None or d.workload_table is None:
-            return []
-        lead: list[Flowable] = [self._para(d.workload_text)]
-        if d.workload.series:
-            lead.append(charts.redo_chart(d, self.width))
-        out = self._section("Workload evidence", *lead)
-        out.append(Spacer(1, 4 * mm))
-        out.append(KeepTogether([self._table(d.workload_table, [50 * mm, 80 * mm])]))
-        return out
-
-    def _assumptions(self) -> list[Flowable]:
-        d = self.data
-        w = self.width
-        out = self._section("Assumptions ledger", self._para(d.assumptions_text))
-        widths = [68 * mm, 26 * mm, 28 * mm, 15 * mm]
-        widths.append(w - sum(widths))
-        out.append(self._table(d.assumptions, widths))
-        return out
-
-    def _formulas(self) -> list[Flowable]:
-        out = self._section("Appendix: how the figures are computed")
-        for f in self.data.formulas:
-            out.append(
-                KeepTogether(
-                    [
-                        self._heading(f.title, 1),
-                        self._para(f.formula, "formula"),
-                        self._para(f.explanation),
-                    ]
-                )
-            )
-        out.append(self._para(self.data.units_note, "small"))
-        return out
-
     def _story(self) -> list[Flowable]:
-        sections: list[tuple[str, Callable[[], list[Flowable]]]] = [
-            ("cover", self._cover),
-            ("summary", self._summary),
-            ("recovery timeline", self._recovery),
-            ("restore path", self._path),
-            ("backups", self._backups),
-            ("backup cycle", self._cycle),
-            ("RPO", self._rpo),
-            ("growth", self._growth),
-            ("workload", self._workload),
-            ("assumptions", self._assumptions),
-            ("formulas", self._formulas),
-        ]
         story: list[Flowable] = []
-        for i, (name, build) in enumerate(sections):
+        for i, section in enumerate(self.sections):
             if self.should_cancel():
                 raise ReportCancelled("the report was cancelled")
-            self.progress(0.2 * i / len(sections), f"preparing the {name} section")
-            story += build()
+            self.progress(0.2 * i / len(self.sections), f"preparing the {section.name} section")
+            part = self.data.part(section.key)
+            if part is not None:
+                story += section.render(self, part)
         return story
 
     # ---------------------------------------------------------------- output
@@ -709,7 +479,9 @@ def render_pdf(
     data: ReportData,
     progress: Progress | None = None,
     should_cancel: ShouldCancel | None = None,
+    sections: Sequence[Section] = PLAN_SECTIONS,
 ) -> bytes:
     """The PDF plan as bytes. Safe to call from a worker thread (renders are serialised);
-    raises `ReportCancelled` when `should_cancel()` returns True."""
-    return ReportRenderer(data, progress, should_cancel).render()
+    raises `ReportCancelled` when `should_cancel()` returns True. `sections` lays out
+    the data of those sections, in that order (the plan's by default)."""
+    return ReportRenderer(data, progress, should_cancel, sections).render()

@@ -1,0 +1,134 @@
+"""The result views' tab widget: a registry of panel factories, built on first view.
+
+A view joins the window with one line in `MainWindow.__init__`:
+
+    self.results.add_view("rpo", "RPO and growth", RpoGrowthPanel, tip="… (Ctrl+5)")
+
+where the factory is anything that returns a panel following the `PlanPanel` protocol
+(`set_plan`, `set_binary`, `apply_theme`, `needs_full_plan`). Until a view is first
+shown its tab holds an empty page, so start-up pays for one plot, not all of them, and a
+new plan redraws only the view on screen: the others are marked stale and catch up when
+they are shown or asked for (`panel(name)`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import Slot
+from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
+
+
+@dataclass
+class _View:
+    name: str
+    title: str
+    factory: Callable[[], Any]
+    page: QWidget
+    panel: Any = None
+    stale: bool = field(default=False)
+
+
+class ResultTabs(QTabWidget):
+    """Tabs of result panels, each built by its factory when first shown."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._views: dict[str, _View] = {}
+        self._plan: Any = None
+        self._binary = False
+        self.currentChanged.connect(self._on_current_changed)
+
+    # ------------------------------------------------------------------ registry
+
+    def add_view(self, name: str, title: str, factory: Callable[[], Any], *, tip: str = "") -> int:
+        """Register a view; its panel is built the first time it is shown."""
+        if name in self._views:
+            raise ValueError(f"a result view named {name!r} is already registered")
+        page = QWidget()
+        page.setObjectName(f"view_{name}")
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self._views[name] = _View(name, title, factory, page)
+        index = self.addTab(page, title)
+        if tip:
+            self.setTabToolTip(index, tip)
+        if self.currentIndex() == index:  # the first view: build it now, it is on screen
+            self._on_current_changed(index)
+        return index
+
+    def names(self) -> list[str]:
+        return list(self._views)
+
+    def title(self, name: str) -> str:
+        return self._views[name].title
+
+    def is_built(self, name: str) -> bool:
+        return self._views[name].panel is not None
+
+    def built_panels(self) -> Iterator[Any]:
+        return (v.panel for v in self._views.values() if v.panel is not None)
+
+    def panel(self, name: str) -> Any:
+        """The view's panel, built and showing the latest plan (built now if need be)."""
+        view = self._views[name]
+        self._ensure_built(view)
+        self._catch_up(view)
+        return view.panel
+
+    def show_view(self, name: str) -> None:
+        self.setCurrentWidget(self._views[name].page)
+
+    # ------------------------------------------------------------------ plan dispatch
+
+    def set_plan(self, plan: Any) -> None:
+        """Draw `plan` in the view on screen; the others redraw when next shown."""
+        self._plan = plan
+        current = self.currentWidget()
+        for view in self._views.values():
+            if view.panel is None:
+                continue
+            if view.page is current:
+                view.panel.set_plan(plan)
+                view.stale = False
+            else:
+                view.stale = True
+
+    def set_binary(self, binary: bool) -> None:
+        self._binary = binary
+        for panel in self.built_panels():
+            panel.set_binary(binary)
+
+    def apply_theme(self) -> None:
+        for panel in self.built_panels():
+            panel.apply_theme()
+
+    # ------------------------------------------------------------------ internals
+
+    def _view_at(self, index: int) -> _View | None:
+        page = self.widget(index)
+        return next((v for v in self._views.values() if v.page is page), None)
+
+    @Slot(int)
+    def _on_current_changed(self, index: int) -> None:
+        view = self._view_at(index)
+        if view is None:
+            return
+        self._ensure_built(view)
+        self._catch_up(view)
+
+    def _ensure_built(self, view: _View) -> None:
+        if view.panel is not None:
+            return
+        panel = view.factory()
+        view.panel = panel
+        panel.set_binary(self._binary)
+        view.page.layout().addWidget(panel)
+        view.stale = self._plan is not None
+
+    def _catch_up(self, view: _View) -> None:
+        if view.stale and self._plan is not None:
+            view.stale = False
+            view.panel.set_plan(self._plan)

@@ -1,0 +1,194 @@
+"""Cover: title, scenario, customer, author, date, the verdict in colour and six key
+figures."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Paragraph, Spacer, Table
+
+from ...units import format_duration
+from ..charts import GREEN, GRID, INK, MUTED, RED
+from ..model import ReportContext, Section, bottleneck_words, pct
+
+if TYPE_CHECKING:
+    from ..pdf import ReportRenderer
+
+
+@dataclass(frozen=True)
+class KeyFigure:
+    label: str
+    value: str
+    note: str = ""
+    ok: bool | None = None
+    """True/False colours the figure green/red; None leaves it neutral."""
+
+
+@dataclass(frozen=True)
+class CoverPart:
+    key_figures: tuple[KeyFigure, ...]
+
+
+def build(ctx: ReportContext) -> CoverPart:
+    return CoverPart(key_figures(ctx))
+
+
+def key_figures(ctx: ReportContext) -> tuple[KeyFigure, ...]:
+    plan = ctx.plan
+    rec = plan.recovery
+    figs = [
+        KeyFigure(
+            "Worst-case recovery",
+            format_duration(rec.total_s),
+            "failure just before the next level 0",
+            rec.verdict != "misses",
+        ),
+        KeyFigure("RTO", format_duration(rec.rto_s), "recovery time objective"),
+        KeyFigure(
+            "Margin" if rec.margin_s >= 0 else "Over the RTO by",
+            format_duration(abs(rec.margin_s)),
+            f"{pct(abs(rec.margin_s) / rec.rto_s)} of the RTO" if rec.rto_s else "",
+            rec.verdict == "meets",
+        ),
+    ]
+    r = plan.rpo
+    figs.append(
+        KeyFigure(
+            "Data loss, site",
+            format_duration(r.site_loss_s),
+            f"RPO {format_duration(r.target_s)}" if r.target_s is not None else "no RPO given",
+            None if r.verdict == "unknown" else r.verdict == "meets",
+        )
+    )
+    figs.append(
+        KeyFigure(
+            "Restore rate",
+            ctx.rate(plan.restore_path.rate_Bps, "h"),
+            "limited by " + bottleneck_words(plan.restore_path.bottleneck),
+        )
+    )
+    l0 = plan.job("level0")
+    if l0 is not None:
+        window = ctx.s.targets.backup_window_s
+        figs.append(
+            KeyFigure(
+                "Level 0 backup",
+                format_duration(l0.duration_s),
+                f"window {format_duration(window)}" if window else "no window given",
+                l0.fits_window,
+            )
+        )
+    return tuple(figs)
+
+
+def render(r: ReportRenderer, part: CoverPart) -> list[Flowable]:
+    d = r.data
+    st = r.styles
+    out: list[Flowable] = [Spacer(1, 22 * mm)]
+    title = Paragraph(r.p(d.title), st["cover_title"])
+    title.outline_level = 0  # type: ignore[attr-defined]
+    title.outline_text = "Cover"  # type: ignore[attr-defined]
+    out.append(title)
+    out.append(Paragraph(r.p(d.scenario_name), st["cover_name"]))
+    out += [_meta_table(r), Spacer(1, 14 * mm)]
+    out += [_verdict_box(r), Spacer(1, 8 * mm), _figures(r, part), Spacer(1, 10 * mm)]
+    if d.notes:
+        out += [Paragraph("Notes", st["h2"]), r.para(d.notes)]
+    out += [NextPageTemplate("body"), PageBreak()]
+    return out
+
+
+def _meta_table(r: ReportRenderer) -> Table:
+    d = r.data
+    st = r.styles
+    meta = []
+    if d.customer:
+        meta.append(("Customer", d.customer))
+    if d.author:
+        meta.append(("Prepared by", d.author))
+    meta.append(("Date", d.as_of_text))
+    mt = Table(
+        [
+            [
+                Paragraph(r.p(k), ParagraphStyle("mk", st["cover_meta"], textColor=MUTED)),
+                Paragraph(r.p(v), st["cover_meta"]),
+            ]
+            for k, v in meta
+        ],
+        colWidths=[32 * mm, r.width - 32 * mm],
+        hAlign="LEFT",
+    )
+    mt.setStyle(
+        r.table_style(
+            [("LEFTPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 3)]
+        )
+    )
+    return mt
+
+
+def _verdict_box(r: ReportRenderer) -> Table:
+    d = r.data
+    st = r.styles
+    colour = r.verdict_colour(d.verdict)
+    box = Table(
+        [
+            [
+                Paragraph(
+                    r.p(d.verdict_words + (" the RTO" if d.verdict != "at_risk" else "")),
+                    st["verdict"],
+                )
+            ],
+            [Paragraph(r.p(d.verdict_line), st["verdict_line"])],
+        ],
+        colWidths=[r.width],
+        hAlign="LEFT",
+    )
+    box.setStyle(
+        r.table_style(
+            [
+                ("BACKGROUND", (0, 0), (-1, -1), colour),
+                ("LEFTPADDING", (0, 0), (-1, -1), 14),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 14),
+                ("TOPPADDING", (0, 0), (-1, 0), 12),
+                ("BOTTOMPADDING", (0, -1), (-1, -1), 12),
+            ]
+        )
+    )
+    return box
+
+
+def _figures(r: ReportRenderer, part: CoverPart) -> Table:
+    st = r.styles
+    cells = []
+    for f in part.key_figures:
+        colour = INK if f.ok is None else (GREEN if f.ok else RED)
+        cells.append(
+            [
+                Paragraph(r.p(f.label), st["fig_label"]),
+                Paragraph(r.p(f.value), ParagraphStyle("fv", st["fig_value"], textColor=colour)),
+                Paragraph(r.p(f.note), st["fig_label"]),
+            ]
+        )
+    cols = 3
+    grid = [cells[i : i + cols] for i in range(0, len(cells), cols)]
+    while len(grid[-1]) < cols:
+        grid[-1].append("")
+    t = Table(grid, colWidths=[r.width / cols] * cols, hAlign="LEFT")
+    t.setStyle(
+        r.table_style(
+            [
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("LINEABOVE", (0, 0), (-1, -1), 0.8, GRID),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("TOPPADDING", (0, 0), (-1, -1), 5),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 9),
+            ]
+        )
+    )
+    return t
+
+
+SECTION = Section("cover", "cover", build, render)

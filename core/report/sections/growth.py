@@ -1,0 +1,103 @@
+"""Growth outlook: worst-case recovery and level 0 time by year, the break date."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, Spacer
+
+from ...units import DAY, YEAR, format_duration
+from .. import charts
+from ..model import ReportContext, Section, Table, long_date
+
+if TYPE_CHECKING:
+    from ..pdf import ReportRenderer
+
+
+@dataclass(frozen=True)
+class GrowthSeries:
+    as_of: date
+    points: tuple[tuple[float, float, float, float], ...]
+    """(years from as-of, size [bytes], worst recovery [s], level 0 backup [s])."""
+    breaks_at_years: float | None
+    breaks_on_text: str
+
+
+@dataclass(frozen=True)
+class GrowthPart:
+    growth: GrowthSeries | None
+    growth_text: str
+    growth_table: Table | None
+
+
+_HELD = "Redo generation and the largest file are held constant."
+
+
+def build(ctx: ReportContext) -> GrowthPart:
+    g = ctx.plan.growth
+    gr = ctx.s.database.growth
+    if g is None or gr is None:
+        return GrowthPart(None, "No growth rate was given, so the outlook is not computed.", None)
+    pts = []
+    rows = []
+    for p in g.points:
+        years = (p.on - g.as_of).days * DAY / YEAR
+        pts.append((years, p.size_bytes, p.worst_recovery_s, p.level0_backup_s))
+        ok_rec = p.worst_recovery_s <= ctx.s.targets.rto_s
+        win = ctx.s.targets.backup_window_s
+        ok_l0 = win is None or p.level0_backup_s <= win
+        rows.append(
+            (
+                p.on.isoformat(),
+                ctx.size(p.size_bytes),
+                format_duration(p.worst_recovery_s),
+                format_duration(p.level0_backup_s),
+                "holds" if ok_rec and ok_l0 else "breaks",
+            )
+        )
+    breaks_years = None
+    if g.breaks_on and g.breaks_on <= g.as_of:
+        breaks_years = 0.0
+        text = (
+            f"The plan already fails at today's size: {g.reason}. At {gr.text} growth "
+            f"the gap only widens; the table shows by how much. {_HELD}"
+        )
+    elif g.breaks_on:
+        breaks_years = (g.breaks_on - g.as_of).days * DAY / YEAR
+        text = (
+            f"At {gr.text} growth the plan breaks on {long_date(g.breaks_on)}: "
+            f"{g.reason} (database {ctx.size(g.size_at_break_bytes)}). {_HELD}"
+        )
+    else:
+        text = (
+            f"At {gr.text} growth the plan holds for the next {g.horizon_years:.0f} years. " + _HELD
+        )
+    table = Table(
+        ("Date", "Database", "Worst recovery", "Level 0 backup", "Plan"),
+        tuple(rows),
+        "lrrrl",
+    )
+    series = GrowthSeries(
+        g.as_of,
+        tuple(pts),
+        breaks_years,
+        long_date(g.breaks_on) if g.breaks_on else "",
+    )
+    return GrowthPart(series, text, table)
+
+
+def render(r: ReportRenderer, part: GrowthPart) -> list[Flowable]:
+    if part.growth is None or part.growth_table is None:
+        return r.section("Growth outlook", r.para(part.growth_text))
+    out = r.section(
+        "Growth outlook", r.para(part.growth_text), charts.growth_chart(r.data, r.width)
+    )
+    out.append(Spacer(1, 3 * mm))
+    out.append(r.table(part.growth_table, [26 * mm, 26 * mm, 30 * mm, 30 * mm, 18 * mm]))
+    return out
+
+
+SECTION = Section("growth", "growth", build, render)

@@ -1,0 +1,237 @@
+"""Assumptions ledger: every input of the scenario format with its value, unit and
+origin: measured (scenario `[provenance]`), catalog (with the catalog source), given (in
+the scenario file) or default."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable
+
+from ...scenario import SECTIONS, STAGE_FIELDS, FieldSpec
+from ...units import format_duration, format_fraction, format_rate, format_size
+from ..model import ReportContext, Section, Table
+
+if TYPE_CHECKING:
+    from ..pdf import ReportRenderer
+
+
+@dataclass(frozen=True)
+class LedgerPart:
+    assumptions: Table
+    assumptions_text: str
+
+
+def build(ctx: ReportContext) -> LedgerPart:
+    table, text = _Ledger(ctx).build()
+    return LedgerPart(table, text)
+
+
+def render(r: ReportRenderer, part: LedgerPart) -> list[Flowable]:
+    out = r.section("Assumptions ledger", r.para(part.assumptions_text))
+    widths = [68 * mm, 26 * mm, 28 * mm, 15 * mm]
+    widths.append(r.width - sum(widths))
+    out.append(r.table(part.assumptions, widths))
+    return out
+
+
+_UNIT_BY_KIND = {
+    "size": "data bytes",
+    "rate": "bytes/s",
+    "duration": "time",
+    "fraction": "share",
+    "ratio": "ratio",
+    "int": "count",
+    "float": "factor",
+    "bool": "yes/no",
+    "choice": "choice",
+    "growth": "per year",
+    "margin": "share of RTO or time",
+    "str": "text",
+}
+_UNIT_BY_KEY = {
+    "database.redo_rate": "redo bytes/s",
+    "database.daily_change": "share of the database per day",
+    "backup.compression_ratio": "data bytes per backup byte",
+    "backup.channels": "channels",
+    "backup.channel_init": "time per channel",
+    "backup.section_size": "data bytes per piece",
+    "recovery.incremental_apply_rate": "data bytes/s",
+    "recovery.redo_apply_rate": "redo bytes/s",
+    "recovery.incremental_overhead": "time per backup",
+    "recovery.incremental_size": "data bytes",
+    "recovery.redo_volume": "redo bytes",
+    "count": "units",
+    "efficiency": "share of the rate",
+    "hw_compression": "data bytes per tape byte",
+    "write_factor": "writes per data byte",
+}
+_UNSET = {
+    "database.largest_file": "not set (no single-file bound)",
+    "database.growth": "not set (no outlook)",
+    "backup.section_size": "not set (no multisection)",
+    "recovery.incremental_apply_rate": "not set",
+    "recovery.redo_apply_rate": "not set",
+    "recovery.incremental_size": "not set (from the daily change)",
+    "recovery.redo_volume": "not set (from the redo rate)",
+    "targets.rpo": "not set",
+    "targets.backup_window": "not set",
+}
+_SUFFIX = {"size": "_bytes", "rate": "_Bps", "duration": "_s"}
+_CATALOG_STAGE_KEYS = ("rate", "efficiency", "hw_compression", "backup_rate", "max_rate")
+"""Stage keys a catalog item fills when the scenario names it and gives no rate."""
+
+
+class _Ledger:
+    def __init__(self, ctx: ReportContext) -> None:
+        self.b = ctx
+        self.s = ctx.s
+
+    def fmt(self, spec: FieldSpec, value: Any) -> str:
+        if value is None:
+            return "not set"
+        kind = spec.kind
+        if kind == "size":
+            return format_size(value, binary=self.b.binary)
+        if kind == "rate":
+            return format_rate(value, binary=self.b.binary)
+        if kind == "duration":
+            return format_duration(value)
+        if kind == "fraction":
+            return format_fraction(value)
+        if kind in ("ratio", "float"):
+            return f"{value:g}"
+        if kind == "bool":
+            return "yes" if value else "no"
+        return str(value)
+
+    def model_value(self, section: str, spec: FieldSpec) -> str:
+        dotted = f"{section}.{spec.key}"
+        obj = getattr(self.s, section)
+        if dotted == "targets.risk_margin":
+            t = self.s.targets
+            if t.risk_margin_s is not None:
+                return format_duration(t.risk_margin_s)
+            return f"{format_fraction(t.risk_margin_fraction or 0.0)} of the RTO"
+        if dotted == "database.growth":
+            g = self.s.database.growth
+            return g.text if g else _UNSET[dotted]
+        value = getattr(obj, spec.key + _SUFFIX.get(spec.kind, ""))
+        if value is None:
+            return _UNSET.get(dotted, "not set")
+        return self.fmt(spec, value)
+
+    def row(
+        self, key: str, help_text: str, value: str, unit: str, origin: str, source: str
+    ) -> tuple[str, ...]:
+        return (f"{key}\n{help_text}" if help_text else key, value, unit, origin, source)
+
+    def build(self) -> tuple[Table, str]:
+        s = self.s
+        raw = s.raw
+        prov = s.provenance
+        rows: list[tuple[str, ...]] = []
+        groups: list[int] = []
+        counts = {"measured": 0, "catalog": 0, "given": 0, "default": 0}
+
+        def add(
+            dotted: str,
+            spec: FieldSpec,
+            given: Any,
+            model_text: str,
+            unit: str,
+            catalog_source: str | None = None,
+        ) -> None:
+            # Text is shown as written ("18 TiB/h"); bare numbers as the model reads them.
+            shown = given if isinstance(given, str) else model_text
+            if dotted in prov:
+                origin, source, value = "measured", prov[dotted], shown
+            elif given is not None:
+                origin, source, value = "given", "", shown
+            elif catalog_source:
+                origin, source, value = "catalog", catalog_source, model_text
+            else:
+                origin, source, value = "default", "", model_text
+            counts[origin] += 1
+            help_text = spec.help
+            if dotted.startswith("path[") and not dotted.startswith("path[0]"):
+                help_text = ""  # said once, for the first stage
+            rows.append(self.row(dotted, help_text, value, unit, origin, source))
+
+        def group(title: str) -> None:
+            groups.append(len(rows))
+            rows.append((title, "", "", "", ""))
+
+        titles = {
+            "database": "Database",
+            "backup": "Backup schedule and RMAN",
+            "recovery": "Recovery",
+            "targets": "Targets",
+        }
+        for section in ("database", "backup"):
+            group(titles[section])
+            table = raw.get(section) or {}
+            for spec in SECTIONS[section]:
+                dotted = f"{section}.{spec.key}"
+                unit = _UNIT_BY_KEY.get(dotted, _UNIT_BY_KIND[spec.kind])
+                add(dotted, spec, table.get(spec.key), self.model_value(section, spec), unit)
+        raw_path = raw.get("path") or [{} for _ in s.path]
+        for i, st in enumerate(s.path):
+            group(f"Path stage {i + 1}: {st.label} ({st.kind.replace('_', ' ')})")
+            stage_raw = raw_path[i] if i < len(raw_path) else {}
+            cat = st.source[len("catalog:") :].strip() if st.source.startswith("catalog:") else None
+            for spec in STAGE_FIELDS:
+                key = spec.key
+                if key == "name":
+                    continue
+                if key == "hw_compression" and st.kind != "tape_drive":
+                    continue
+                if key == "write_factor" and st.kind != "storage_write":
+                    continue
+                attr = key + _SUFFIX.get(spec.kind, "")
+                value = getattr(st, attr, None)
+                if value is None and key not in stage_raw:
+                    continue  # an optional ceiling or override nobody set
+                unit = _UNIT_BY_KEY.get(key, _UNIT_BY_KIND[spec.kind])
+                if spec.kind == "rate":
+                    unit = f"{st.carries} bytes/s per unit"
+                from_catalog = cat if key in _CATALOG_STAGE_KEYS else None
+                add(
+                    f"path[{i}].{key}",
+                    spec,
+                    stage_raw.get(key),
+                    self.fmt(spec, value),
+                    unit,
+                    from_catalog,
+                )
+        for section in ("recovery", "targets"):
+            group(titles[section])
+            table = raw.get(section) or {}
+            for spec in SECTIONS[section]:
+                dotted = f"{section}.{spec.key}"
+                unit = _UNIT_BY_KEY.get(dotted, _UNIT_BY_KIND[spec.kind])
+                cat = None
+                if dotted == "recovery.redo_apply_rate" and s.recovery.redo_apply_source.startswith(
+                    "catalog:"
+                ):
+                    cat = s.recovery.redo_apply_source[len("catalog:") :].strip()
+                add(dotted, spec, table.get(spec.key), self.model_value(section, spec), unit, cat)
+        table = Table(
+            ("Input", "Value", "Unit", "Origin", "Source"),
+            tuple(rows),
+            "lllll",
+            group_rows=tuple(groups),
+        )
+        text = (
+            f"Every input of the model, as the plan used it: {counts['measured']} measured "
+            f"(imported from the customer's reports or job history), {counts['catalog']} from "
+            f"the hardware catalog (with its source), {counts['given']} given in the "
+            f"scenario and {counts['default']} left at the default. Defaults for fixed times "
+            "are 0 s: the plan never contains a time nobody stated."
+        )
+        return table, text
+
+
+SECTION = Section("assumptions", "assumptions", build, render)

@@ -1,0 +1,133 @@
+"""Recovery timeline: a vector Gantt of the phases with the RTO line, the at-risk band
+and the total; the phase table (start, duration, volume, rate, limit)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, KeepTogether, Spacer
+
+from ...result import PHASE_TITLES
+from ...units import format_duration
+from .. import charts
+from ..model import ReportContext, Section, Table, bottleneck_words, pct
+
+if TYPE_CHECKING:
+    from ..pdf import ReportRenderer
+
+
+@dataclass(frozen=True)
+class GanttBar:
+    name: str
+    label: str
+    start_s: float
+    duration_s: float
+    text: str
+    style: str
+    """fixed | restore | apply | redo: picks the colour."""
+
+
+@dataclass(frozen=True)
+class RecoveryPart:
+    failure_text: str
+    gantt: tuple[GanttBar, ...]
+    phase_table: Table
+    phase_notes: tuple[str, ...]
+
+
+PHASE_STYLE = {
+    "detect": "fixed",
+    "tape_recall": "fixed",
+    "restore_level0": "restore",
+    "restore_incremental": "restore",
+    "apply_incremental": "apply",
+    "restore_archivelogs": "restore",
+    "redo_apply": "redo",
+    "open": "fixed",
+}
+
+
+def build(ctx: ReportContext) -> RecoveryPart:
+    rec = ctx.plan.recovery
+    gantt = tuple(
+        GanttBar(
+            p.name,
+            PHASE_TITLES[p.name],
+            p.start_s,
+            p.duration_s,
+            format_duration(p.duration_s),
+            PHASE_STYLE[p.name],
+        )
+        for p in rec.phases
+        if p.duration_s > 0
+    )
+    notes = tuple(
+        f"{PHASE_TITLES[p.name]}: {p.detail}."
+        for p in rec.phases
+        if p.duration_s > 0 and p.name not in ("detect", "open")
+    )
+    return RecoveryPart(_failure_text(ctx), gantt, phase_table(ctx), notes)
+
+
+def _failure_text(ctx: ReportContext) -> str:
+    f = ctx.plan.recovery.failure
+    inc = (
+        f"{f.incremental_count} {ctx.s.backup.level1} level 1 backup"
+        + ("s" if f.incremental_count != 1 else "")
+        if f.incremental_count
+        else "no level 1 backup"
+    )
+    return (
+        f"Worst case of the backup cycle: a failure just before the next level 0, so "
+        f"the restore needs the level 0, {inc} and "
+        f"{format_duration(f.redo_since_s)} of redo."
+    )
+
+
+def phase_table(ctx: ReportContext) -> Table:
+    rec = ctx.plan.recovery
+    rows = [
+        (
+            PHASE_TITLES[p.name],
+            format_duration(p.start_s),
+            format_duration(p.duration_s) if p.duration_s else "—",
+            ctx.size(p.data_bytes),
+            ctx.rate(p.rate_Bps, "h"),
+            bottleneck_words(p.bottleneck) if p.duration_s else "",
+        )
+        for p in rec.phases
+    ]
+    rows.append(("Total", "", format_duration(rec.total_s), "", "", ""))
+    rows.append(("RTO", "", format_duration(rec.rto_s), "", "", ""))
+    rows.append(
+        (
+            "Margin" if rec.margin_s >= 0 else "Over the RTO by",
+            "",
+            format_duration(abs(rec.margin_s)),
+            "",
+            "",
+            f"{pct(abs(rec.margin_s) / rec.rto_s)} of the RTO" if rec.rto_s else "",
+        )
+    )
+    return Table(
+        ("Phase", "Starts", "Duration", "Volume", "Rate", "Limited by"),
+        tuple(rows),
+        "lrrrrl",
+        bold_rows=(len(rows) - 3, len(rows) - 1),
+    )
+
+
+def render(r: ReportRenderer, part: RecoveryPart) -> list[Flowable]:
+    w = r.width
+    out = r.section("Recovery timeline", r.para(part.failure_text), charts.gantt_chart(r.data, w))
+    out.append(Spacer(1, 4 * mm))
+    widths = [34 * mm, 20 * mm, 22 * mm, 20 * mm, 22 * mm]
+    widths.append(w - sum(widths))
+    out.append(KeepTogether([r.table(part.phase_table, widths), Spacer(1, 3 * mm)]))
+    out += [r.para("• " + n, "small") for n in part.phase_notes]
+    return out
+
+
+SECTION = Section("recovery", "recovery timeline", build, render)
