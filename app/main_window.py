@@ -53,6 +53,7 @@ from .document import NEW_SCENARIO, ScenarioDocument, StoreOrigin
 from .editor.scenario_editor import ScenarioEditor
 from .editor.stage_table import StageTablePanel
 from .plots.backups_panel import BackupsPanel
+from .plots.confidence_panel import ConfidencePanel
 from .plots.cycle_panel import CyclePanel
 from .plots.path_panel import PathPanel
 from .plots.rpo_growth_panel import RpoGrowthPanel
@@ -65,7 +66,7 @@ from .theme import VERDICT_COLORS, VERDICT_WORDS
 
 APP_NAME = "RTO Planner"
 FILE_FILTER = "Scenario files (*.toml);;All files (*)"
-VIEW_NAMES = ("timeline", "path", "backups", "cycle", "rpo")
+VIEW_NAMES = ("timeline", "path", "backups", "cycle", "rpo", "confidence")
 
 
 def app_version() -> str:
@@ -171,6 +172,9 @@ class MainWindow(QMainWindow):
         )
         add_view("rpo", "RPO and growth", RpoGrowthPanel,
                  tip="Data loss, and when growth breaks the plan (Ctrl+5)")  # fmt: skip
+        add_view("confidence", "Confidence",
+                 lambda: ConfidencePanel(self.doc.set_value, self.doc.catalog),
+                 tip="How likely the plan is to hold, what decides it (Ctrl+6)")  # fmt: skip
 
         right = QWidget()
         rl = QVBoxLayout(right)
@@ -814,6 +818,7 @@ class MainWindow(QMainWindow):
             w.shutdown()
             w.close()
         self._shutdown_dialogs()
+        self.results.shutdown()
         self.doc.shutdown()
         self._save_geometry()
         event.accept()

@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--trials", type=_count, default=100_000, metavar="N",
                    help="number of trials (default 100,000)")  # fmt: skip
     p.add_argument("--seed", type=_seed, default=None, metavar="S",
-                   help="random seed (default: derived from the scenario, so reruns agree)")  # fmt: skip
+                   help="random seed (default: derived from the scenario)")  # fmt: skip
     p.add_argument("--json", action="store_true", help="machine-readable output on stdout")
     p.add_argument(
         "--no-store",
@@ -82,7 +82,7 @@ def _table(rows: list[list[str]], right: set[int]) -> list[str]:
     ]  # fmt: skip
 
 
-def render_text(result) -> str:  # noqa: ANN001 - RiskResult, imported lazily
+def render_text(result) -> str:
     """The readable answer: probabilities, percentiles, the inputs that decide it."""
     from ..uncertainty.inputs import describe_value
     from ..uncertainty.result import MODE_WORDS, MODES

@@ -271,7 +271,9 @@ def _is_ranged(dotted: str, spec: FieldSpec) -> bool:
 
 
 def _stage_fields() -> list[str]:
-    return [s.key for s in STAGE_FIELDS if s.kind in RANGED_KINDS and s.key not in STAGE_POLICY_FIELDS]
+    return [
+        s.key for s in STAGE_FIELDS if s.kind in RANGED_KINDS and s.key not in STAGE_POLICY_FIELDS
+    ]
 
 
 def _stage_by_name(name: str, scenario: Scenario) -> int:
@@ -285,8 +287,7 @@ def _stage_by_name(name: str, scenario: Scenario) -> int:
     if len(exact) > 1:
         raise KeyProblem(
             f"{len(exact)} stages are named '{name}'",
-            "name the stage by its position instead: "
-            + " or ".join(f"path[{i}]" for i in exact),
+            "name the stage by its position instead: " + " or ".join(f"path[{i}]" for i in exact),
         )
     close = difflib.get_close_matches(name, labels, n=1, cutoff=0.5)
     hint = f"did you mean '{close[0]}'?" if close else "stages: " + ", ".join(labels)
@@ -356,7 +357,9 @@ def provenance(key: str, scenario: Scenario, catalog: Catalog | None = None) -> 
         source = scenario.recovery.redo_apply_source
         if source.startswith("catalog:"):
             source = source[len("catalog:") :].strip()
-            return _catalog_origin(source, catalog, "redo_apply", scenario.database.workload), source
+            return _catalog_origin(
+                source, catalog, "redo_apply", scenario.database.workload
+            ), source
     sources = getattr(getattr(scenario, section, None), "sources", None)
     if given is None and isinstance(sources, Mapping) and name in sources:
         # A figure the engine filled in from the catalog (e.g. a suggested overhead).
@@ -510,9 +513,7 @@ def flatten_table(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def check_uncertainty(
-    scenario: Scenario, source: str, lines: Mapping[str, int]
-) -> dict[str, str]:
+def check_uncertainty(scenario: Scenario, source: str, lines: Mapping[str, int]) -> dict[str, str]:
     """Validate the scenario's `[uncertainty]` table; returns it flat (key → text).
 
     Every error names the file, the line and the key, with a "did you mean" for a

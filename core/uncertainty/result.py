@@ -113,8 +113,11 @@ def risk_to_json(result: RiskResult) -> dict[str, Any]:
         "scenario": result.scenario,
         "trials": result.trials,
         "seed": result.seed,
-        "units": {"time": "s", "probability": "fraction 0..1",
-                  "inputs": "bytes, bytes/s, s, fractions (model units)"},  # fmt: skip
+        "units": {
+            "time": "s",
+            "probability": "fraction 0..1",
+            "inputs": "bytes, bytes/s, s, fractions (model units)",
+        },
         "rto_s": result.rto_s,
         "risk_margin_s": result.risk_margin_s,
         "deterministic_s": result.deterministic_s,
