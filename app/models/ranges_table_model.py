@@ -21,7 +21,6 @@ from rtoplanner.core.uncertainty.inputs import (
     UncertainInput,
     describe_value,
     range_problem,
-    table_key_for,
 )
 
 from .row_table_model import RIGHT_ALIGNED, RowTableModel, bold_font
@@ -162,8 +161,7 @@ class RangesTableModel(RowTableModel[UncertainInput]):
             return True
         self.typed.pop(key, None)
         self.errors.pop(key, None)
-        table_key = item.table_key or table_key_for(key, self.scenario)  # type: ignore[arg-type]
-        self._set_range(table_key, text or None)
+        self._set_range(item.table_key, text or None)
         self.dataChanged.emit(index, index)
         return True
 

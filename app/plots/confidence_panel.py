@@ -104,12 +104,12 @@ class ConfidencePanel(PlanPanel):
         self,
         set_value: SetValue | None = None,
         catalog: Catalog | None = None,
-        trials: int = GUI_TRIALS,
+        trials: int | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.catalog = catalog
-        self.trials = trials
+        self.trials = trials or GUI_TRIALS
         self.result: RiskResult | None = None
         self.result_count = 0
         self.error = ""

@@ -83,7 +83,7 @@ _TIME_DEFAULT_RANGES: dict[str, RangeSpec] = {
 }
 PROVENANCE_WORDS = {
     "measured": "measured",
-    "catalog": "catalog datasheet",
+    "catalog": "catalog figure",
     "unverified": "unverified catalog figure",
     "typed": "typed in the scenario",
     "default": "format default",
@@ -125,7 +125,8 @@ class UncertainInput:
     provenance of the figure ("measured", "catalog", "unverified", "typed",
     "default"); `default_origin`/`default_range` say what the provenance alone gives,
     `source` the provenance in words (an import, a catalog source). `table_key` is the
-    key as written in `[uncertainty]`, if any.
+    key to write in `[uncertainty]`: as written there, else a stage by its name when
+    the name is unique, else the canonical key.
     """
 
     key: str
@@ -139,7 +140,7 @@ class UncertainInput:
     default_origin: str
     default_range: str
     source: str
-    table_key: str | None
+    table_key: str
     target: Target
 
     @property
@@ -458,7 +459,7 @@ def uncertain_inputs(
                 default_origin=origin,
                 default_range=default.text,
                 source=source,
-                table_key=given[0] if given else None,
+                table_key=given[0] if given else table_key_for(key, scenario),
                 target=target,
             )
         )

@@ -12,8 +12,8 @@ from typing import Any
 PERCENTILES = (10, 50, 90, 95, 99)
 MODES = ("worst", "uniform")
 MODE_WORDS = {
-    "worst": "failure at the worst instant of the cycle",
-    "uniform": "failure at any time of the cycle (uniform)",
+    "worst": "at the worst moment of the cycle",
+    "uniform": "at any moment of the cycle",
 }
 
 
@@ -53,7 +53,7 @@ class InputRow:
     default_origin: str
     default_range: str
     source: str
-    table_key: str | None
+    table_key: str
 
 
 @dataclass(frozen=True)

@@ -60,8 +60,9 @@ def pinned_note(r: RiskResult) -> str:
     pinned = [row for row in r.inputs if row.low == row.high]
     if not pinned:
         return ""
+    names = ", ".join(row.label for row in pinned[:4]) + (", …" if len(pinned) > 4 else "")
+    example = pinned[0].table_key
     return (
-        f"{len(pinned)} figure(s) typed in the scenario are held at their value (±0). "
-        "Give them a range in the [uncertainty] table, e.g. "
-        '"recovery.redo_apply_rate" = "-40%..+20%", if they are estimates.'
+        f"Held at their value (typed, ±0): {names}. If they are estimates, give them a "
+        f'range in the [uncertainty] table, e.g. "{example}" = "-20%..+20%".'
     )
