@@ -17,6 +17,7 @@ jumps while the user is half-way through typing "2.5 TB".
 from __future__ import annotations
 
 import copy
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ from rtoplanner.core.scenario import (
     spec_for_key,
 )
 
+from .editor.fields import label_for
 from .workers import TaskRunner
 
 DEBOUNCE_MS = 50
@@ -102,6 +104,17 @@ def field_errors(raw: Mapping[str, Any]) -> dict[str, str]:
     for i, stage in enumerate(raw.get("path") or []):
         check(f"path[{i}].", stage, STAGE_FIELDS)
     return errors
+
+
+def edit_label(key: str) -> str:
+    """How an edit of `key` reads in Undo: "Size", "Stage 2 rate", "Redo rat"."""
+    spec = spec_for_key(key)
+    name = key.rsplit(".", 1)[-1]
+    label = label_for(spec) if spec is not None else name.replace("_", " ").capitalize()
+    m = re.fullmatch(r"path\[(\d+)\]\.\w+", key)
+    if m:
+        return f"Stage {int(m.group(1)) + 1} {label[0].lower()}{label[1:]}"
+    return label
 
 
 def error_message(exc: ScenarioError) -> str:
@@ -170,6 +183,9 @@ class ScenarioDocument(QObject):
     dirty_changed = Signal(bool)
     busy_changed = Signal(bool)
     plan_failed = Signal(str)
+    plan_cleared = Signal()
+    """Another scenario was opened: its plan is not computed yet (or cannot be, when it
+    has errors), so no view may keep showing the previous scenario's plan."""
 
     def __init__(
         self,
@@ -263,10 +279,22 @@ class ScenarioDocument(QObject):
             return
         after = copy.deepcopy(self._raw)
         set_dotted(after, key, value)
-        spec = spec_for_key(key)
-        label = key if spec is None else key.replace("_", " ")
         merge_key = (key, self._merge_serial) if merge else None
-        self._push(f"Edit {label}", after, merge_key)
+        self._push(f"{edit_label(key)} change", after, merge_key)
+
+    def rename_key(self, key: str, new_key: str) -> None:
+        """Give a value another key (an unknown key to the one it was meant to be)."""
+        after = copy.deepcopy(self._raw)
+        value = get_dotted(after, key)
+        set_dotted(after, key, None)
+        set_dotted(after, new_key, value)
+        self._push(f"Rename {key} to {new_key}", after, structural=True)
+
+    def remove_key(self, key: str) -> None:
+        """Remove a key from the document (an unknown key the format does not have)."""
+        after = copy.deepcopy(self._raw)
+        set_dotted(after, key, None)
+        self._push(f"Remove {key}", after, structural=True)
 
     def set_values(self, changes: Mapping[str, Any], text: str) -> None:
         """Several values as one undo step (e.g. picking a catalog item)."""
@@ -477,6 +505,7 @@ class ScenarioDocument(QObject):
         self.undo_stack.setClean()
         self.file_changed.emit(str(path) if path else "")
         self.raw_changed.emit(True)
+        self.plan_cleared.emit()
         self.recompute_now()
         self.dirty_changed.emit(False)
 

@@ -14,6 +14,7 @@ The window wires the `ScenarioDocument` to the views and owns the file commands
 
 from __future__ import annotations
 
+import html
 import platform
 import re
 import sys
@@ -42,6 +43,8 @@ from PySide6.QtWidgets import (
 
 from rtoplanner.core import ENGINE_VERSION
 from rtoplanner.core import __version__ as core_version
+from rtoplanner.core.decisive import banner_tooltip
+from rtoplanner.core.engine.verdict import phase_sentence
 from rtoplanner.core.errors import CoreError
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.units import format_duration
@@ -52,6 +55,7 @@ from .dialogs.confirm import confirm
 from .document import NEW_SCENARIO, ScenarioDocument, StoreOrigin
 from .editor.scenario_editor import ScenarioEditor
 from .editor.stage_table import StageTablePanel
+from .plan_area import PlanArea
 from .plots.backups_panel import BackupsPanel
 from .plots.confidence_panel import ConfidencePanel
 from .plots.cycle_panel import CyclePanel
@@ -97,18 +101,10 @@ class VerdictBanner(QLabel):
         self.errors = errors
         parts = []
         if plan is not None:
-            rec = plan.recovery
-            self.verdict = rec.verdict
-            color = VERDICT_COLORS[rec.verdict]
-            word = "margin" if rec.margin_s >= 0 else "over by"
-            parts.append(
-                f"<b style='color:{color}'>{VERDICT_WORDS[rec.verdict]}</b> the RTO of "
-                f"<b>{format_duration(rec.rto_s)}</b> — worst-case recovery "
-                f"<b>{format_duration(rec.total_s)}</b>, {word} "
-                f"<b>{format_duration(abs(rec.margin_s))}</b>; restore limited by "
-                f"<b>{plan.restore_path.bottleneck}</b>"
-            )
-            bg = VERDICT_COLORS[rec.verdict]
+            parts += self._plan_lines(plan)
+            self.verdict = plan.verdict
+            bg = VERDICT_COLORS[plan.verdict]
+            self.setToolTip(banner_tooltip(plan))
         else:
             self.verdict = ""
             bg = VERDICT_COLORS["at_risk"]
@@ -128,6 +124,27 @@ class VerdictBanner(QLabel):
         self.setStyleSheet(
             f"#verdict_banner {{ border-left: 6px solid {bg}; background: palette(base); }}"
         )
+
+    @staticmethod
+    def _plan_lines(plan: Plan) -> list[str]:
+        """The headline verdict and what decides it, then the recovery and its phase."""
+        rec = plan.recovery
+        check = plan.deciding
+        color = VERDICT_COLORS[check.verdict]
+        lines = [
+            f"<b style='color:{color}'>{VERDICT_WORDS[check.verdict]}</b> — decided by "
+            f"<b>{html.escape(check.sentence())}</b>"
+        ]
+        word = "margin" if rec.margin_s >= 0 else "over by"
+        rec_color = VERDICT_COLORS[rec.verdict]
+        lines.append(
+            f"Recovery <b style='color:{rec_color}'>{VERDICT_WORDS[rec.verdict].lower()}</b> "
+            f"the RTO of <b>{format_duration(rec.rto_s)}</b> — worst case "
+            f"<b>{format_duration(rec.total_s)}</b>, {word} "
+            f"<b>{format_duration(abs(rec.margin_s))}</b>; "
+            f"{html.escape(phase_sentence(rec))}"
+        )
+        return lines
 
 
 class MainWindow(QMainWindow):
@@ -181,7 +198,8 @@ class MainWindow(QMainWindow):
         rl.setContentsMargins(0, 0, 0, 0)
         rl.setSpacing(2)
         rl.addWidget(self.banner)
-        rl.addWidget(self.results, 1)
+        self.plan_area = PlanArea(self.results, self.doc, self.editor.show_field)
+        rl.addWidget(self.plan_area, 1)
 
         self.top_split = QSplitter(Qt.Orientation.Horizontal)
         self.top_split.addWidget(self.editor)
@@ -244,6 +262,7 @@ class MainWindow(QMainWindow):
         self.doc.dirty_changed.connect(self._update_title)
         self.doc.busy_changed.connect(self._on_busy)
         self.doc.plan_failed.connect(self._on_plan_failed)
+        self.doc.plan_cleared.connect(self._on_plan_cleared)
         self.doc.raw_changed.connect(self._on_raw_changed)
         QApplication.styleHints().colorSchemeChanged.connect(self._on_scheme_changed)
 
@@ -350,6 +369,12 @@ class MainWindow(QMainWindow):
         self.banner.show_plan(plan, self.doc.errors)
         self._update_status_verdict()
 
+    @Slot()
+    def _on_plan_cleared(self) -> None:
+        """Another scenario was opened: nothing of the previous plan stays on screen."""
+        self.banner.show_plan(None, self.doc.errors)
+        self._update_status_verdict()
+
     @Slot(dict)
     def _on_errors(self, errors: dict[str, str]) -> None:
         self.banner.show_plan(self.doc.plan, errors)
@@ -366,16 +391,15 @@ class MainWindow(QMainWindow):
             self.verdict_label.setText("no plan")
             return
         rec = plan.recovery
-        color = VERDICT_COLORS[rec.verdict]
+        check = plan.deciding
+        color = VERDICT_COLORS[check.verdict]
         stale = " (last valid plan)" if self.doc.errors else ""
+        decided = "" if check.name == "recovery" else f" ({check.title})"
         self.verdict_label.setText(
-            f"<b style='color:{color}'>{VERDICT_WORDS[rec.verdict]}</b> "
+            f"<b style='color:{color}'>{VERDICT_WORDS[check.verdict]}</b>{decided} · recovery "
             f"{format_duration(rec.total_s)} of {format_duration(rec.rto_s)}{stale}"
         )
-        self.verdict_label.setToolTip(
-            f"Worst-case recovery {format_duration(rec.total_s)} against an RTO of "
-            f"{format_duration(rec.rto_s)}; margin {format_duration(rec.margin_s)}"
-        )
+        self.verdict_label.setToolTip(banner_tooltip(plan))
 
     @Slot(bool)
     def _on_busy(self, busy: bool) -> None:

@@ -189,7 +189,15 @@ def load_catalog_file(path: Path, *, user: bool = False) -> list[CatalogItem]:
 
 
 def shipped_catalog_files() -> list[Path]:
-    return sorted((data_dir() / "catalog").glob("*.toml"))
+    """The shipped catalog's TOML files; none at all is a broken install, not an empty list."""
+    folder = data_dir() / "catalog"
+    files = sorted(folder.glob("*.toml"))
+    if not files:
+        raise CatalogError(
+            f"the hardware catalog is missing: no *.toml files in {folder}",
+            hint="reinstall RTO Planner, or set RTOPLANNER_DATA to a folder with catalog/",
+        )
+    return files
 
 
 def shipped_catalog_digest() -> str:

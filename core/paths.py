@@ -1,34 +1,64 @@
 """Where shipped data lives.
 
-The repository keeps `data/` and `resources/` beside `core/`; an editable install and a
-source checkout find them there. A frozen bundle (PyInstaller) or an unusual install can
-point elsewhere with RTOPLANNER_DATA / RTOPLANNER_RESOURCES.
+The repository keeps `data/` and `resources/` at the top beside `core/`; pyproject maps
+them into the package as `rtoplanner.data` and `rtoplanner.resources`, so a wheel, an
+editable install and a frozen bundle all find them through `importlib.resources` as
+siblings of this package. RTOPLANNER_DATA / RTOPLANNER_RESOURCES point elsewhere (tests,
+an unusual install). A missing folder is an error naming where it was looked for, never
+an empty catalog or list.
 """
 
 from __future__ import annotations
 
 import os
-import sys
+from importlib import resources
 from pathlib import Path
 
+from .errors import CoreError
 
-def _root() -> Path:
-    frozen = getattr(sys, "_MEIPASS", None)
-    if frozen:
-        return Path(frozen)
-    return Path(__file__).resolve().parent.parent
+# `rtoplanner` when installed; the data packages are its children. `core` may not import
+# the top-level package (import contract), so the name is derived, not imported.
+_TOP = (__package__ or "rtoplanner.core").rpartition(".")[0] or "rtoplanner"
+
+
+class MissingDataError(CoreError):
+    """Shipped data (catalog, demos, fonts) is not where the install put it."""
+
+
+def _package_dir(sub: str, env: str) -> Path:
+    override = os.environ.get(env)
+    if override:
+        return Path(override)
+    try:
+        root = resources.files(f"{_TOP}.{sub}")
+    except ModuleNotFoundError:
+        root = None
+    path = Path(str(root)) if root is not None else None
+    if path is None or not path.is_dir():
+        raise MissingDataError(
+            f"the shipped {sub} folder is missing (looked for the package {_TOP}.{sub})",
+            hint=f"reinstall RTO Planner, or set {env} to the folder",
+        )
+    return path
 
 
 def data_dir() -> Path:
-    return Path(os.environ.get("RTOPLANNER_DATA") or _root() / "data")
+    """The shipped `data/` folder: catalog/, scenarios/ and what later releases add."""
+    return _package_dir("data", "RTOPLANNER_DATA")
 
 
 def resources_dir() -> Path:
-    return Path(os.environ.get("RTOPLANNER_RESOURCES") or _root() / "resources")
+    """The shipped `resources/` folder: fonts/, icons/, the desktop entry and MIME type."""
+    return _package_dir("resources", "RTOPLANNER_RESOURCES")
 
 
 def scenarios_dir() -> Path:
     return data_dir() / "scenarios"
+
+
+def estates_dir() -> Path:
+    """Demo estates (DESIGN §9): ESTATE.toml files with their scenarios beside them."""
+    return data_dir() / "estates"
 
 
 def demo_scenario() -> Path:

@@ -18,6 +18,7 @@ from .engine.growth import growth_outlook
 from .engine.path import BACKUP, RESTORE, PathModel, build_path_model
 from .engine.recovery import failure_state, recovery_timeline, worst_failure_offset
 from .engine.rpo import rpo
+from .engine.verdict import Check, deciding_check, plan_checks
 from .result import BackupJob, CycleResult, GrowthResult, RecoveryResult, RpoResult
 from .scenario import Scenario
 
@@ -39,6 +40,27 @@ class Plan:
 
     def job(self, name: str) -> BackupJob | None:
         return next((j for j in self.jobs if j.name == name), None)
+
+    @property
+    def checks(self) -> tuple[Check, ...]:
+        """Every target the plan is held against: recovery, RPO, each backup window."""
+        return plan_checks(self.recovery, self.rpo, self.jobs)
+
+    @property
+    def deciding(self) -> Check:
+        """The check that sets the headline verdict (DESIGN §3.7)."""
+        return deciding_check(self.checks)
+
+    @property
+    def verdict(self) -> str:
+        """The headline verdict: the worst of recovery vs RTO, RPO vs its target and each
+        backup vs its window (`meets`, `at_risk` or `misses`)."""
+        return self.deciding.verdict
+
+    @property
+    def decided_by(self) -> str:
+        """Which check sets `verdict`: `recovery`, `rpo` or `backup.<job>`."""
+        return self.deciding.name
 
 
 def compute_core(scenario: Scenario) -> tuple[PathModel, PathModel, RecoveryResult,
@@ -80,6 +102,17 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
     out: dict[str, Any] = {
         "scenario": s.name,
         "engine_version": ENGINE_VERSION,
+        "verdict": plan.verdict,
+        "decided_by": plan.decided_by,
+        "checks": [
+            {
+                "name": c.name,
+                "verdict": c.verdict,
+                "value_s": c.value_s,
+                "target_s": c.target_s,
+            }
+            for c in plan.checks
+        ],
         "as_of": plan.as_of.isoformat(),
         "units": {
             "time": "s",

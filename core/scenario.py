@@ -108,6 +108,9 @@ class Stage:
     write_factor: float = 1.0
     max_rate_Bps: float | None = None
     source: str = "scenario"
+    shared: str | None = None
+    """Name of an estate's `[[shared]]` resource this stage stands for (DESIGN §9);
+    a plan of the scenario alone uses the stage as written."""
 
     @property
     def label(self) -> str:
@@ -238,6 +241,9 @@ STAGE_FIELDS = (
               help="Rate in the backup direction when it differs (compression on CPU)."),
     FieldSpec("write_factor", "float", positive=True,
               help="Storage writes per data byte: 2 for ASM normal, 3 for high redundancy."),
+    FieldSpec("shared", "str",
+              help="In an estate: the [[shared]] resource (tape library, media servers, "
+                   "link) this stage uses with the other databases."),
 )  # fmt: skip
 RECOVERY_FIELDS = (
     FieldSpec("detect", "duration", help="Time to declare the failure and prepare the restore."),
@@ -491,6 +497,7 @@ def _resolve_stage(loader: _Loader, idx: int, values: dict[str, Any], catalog: C
         write_factor=write_factor,
         max_rate_Bps=max_rate,
         source=source,
+        shared=values.get("shared"),
     )
 
 

@@ -28,6 +28,7 @@ def _isolated_user_data(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("RTOPLANNER_DB", str(d / "rtoplanner.duckdb"))
     monkeypatch.setenv("XDG_DATA_HOME", str(d))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(d / "config"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(d / "state"))  # the log file
 
 
 @pytest.fixture

@@ -61,7 +61,11 @@ FIGURES: tuple[Figure, ...] = (
     Figure("rto", "RTO", "duration", lambda p: p.recovery.rto_s),
     Figure("margin", "Margin", "duration", lambda p: p.recovery.margin_s, +1,
            "RTO minus the worst-case recovery; negative when the plan misses"),
-    Figure("verdict", "Verdict", "verdict", lambda p: p.recovery.verdict),
+    Figure("verdict", "Verdict", "verdict", lambda p: p.verdict,
+           tip="The headline verdict: the worst of recovery vs RTO, RPO vs its target and "
+               "each backup vs its window"),
+    Figure("decided_by", "Decided by", "text", lambda p: p.deciding.title),
+    Figure("recovery_verdict", "Recovery vs RTO", "verdict", lambda p: p.recovery.verdict),
     Figure("bottleneck", "Restore bottleneck", "text", lambda p: p.restore_path.bottleneck),
     Figure("longest", "Longest phase", "text", lambda p: p.recovery.longest_phase.title),
     Figure("level0", "Level 0 backup", "duration", _level0, -1,

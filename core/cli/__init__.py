@@ -2,8 +2,14 @@
 
 Each subcommand lives in its own module with a `register(subparsers, common)` function
 that adds its parser and sets `func` to a `run(args) -> int`. Modules are listed
-explicitly (no discovery) so a frozen bundle finds them. The GUI adds its `gui` command
-through `extra_commands`, because `core` may not import `app`.
+explicitly in `COMMANDS` (no discovery) so a frozen bundle finds them. The GUI adds its
+`gui` command through `extra_commands`, because `core` may not import `app`.
+
+Start-up is lazy (issue 14): only the module of the command being run is imported and
+registered; every other command gets a stub parser carrying just its one-line help from
+`COMMANDS`, which is all `rto-planner --help` shows. So `--help` and `--version` import
+no command module (nor numpy, DuckDB or reportlab), and `plan` imports only `plan`. A
+test checks that the lazy `--help` reads exactly like the one with every module loaded.
 
 Errors a user can cause are `CoreError`s: printed as one line on stderr, exit status 2.
 Anything else is a bug: one line asking for a report (the traceback only with
@@ -16,7 +22,6 @@ import argparse
 import importlib
 import os
 import sys
-import traceback
 from collections.abc import Callable, Sequence
 
 from ..errors import CoreError
@@ -24,16 +29,22 @@ from ..errors import CoreError
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70
 
-# Subcommand modules of core, in the order `--help` lists them.
-_COMMAND_MODULES = (
-    "plan",
-    "risk",
-    "report",
-    "awr",
-    "import_cmd",
-    "imports",
-    "catalog",
-    "scenarios",
+# Subcommands of core in the order `--help` lists them: (command, module, the one-line
+# help the module's parser gives; tests/core/test_cli_startup.py keeps the two equal).
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("plan", "plan", "recovery timeline, backup jobs and RPO of a scenario"),
+    ("risk", "risk", "how sure is the plan: P(RTO met), percentiles, what decides it"),
+    ("report", "report", "write the PDF plan of a scenario"),
+    ("awr", "awr", "parse AWR / Statspack reports and print their workload figures"),
+    ("import", "import_cmd", "store AWR / Statspack reports and CSV exports in the store"),
+    (
+        "imports",
+        "imports",
+        "what was imported (list, summary) and putting it into a scenario (apply)",
+    ),
+    ("catalog", "catalog", "the hardware catalog (shipped figures with sources, and your own)"),
+    ("scenarios", "scenarios", "scenarios kept in the store, with their version history"),
+    ("estate", "estate", "when is each database open after a site loss, on shared hardware"),
 )
 
 Register = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]
@@ -56,7 +67,24 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-def build_parser(extra_commands: Sequence[Register] = ()) -> argparse.ArgumentParser:
+def command_word(argv: Sequence[str]) -> str | None:
+    """The subcommand named in `argv` (the first word that is not a top-level option)."""
+    words = iter(argv)
+    for word in words:
+        if word == "--db":
+            next(words, None)
+        elif word == "--":
+            return next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(
+    extra_commands: Sequence[Register] = (), argv: Sequence[str] | None = None
+) -> argparse.ArgumentParser:
+    """The parser; with `argv`, only the command it names is fully registered (the
+    others are stubs with their help line), without it every command module is loaded."""
     from .. import __version__
 
     parser = _Parser(
@@ -67,16 +95,21 @@ def build_parser(extra_commands: Sequence[Register] = ()) -> argparse.ArgumentPa
     parser.add_argument("--db", metavar="PATH", default=None, help=argparse.SUPPRESS)
     common = _common_parser()
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in _COMMAND_MODULES:
-        importlib.import_module(f".{name}", __name__).register(sub, common)
+    wanted = None if argv is None else command_word(argv)
+    for command, module, help_line in COMMANDS:
+        if argv is None or command == wanted:
+            importlib.import_module(f".{module}", __name__).register(sub, common)
+        else:
+            sub.add_parser(command, help=help_line, add_help=False)
     for register in extra_commands:
         register(sub, common)
     return parser
 
 
 def main(argv: Sequence[str] | None = None, *, extra_commands: Sequence[Register] = ()) -> int:
-    parser = build_parser(extra_commands)
-    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(extra_commands, argv)
+    args = parser.parse_args(argv)
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
@@ -92,6 +125,8 @@ def main(argv: Sequence[str] | None = None, *, extra_commands: Sequence[Register
         return 0
     except Exception as exc:  # a bug: say so in one line, never dump a traceback on a user
         if os.environ.get("RTOPLANNER_DEBUG"):
+            import traceback
+
             traceback.print_exc()
         print(
             f"rto-planner: internal error: {type(exc).__name__}: {exc} "

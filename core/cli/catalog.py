@@ -149,8 +149,13 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         parents=[common],
         help="remove one of your items (a shipped one then applies again)",
     )
-    rm.add_argument("kind", choices=CATALOG_KINDS, metavar="KIND")
-    rm.add_argument("name", metavar="NAME")
+    rm.add_argument(
+        "kind",
+        choices=CATALOG_KINDS,
+        metavar="KIND",
+        help="the item's kind: " + ", ".join(CATALOG_KINDS),
+    )
+    rm.add_argument("name", metavar="NAME", help="the item's name, as `catalog list` shows it")
     rm.set_defaults(func=run_remove)
     p.set_defaults(func=run_list, kind=None, all=False, json=False)
 

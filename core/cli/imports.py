@@ -80,7 +80,13 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "redo apply rate, a measured path stage) from what was imported for one database. "
         "Each value set is recorded in the scenario's [provenance] table.",
     )
-    q.add_argument("file", nargs="?", type=Path, metavar="SCENARIO.toml")
+    q.add_argument(
+        "file",
+        nargs="?",
+        type=Path,
+        metavar="SCENARIO.toml",
+        help="the scenario file to update (or give --scenario)",
+    )
     q.add_argument("--scenario", metavar="NAME", help="a stored scenario (saves a new version)")
     q.add_argument("--database", "--db-name", required=True, metavar="NAME", help="name or DBID")
     q.add_argument(

@@ -8,6 +8,7 @@ import sys
 from datetime import date
 
 from ..catalog import Catalog
+from ..engine.verdict import headline
 from ..errors import CoreError
 from ..plan import Plan, compute_plan, plan_to_json
 from ..result import PHASE_TITLES
@@ -24,7 +25,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         description="Compute the recovery timeline (worst case of the backup cycle), the "
         "backup jobs and the RPO of a scenario file.",
     )
-    p.add_argument("scenario", metavar="SCENARIO.toml")
+    p.add_argument("scenario", metavar="SCENARIO.toml", help="the scenario file to plan")
     p.add_argument("--json", action="store_true", help="machine-readable output on stdout")
     p.add_argument("--binary", action="store_true", help="print sizes in TiB/GiB, not TB/GB")
     p.add_argument(
@@ -101,6 +102,7 @@ def render_text(plan: Plan, *, binary: bool = False) -> str:
     lines = [f"Scenario: {s.name}"]
     if s.customer:
         lines.append(f"Customer: {s.customer}")
+    lines.append(f"Plan verdict: {headline(plan.deciding)}")
     f = rec.failure
     inc = (
         f"{f.incremental_count} {s.backup.level1} level 1 backup(s), "
@@ -196,9 +198,10 @@ def render_text(plan: Plan, *, binary: bool = False) -> str:
 
     lines += [
         "",
-        f"Verdict: {VERDICT_WORDS[rec.verdict]} the RTO of {format_duration(rec.rto_s)} — "
+        f"Recovery: {VERDICT_WORDS[rec.verdict]} the RTO of {format_duration(rec.rto_s)} — "
         f"worst-case recovery {format_duration(rec.total_s)}, margin "
         f"{format_duration(rec.margin_s)}.",
+        f"Verdict: {headline(plan.deciding)}.",
         "Units: TB = 10^12 bytes, TiB = 2^40 bytes; volumes are datafile (data) bytes."
         if not binary
         else "Units: TiB = 2^40 bytes; volumes are datafile (data) bytes.",

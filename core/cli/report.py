@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "recovery timeline, path and bottleneck, backups, cycle, RPO, growth, assumptions "
         "and formulas. With SOURCE_DATE_EPOCH set the PDF is byte-for-byte reproducible.",
     )
-    p.add_argument("scenario", metavar="SCENARIO.toml")
+    p.add_argument("scenario", metavar="SCENARIO.toml", help="the scenario file to report on")
     p.add_argument(
         "-o", "--output", metavar="PLAN.pdf", required=True, help="the PDF file to write"
     )

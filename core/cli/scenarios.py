@@ -83,6 +83,10 @@ def _result_json(r: StoredResult, current: bool | None = None) -> dict[str, Any]
     }
 
 
+NAME_HELP = "the scenario's name (or a unique beginning of it)"
+VERSION_HELP = "the version number (default: the latest)"
+
+
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser(
         "scenarios",
@@ -104,53 +108,55 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     q.set_defaults(func=run_list)
 
     q = add("show", "print a version's TOML exactly as saved (the latest by default)")
-    q.add_argument("name", metavar="NAME")
-    q.add_argument("--version", type=int, metavar="N", dest="ver")
+    q.add_argument("name", metavar="NAME", help=NAME_HELP)
+    q.add_argument("--version", type=int, metavar="N", dest="ver", help=VERSION_HELP)
     q.set_defaults(func=run_show)
 
     q = add("save", "save scenario files as new versions (named by their `name`)")
-    q.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    q.add_argument("files", nargs="+", type=Path, metavar="FILE", help="scenario TOML files")
     q.add_argument("-m", "--comment", default="", help="what changed, for the history")
     q.set_defaults(func=run_save)
 
     q = add("import", "import scenario TOML files (a new version each, bytes kept exactly)")
-    q.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    q.add_argument("files", nargs="+", type=Path, metavar="FILE", help="scenario TOML files")
     q.add_argument("-m", "--comment", default=None, help="default: 'imported from FILE'")
     q.set_defaults(func=run_import)
 
     q = add("export", "write a version's TOML exactly as saved", json=False)
-    q.add_argument("name", metavar="NAME")
-    q.add_argument("--version", type=int, metavar="N", dest="ver")
+    q.add_argument("name", metavar="NAME", help=NAME_HELP)
+    q.add_argument("--version", type=int, metavar="N", dest="ver", help=VERSION_HELP)
     q.add_argument("-o", "--output", type=Path, metavar="FILE", help="default: stdout")
     q.set_defaults(func=run_export)
 
     q = add("history", "list every version of a scenario")
-    q.add_argument("name", metavar="NAME")
+    q.add_argument("name", metavar="NAME", help=NAME_HELP)
     q.set_defaults(func=run_history)
 
     q = add("diff", "unified diff between two versions (the second defaults to the latest)")
-    q.add_argument("name", metavar="NAME")
-    q.add_argument("v1", type=int, metavar="V1")
-    q.add_argument("v2", type=int, nargs="?", metavar="V2")
+    q.add_argument("name", metavar="NAME", help=NAME_HELP)
+    q.add_argument("v1", type=int, metavar="V1", help="the older version number")
+    q.add_argument("v2", type=int, nargs="?", metavar="V2", help="the newer (default: the latest)")
     q.set_defaults(func=run_diff)
 
     q = add("restore", "make an old version current (saved again as the newest version)")
-    q.add_argument("name", metavar="NAME")
-    q.add_argument("version", type=int, metavar="VERSION")
-    q.add_argument("-m", "--comment", default=None)
+    q.add_argument("name", metavar="NAME", help=NAME_HELP)
+    q.add_argument("version", type=int, metavar="VERSION", help="the version to make current")
+    q.add_argument(
+        "-m", "--comment", default=None, help="what changed (default: 'restored version N')"
+    )
     q.set_defaults(func=run_restore)
 
     q = add("delete", "move a scenario to the bin (restorable for 30 days)")
-    q.add_argument("name", metavar="NAME")
+    q.add_argument("name", metavar="NAME", help=NAME_HELP)
     q.set_defaults(func=run_delete)
 
     q = add("undelete", "take a scenario out of the bin")
-    q.add_argument("name", metavar="NAME")
+    q.add_argument("name", metavar="NAME", help=NAME_HELP)
     q.set_defaults(func=run_undelete)
 
     q = add("results", "plans kept for a scenario, and whether they are still current")
-    q.add_argument("name", metavar="NAME")
-    q.add_argument("--version", type=int, metavar="N", dest="ver")
+    q.add_argument("name", metavar="NAME", help=NAME_HELP)
+    q.add_argument("--version", type=int, metavar="N", dest="ver", help=VERSION_HELP)
     q.add_argument(
         "--compute",
         action="store_true",

@@ -183,12 +183,7 @@ def recovery_timeline(
     total = t
     margin = tg.rto_s - total
     risk = tg.risk_margin_abs_s
-    if total > tg.rto_s:
-        verdict = "misses"
-    elif margin < risk:
-        verdict = "at_risk"
-    else:
-        verdict = "meets"
+    verdict = recovery_verdict(total, tg.rto_s, risk)
     return RecoveryResult(
         phases=tuple(phases),
         total_s=total,
@@ -198,6 +193,16 @@ def recovery_timeline(
         risk_margin_s=risk,
         failure=state,
     )
+
+
+def recovery_verdict(total_s: float, rto_s: float, risk_margin_s: float) -> str:
+    """DESIGN §3.4: `misses` past the RTO, `at_risk` inside it by less than the risk
+    margin, else `meets`."""
+    if total_s > rto_s:
+        return "misses"
+    if rto_s - total_s < risk_margin_s:
+        return "at_risk"
+    return "meets"
 
 
 def recovery_total_s(

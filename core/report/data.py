@@ -16,6 +16,7 @@ from .. import __version__
 from ..catalog import Catalog
 from ..clock import source_date_epoch
 from ..clock import today as report_date
+from ..engine.verdict import verdict_title
 from ..plan import Plan
 from ..units import format_duration
 from ..wording import VERDICT_WORDS
@@ -86,6 +87,8 @@ def _header(plan: Plan, binary: bool, generated: datetime) -> dict[str, Any]:
             f"Worst-case recovery {format_duration(rec.total_s)} against an RTO of "
             f"{format_duration(rec.rto_s)}: margin {format_duration(rec.margin_s)}"
         )
+    if plan.decided_by != "recovery":
+        line = f"Decided by {plan.deciding.sentence()}. {line}"
     units = (
         "Sizes in binary units (TiB = 2⁴⁰ bytes); "
         if binary
@@ -103,9 +106,11 @@ def _header(plan: Plan, binary: bool, generated: datetime) -> dict[str, Any]:
         "producer": f"RTO Planner {__version__}",
         "units_note": units,
         "binary": binary,
-        "verdict": rec.verdict,
-        "verdict_words": VERDICT_WORDS[rec.verdict],
+        "verdict": plan.verdict,
+        "verdict_words": VERDICT_WORDS[plan.verdict],
         "verdict_line": line,
+        "verdict_title": verdict_title(plan.deciding),
+        "decided_by": plan.decided_by,
         "total_s": rec.total_s,
         "rto_s": rec.rto_s,
         "margin_s": rec.margin_s,

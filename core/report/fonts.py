@@ -47,7 +47,7 @@ def register_fonts() -> None:
             if not path.is_file():
                 raise ReportError(
                     f"the report font {path} is missing",
-                    hint="reinstall RTO Planner or set RTOPLANNER_RESOURCES",
+                    hint="reinstall RTO Planner, or point RTOPLANNER_RESOURCES at it",
                 )
             pdfmetrics.registerFont(TTFont(name, str(path)))
         # <b> and <i> inside paragraphs map onto the two faces we ship.

@@ -117,6 +117,10 @@ class ReportData:
     total_text: str
     rto_text: str
     margin_text: str
+    verdict_title: str = ""
+    """The cover's big words: 'MISSES the RPO', 'MEETS every target' (DESIGN §3.7)."""
+    decided_by: str = "recovery"
+    """Which check sets the headline verdict: recovery, rpo or backup.<job>."""
 
     parts: Mapping[str, Any] = field(default_factory=dict)
     """Section key → that section's data, in print order (see `core.report.sections`)."""

@@ -2,8 +2,10 @@
 
 Why this shape (STYLE §4, §8):
 
-* DuckDB lets one process hold a file for writing; a second process gets an IOException.
-  We turn that into `StoreLockedError` naming the file and the other PID.
+* One process holds a store for writing. DuckDB's own lock is a POSIX record lock that
+  the kernel drops when the holder closes any descriptor of the file, so every RTO
+  Planner process first takes `flock` on `<store>.lock` (`lock.py`) and keeps it until
+  `close()`. A second process gets `StoreLockedError` naming the file and the other PID.
 * Inside the process, one `DuckDBPyConnection` is owned here. Every write runs on a
   one-thread executor (the "DB lane") inside a transaction, so writes are serialised and
   each is all-or-nothing: a process killed mid-save loses that save, never the file.
@@ -20,6 +22,7 @@ import contextlib
 import difflib
 import hashlib
 import json
+import os
 import re
 import shutil
 import threading
@@ -54,6 +57,7 @@ from .errors import (
     StoreReadOnlyError,
     StoreTooNewError,
 )
+from .lock import StoreLock
 from .migrations import current_version
 from .models import (
     CatalogChange,
@@ -179,6 +183,16 @@ def _probe(path: Path) -> int:
                 f"{path} is a DuckDB database of another program, not an RTO Planner store",
                 hint="pass --db with another file name; the file was not changed",
             )
+        if version == 0:
+            # RTO Planner creates a store under another name and renames it into place
+            # complete (`_create_new`), so an existing file without our tables is
+            # someone else's (or an empty database): never write our tables into it.
+            raise NotAStoreError(
+                f"{path} is a DuckDB database without RTO Planner's tables (an empty "
+                "database or another program's), not an RTO Planner store",
+                hint="pass --db with a new file name (RTO Planner creates it); "
+                "the file was not changed",
+            )
         if version > _migrations.SCHEMA_VERSION:
             row = con.execute(
                 "SELECT app_version FROM schema_version ORDER BY version DESC LIMIT 1"
@@ -296,10 +310,14 @@ class Store:
                 )
             _OPEN.add(self.path)
         self._lane = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rto-store-lane")
+        self._lock = StoreLock(self.path, shared=read_only)
         try:
+            self._make_folder()
+            self._lock.acquire()  # before anything opens the store file (see lock.py)
             self._info = self._open()
         except BaseException:
             self._lane.shutdown()
+            self._lock.release(failed_open=True)
             with _OPEN_LOCK:
                 _OPEN.discard(self.path)
             raise
@@ -313,6 +331,18 @@ class Store:
 
     # ---------------------------------------------------------------- open and close
 
+    def _make_folder(self) -> None:
+        """Create the folder of a new store (the lock file goes there first)."""
+        if self.read_only or self.path.parent.is_dir():
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create the folder for the store {self.path} ({exc.strerror or exc})",
+                hint="pass --db with a writable location",
+            ) from None
+
     def _open(self) -> StoreInfo:
         path = self.path
         existed = path.exists()
@@ -325,14 +355,8 @@ class Store:
                     f"{path} does not exist", hint="run a command without read-only once to "
                     "create it, or pass --db with an existing store"
                 )  # fmt: skip
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StoreError(
-                    f"cannot create the folder for the store {path} ({exc.strerror or exc})",
-                    hint="pass --db with a writable location",
-                ) from None
-            version = 0
+            self._create_new()
+            version = _migrations.SCHEMA_VERSION
         if self.read_only and version < _migrations.SCHEMA_VERSION:
             raise StoreError(
                 f"{path} has store schema {version} and needs an upgrade to "
@@ -382,6 +406,41 @@ class Store:
             backup_path=backup,
         )
 
+    def _create_new(self) -> None:
+        """Create the store under a temporary name, complete, then rename it into place.
+
+        So a file at the store's path is either a whole RTO Planner store or was never
+        written by us (a crash mid-creation leaves only the temporary file, removed here
+        on any error it can see).
+        """
+        path = self.path
+        tmp = path.with_name(f".{path.name}.creating-{os.getpid()}")
+        for leftover in (tmp, tmp.with_name(tmp.name + ".wal")):
+            leftover.unlink(missing_ok=True)
+        try:
+            con = duckdb.connect(str(tmp))
+            try:
+                _migrations.apply_migrations(
+                    con, 0, app_version=__version__, migrations=_migrations.MIGRATIONS
+                )
+                con.execute("CHECKPOINT")
+            finally:
+                con.close()
+            if path.exists():  # someone not honouring the lock made it meanwhile
+                raise StoreError(f"{path} appeared while it was being created; try again")
+            os.replace(tmp, path)
+        except duckdb.Error as exc:
+            raise translate_duckdb_error(exc, path) from None
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create the store {path} ({exc.strerror or exc})",
+                hint="free some disk space or pass --db with a writable location",
+            ) from None
+        finally:
+            for leftover in (tmp, tmp.with_name(tmp.name + ".wal")):
+                with contextlib.suppress(OSError):
+                    leftover.unlink(missing_ok=True)
+
     def _backup_before_migration(self, version: int) -> Path:
         """Checkpoint (so the WAL is folded in) and copy the file aside."""
         con = _connect(self.path, read_only=False)
@@ -418,6 +477,7 @@ class Store:
         self._closed = True
         self._lane.shutdown(wait=True)
         self._close_connections()
+        self._lock.release()  # only after DuckDB has closed (and checkpointed) the file
         with _OPEN_LOCK:
             _OPEN.discard(self.path)
 

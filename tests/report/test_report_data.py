@@ -72,7 +72,8 @@ def test_key_figures_match_the_plan(path):
     assert d.total_text == format_duration(rec.total_s)
     assert d.rto_text == format_duration(rec.rto_s)
     assert d.margin_text == format_duration(rec.margin_s)
-    assert d.verdict == rec.verdict
+    assert d.verdict == plan.verdict  # the headline: worst of RTO, RPO and windows
+    assert d.decided_by == plan.decided_by
     assert d.verdict_words in ("MEETS", "AT RISK", "MISSES")
     assert d.total_text in d.summary[0]
     assert format_duration(abs(rec.margin_s)) in d.summary[0]

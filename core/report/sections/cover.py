@@ -10,6 +10,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Paragraph, Spacer, Table
 
+from ...decisive import decisive_assumptions
 from ...units import format_duration
 from ..charts import GREEN, GRID, INK, MUTED, RED
 from ..model import ReportContext, Section, bottleneck_words, pct
@@ -30,10 +31,17 @@ class KeyFigure:
 @dataclass(frozen=True)
 class CoverPart:
     key_figures: tuple[KeyFigure, ...]
+    decisive: tuple[tuple[str, str, str, str, str], ...] = ()
+    """(figure, value, share of the recovery, source, how to measure) for each default
+    that sets more than 10 % of the recovery time (DESIGN §3.7)."""
 
 
 def build(ctx: ReportContext) -> CoverPart:
-    return CoverPart(key_figures(ctx))
+    decisive = tuple(
+        (a.title, a.value, f"{a.share * 100:.0f} %", a.source, a.how_to_measure)
+        for a in decisive_assumptions(ctx.plan)
+    )
+    return CoverPart(key_figures(ctx), decisive)
 
 
 def key_figures(ctx: ReportContext) -> tuple[KeyFigure, ...]:
@@ -95,6 +103,7 @@ def render(r: ReportRenderer, part: CoverPart) -> list[Flowable]:
     out.append(Paragraph(r.p(d.scenario_name), st["cover_name"]))
     out += [_meta_table(r), Spacer(1, 14 * mm)]
     out += [_verdict_box(r), Spacer(1, 8 * mm), _figures(r, part), Spacer(1, 10 * mm)]
+    out += _decisive(r, part)
     if d.notes:
         out += [Paragraph("Notes", st["h2"]), r.para(d.notes)]
     out += [NextPageTemplate("body"), PageBreak()]
@@ -135,12 +144,7 @@ def _verdict_box(r: ReportRenderer) -> Table:
     colour = r.verdict_colour(d.verdict)
     box = Table(
         [
-            [
-                Paragraph(
-                    r.p(d.verdict_words + (" the RTO" if d.verdict != "at_risk" else "")),
-                    st["verdict"],
-                )
-            ],
+            [Paragraph(r.p(d.verdict_title or d.verdict_words), st["verdict"])],
             [Paragraph(r.p(d.verdict_line), st["verdict_line"])],
         ],
         colWidths=[r.width],
@@ -158,6 +162,22 @@ def _verdict_box(r: ReportRenderer) -> Table:
         )
     )
     return box
+
+
+def _decisive(r: ReportRenderer, part: CoverPart) -> list[Flowable]:
+    """Defaults that set more than 10 % of the recovery time, on the first page."""
+    if not part.decisive:
+        return []
+    out: list[Flowable] = [Paragraph("Assumptions that decide this plan", r.styles["h2"])]
+    for title, value, share, source, how in part.decisive:
+        out.append(
+            Paragraph(
+                f"<b>{r.p(title)} {r.p(value)}</b> sets {r.p(share)} of the recovery time "
+                f"and is not a measurement. Source: {r.p(source)}. To replace it, {r.p(how)}.",
+                r.styles["body"],
+            )
+        )
+    return [*out, Spacer(1, 6 * mm)]
 
 
 def _figures(r: ReportRenderer, part: CoverPart) -> Table:

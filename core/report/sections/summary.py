@@ -12,6 +12,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
 from ...advice import best_changes
+from ...decisive import decisive_assumptions
 from ...errors import CoreError
 from ...result import PHASE_TITLES
 from ...units import format_duration
@@ -61,6 +62,9 @@ def advice_lines(ctx: ReportContext) -> tuple[AdviceLine, ...]:
 
 def paragraphs(ctx: ReportContext, advice: tuple[AdviceLine, ...]) -> tuple[str, ...]:
     out = [_verdict_paragraph(ctx), _rpo_sentence(ctx), _longest_phase_sentence(ctx)]
+    if ctx.plan.decided_by != "recovery":
+        out.append(f"The plan's verdict is decided by {ctx.plan.deciding.sentence()}.")
+    out += [a.sentence() for a in decisive_assumptions(ctx.plan)]
     if advice:
         a = advice[0]
         out.append(

@@ -1,0 +1,1 @@
+"""The shipped data (catalog, demos): a package only so importlib.resources finds it."""

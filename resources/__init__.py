@@ -1,0 +1,1 @@
+"""Shipped resources (fonts, icons, desktop entry): a package for importlib.resources."""

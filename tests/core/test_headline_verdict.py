@@ -1,0 +1,92 @@
+"""One verdict for the whole plan and the assumptions that decide it (DESIGN §3.7)."""
+
+from __future__ import annotations
+
+import json
+
+import pypdf
+import pytest
+
+from rtoplanner.core.cli import main
+from rtoplanner.core.decisive import banner_tooltip, decisive_assumptions
+from rtoplanner.core.paths import data_dir
+from rtoplanner.core.plan import compute_plan, plan_to_json
+from rtoplanner.core.report.data import build_report_data
+from rtoplanner.core.scenario import load_scenario, with_values
+
+DEMOS = data_dir() / "scenarios"
+
+
+def gige():
+    """The GigE/LTO-5 demo: recovery meets its RTO, the site-loss RPO (28.5 h) misses 24 h."""
+    return load_scenario(DEMOS / "small_gige_lto.toml")
+
+
+def test_a_missed_rpo_decides_the_headline_although_recovery_meets():
+    plan = compute_plan(gige(), include_growth=False)
+    assert plan.recovery.verdict == "meets"
+    assert plan.rpo.verdict == "misses"
+    assert plan.verdict == "misses"
+    assert plan.decided_by == "rpo"
+
+
+def test_a_backup_over_its_window_decides_the_headline():
+    s = with_values(gige(), {"targets.backup_window": "1 h", "targets.rpo": "48 h"})
+    plan = compute_plan(s, include_cycle=False, include_growth=False)
+    assert plan.recovery.verdict == "meets" and plan.rpo.verdict == "meets"
+    assert plan.verdict == "misses"
+    assert plan.decided_by == "backup.level0"
+
+
+def test_when_everything_meets_the_tightest_target_is_named():
+    s = with_values(gige(), {"targets.rpo": "30 h"})  # 28.5 h of 30 h; recovery 68 % of RTO
+    plan = compute_plan(s, include_cycle=False, include_growth=False)
+    assert plan.verdict == "meets"
+    assert plan.decided_by == "rpo"
+
+
+def test_json_has_top_level_verdict_and_keeps_recovery_verdict(capsys):
+    assert main(["plan", str(DEMOS / "small_gige_lto.toml"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["verdict"] == "misses"
+    assert out["decided_by"] == "rpo"
+    assert out["recovery"]["verdict"] == "meets"
+    assert {c["name"] for c in out["checks"]} >= {"recovery", "rpo", "backup.level0"}
+    assert plan_to_json(compute_plan(gige()))["verdict"] == "misses"
+
+
+def test_plan_text_says_what_decides(capsys):
+    assert main(["plan", str(DEMOS / "small_gige_lto.toml")]) == 0
+    text = capsys.readouterr().out
+    assert "Plan verdict: MISSES — decided by RPO" in text
+    assert "Verdict: MISSES — decided by RPO" in text
+
+
+def test_pdf_cover_shows_the_headline(tmp_path):
+    out = tmp_path / "plan.pdf"
+    assert main(["report", str(DEMOS / "small_gige_lto.toml"), "-o", str(out)]) == 0
+    first = pypdf.PdfReader(out).pages[0].extract_text()
+    assert "MISSES the RPO" in first
+    assert "Decided by RPO" in first
+
+
+def test_redo_apply_default_is_named_as_decisive():
+    plan = compute_plan(load_scenario(DEMOS / "oltp_zfs_nas.toml"), include_growth=False)
+    found = decisive_assumptions(plan)
+    assert [a.key for a in found] == ["recovery.redo_apply_rate"]
+    assert found[0].share == pytest.approx(
+        plan.recovery.phase("redo_apply").duration_s / plan.recovery.total_s
+    )
+    assert "V$RECOVERY_PROGRESS" in banner_tooltip(plan)
+    data = build_report_data(plan, advice=())
+    assert any("Redo apply rate" in line and "not a measurement" in line for line in data.summary)
+    measured = with_values(plan.scenario, {"recovery.redo_apply_rate": "169 GB/h"})
+    assert decisive_assumptions(compute_plan(measured, include_cycle=False)) == []
+
+
+def test_pdf_first_page_names_the_decisive_assumption(tmp_path):
+    out = tmp_path / "plan.pdf"
+    assert main(["report", str(DEMOS / "oltp_zfs_nas.toml"), "-o", str(out)]) == 0
+    first = pypdf.PdfReader(out).pages[0].extract_text()
+    assert "Assumptions that decide this plan" in first
+    assert "V$RECOVERY_PROGRESS" in first
