@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "from its range (the [uncertainty] table, else a default by where the figure came "
         "from), and print how likely the recovery is to meet the RTO.",
     )
-    p.add_argument("scenario", metavar="SCENARIO.toml")
+    p.add_argument("scenario", metavar="SCENARIO.toml", help="the scenario file")
     p.add_argument("--trials", type=_count, default=100_000, metavar="N",
                    help="number of trials (default 100,000)")  # fmt: skip
     p.add_argument("--seed", type=_seed, default=None, metavar="S",
