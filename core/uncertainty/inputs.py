@@ -234,6 +234,7 @@ def resolve_key(key: str, scenario: Scenario) -> tuple[str, FieldSpec]:
                 f"stages are numbered path[0] to path[{n - 1}] in restore order",
             )
         _field_problem(f"path[{index}]", name, STAGE_FIELDS, _stage_fields())
+        _stage_field_problem(scenario, index, name)
         return f"path[{index}].{name}", _spec(STAGE_FIELDS, name)  # type: ignore[return-value]
     if key.startswith("path."):
         rest = key[len("path.") :]
@@ -245,6 +246,7 @@ def resolve_key(key: str, scenario: Scenario) -> tuple[str, FieldSpec]:
             )
         index = _stage_by_name(stage_name, scenario)
         _field_problem(f"path.{stage_name}", name, STAGE_FIELDS, _stage_fields())
+        _stage_field_problem(scenario, index, name)
         return f"path[{index}].{name}", _spec(STAGE_FIELDS, name)  # type: ignore[return-value]
     section, dot, name = key.partition(".")
     if not dot:
@@ -265,6 +267,15 @@ def resolve_key(key: str, scenario: Scenario) -> tuple[str, FieldSpec]:
     ranged = [f"{section}.{s.key}" for s in table if _is_ranged(f"{section}.{s.key}", s)]
     _field_problem(section, name, table, ranged)
     return key, _spec(table, name)  # type: ignore[return-value]
+
+
+def _stage_field_problem(scenario: Scenario, index: int, name: str) -> None:
+    st = scenario.path[index]
+    if name == "hw_compression" and st.kind != "tape_drive":
+        raise KeyProblem(
+            f"stage {index} ({st.label}) is a {st.kind}: only tape drives have hardware "
+            "compression"
+        )
 
 
 def _is_ranged(dotted: str, spec: FieldSpec) -> bool:
@@ -555,6 +566,66 @@ def check_uncertainty(scenario: Scenario, source: str, lines: Mapping[str, int])
     return dict(table)
 
 
+# ------------------------------------------------------------------------ editing stages
+
+
+def _raw_labels(raw_path: Any) -> list[str]:
+    return [str(st.get("name") or st.get("kind") or "") for st in (raw_path or [])]
+
+
+def follow_stage_edits(
+    table: Mapping[str, Any],
+    before_path: Any,
+    after_path: Any,
+    moved: Mapping[int, int | None] | None = None,
+) -> dict[str, Any]:
+    """`[uncertainty]` keys that still name the same stages after an edit of the path.
+
+    `moved` maps each old stage index to its new one (None: removed); by default every
+    stage keeps its place (a rename, a catalog pick). A key naming a stage by its old
+    name follows the stage to its new name (or its position when the name is not unique);
+    a key by position follows the stage; the keys of a removed stage go with it, and so
+    does the range of a figure the edit removed (a catalog pick drops the stage's rate:
+    its range was about the old figure).
+    """
+    before, after = _raw_labels(before_path), _raw_labels(after_path)
+    moved = dict(moved) if moved is not None else {i: i for i in range(len(before))}
+
+    def removed(index: int, j: int, name: str) -> bool:
+        had = name in (before_path[index] or {})
+        return had and name not in (after_path[j] or {})
+
+    def new_key(index: int, name: str) -> str | None:
+        j = moved.get(index)
+        if j is None or j >= len(after) or removed(index, j, name):
+            return None
+        label = after[j]
+        if label and after.count(label) == 1 and "[" not in label:
+            return f"path.{label}.{name}"
+        return f"path[{j}].{name}"
+
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        m = _STAGE_INDEX.match(key)
+        if m:
+            index, name = int(m.group(1)), m.group(2)
+            j = moved.get(index) if index < len(before) else index
+            if j is not None and j < len(after) and not (
+                index < len(before) and removed(index, j, name)
+            ):
+                out[f"path[{j}].{name}"] = value  # by position it was given, by position it stays
+            continue
+        if key.startswith("path."):
+            label, _, name = key[len("path.") :].rpartition(".")
+            if before.count(label) == 1:
+                target = new_key(before.index(label), name)
+                if target is not None:
+                    out[target] = value
+                continue
+        out[key] = value
+    return out
+
+
 # ------------------------------------------------------------------------ applying draws
 
 
@@ -591,6 +662,7 @@ __all__ = [
     "default_range",
     "describe_value",
     "flatten_table",
+    "follow_stage_edits",
     "format_relative",
     "label_for",
     "provenance",

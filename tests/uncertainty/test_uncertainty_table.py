@@ -183,3 +183,32 @@ def test_range_problem_explains_while_the_user_types():
     assert range_problem("recovery.redo_apply_rate", "-40%..", s)
     assert range_problem("recovery.redo_apply_rate", "-40%..+20%", s) is None
     assert "does not contain" in range_problem("database.daily_change", "6%..9%", s)
+
+
+def test_ranges_follow_their_stages_through_renames_moves_and_removals():
+    from rtoplanner.core.uncertainty.inputs import follow_stage_edits
+
+    before = [{"kind": "tape_drive", "name": "LTO-4", "rate": "120 MB/s"},
+              {"kind": "network", "name": "IB"}, {"kind": "disk"}]  # fmt: skip
+    table = {"path.LTO-4.rate": "±15%", "path.IB.rate": "±5%", "path[2].rate": "±1%",
+             "recovery.redo_apply_rate": "±9%"}  # fmt: skip
+    renamed = [dict(before[0], name="LTO-4 (site B)"), before[1], before[2]]
+    assert follow_stage_edits(table, before, renamed) == {
+        "path.LTO-4 (site B).rate": "±15%", "path.IB.rate": "±5%", "path[2].rate": "±1%",
+        "recovery.redo_apply_rate": "±9%"}  # fmt: skip
+    moved = [before[1], before[0], before[2]]
+    assert follow_stage_edits(table, before, moved, {0: 1, 1: 0, 2: 2}) == table
+    removed = [before[1], before[2]]
+    assert follow_stage_edits(table, before, removed, {0: None, 1: 0, 2: 1}) == {
+        "path.IB.rate": "±5%",
+        "path[1].rate": "±1%",
+        "recovery.redo_apply_rate": "±9%",
+    }
+    # A catalog pick drops the stage's own rate: the range about that rate goes too.
+    picked = [{"kind": "tape_drive", "name": "LTO-8"}, before[1], before[2]]
+    assert "path.LTO-8.rate" not in follow_stage_edits(table, before, picked)
+
+
+def test_a_range_the_plan_would_not_use_is_refused():
+    with pytest.raises(ScenarioError, match="only tape drives have hardware compression"):
+        scenario_with('"path[1].hw_compression" = "±10%"')
