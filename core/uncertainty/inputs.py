@@ -273,8 +273,7 @@ def _stage_field_problem(scenario: Scenario, index: int, name: str) -> None:
     st = scenario.path[index]
     if name == "hw_compression" and st.kind != "tape_drive":
         raise KeyProblem(
-            f"stage {index} ({st.label}) is a {st.kind}: only tape drives have hardware "
-            "compression"
+            f"stage {index} ({st.label}) is a {st.kind}: only tape drives have hardware compression"
         )
 
 
@@ -610,8 +609,10 @@ def follow_stage_edits(
         if m:
             index, name = int(m.group(1)), m.group(2)
             j = moved.get(index) if index < len(before) else index
-            if j is not None and j < len(after) and not (
-                index < len(before) and removed(index, j, name)
+            if (
+                j is not None
+                and j < len(after)
+                and not (index < len(before) and removed(index, j, name))
             ):
                 out[f"path[{j}].{name}"] = value  # by position it was given, by position it stays
             continue
