@@ -792,6 +792,11 @@ def with_values(scenario: Scenario, changes: Mapping[str, Any], catalog: Catalog
         prov = dict(raw.get("provenance") or {})
         prov.update(provenance)
         raw["provenance"] = prov
+        if raw.get("uncertainty"):
+            from .uncertainty.inputs import table_without
+
+            # A measured figure replaces the estimate: it takes the measured range.
+            raw["uncertainty"] = table_without(scenario, provenance)
     return scenario_from_mapping(raw, source=scenario.name, catalog=catalog)
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -565,7 +565,24 @@ def check_uncertainty(scenario: Scenario, source: str, lines: Mapping[str, int])
     return dict(table)
 
 
-# ------------------------------------------------------------------------ editing stages
+# ------------------------------------------------------------------------ editing
+
+
+def table_without(scenario: Scenario, keys: Iterable[str]) -> dict[str, Any]:
+    """The scenario's `[uncertainty]` without the ranges of `keys` (canonical or as
+    written): what stays when imported measurements replace those figures."""
+    drop = set(keys)
+    out: dict[str, Any] = {}
+    for tkey, text in (scenario.uncertainty or {}).items():
+        try:
+            canonical = resolve_key(tkey, scenario)[0]
+        except KeyProblem:
+            canonical = tkey
+        if tkey not in drop and canonical not in drop:
+            out[tkey] = text
+    return out
+
+
 
 
 def _raw_labels(raw_path: Any) -> list[str]:
@@ -664,6 +681,7 @@ __all__ = [
     "describe_value",
     "flatten_table",
     "follow_stage_edits",
+    "table_without",
     "format_relative",
     "label_for",
     "provenance",
