@@ -17,6 +17,7 @@ jumps while the user is half-way through typing "2.5 TB".
 from __future__ import annotations
 
 import copy
+import logging
 import re
 import tomllib
 from collections.abc import Mapping
@@ -29,6 +30,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from rtoplanner.core.catalog import Catalog, CatalogItem, shipped_catalog
 from rtoplanner.core.errors import CoreError, ScenarioError, UnitError
+from rtoplanner.core.outfile import write_output_text
 from rtoplanner.core.plan import Plan, compute_plan
 from rtoplanner.core.scenario import (
     SECTIONS,
@@ -49,6 +51,8 @@ from rtoplanner.core.uncertainty.inputs import follow_stage_edits
 
 from .editor.fields import label_for
 from .workers import TaskRunner
+
+log = logging.getLogger(__name__)  # core/logs.py attaches the log file
 
 DEBOUNCE_MS = 50
 UNTITLED = "Untitled"
@@ -456,7 +460,9 @@ class ScenarioDocument(QObject):
             raw = copy.deepcopy(dict(scenario.raw))
         except ScenarioError as exc:
             raw = self._salvage(p, exc)
+            log.warning("opened %s with errors: %s", p, exc)
         self._install(raw, p)
+        log.info("opened %s", p)
 
     @staticmethod
     def _salvage(path: Path, exc: ScenarioError) -> dict[str, Any]:
@@ -484,6 +490,7 @@ class ScenarioDocument(QObject):
             except tomllib.TOMLDecodeError:
                 raise exc from None
         self._install(raw, None, origin)
+        log.info("opened %s from the store", source)
 
     def text(self) -> str:
         """The document as TOML text (what Save writes to a file or the store)."""
@@ -537,10 +544,8 @@ class ScenarioDocument(QObject):
         (Export TOML…). Raises OSError, or ValueError when the raw document cannot be
         written as TOML."""
         target = Path(path)
-        text = self.text()
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(target)
+        write_output_text(target, self.text())  # regular files only, all or nothing
+        log.info("saved %s", target)
         return target
 
     @Slot(bool)

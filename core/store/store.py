@@ -41,6 +41,7 @@ from ..catalog import (
     _norm,
     item_to_mapping,
     load_catalog_file,
+    shipped_catalog_currency,
     shipped_catalog_digest,
     shipped_catalog_files,
 )
@@ -169,6 +170,25 @@ def _connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
         raise translate_duckdb_error(exc, path) from None
 
 
+_HEADER_BYTES = 3 * 4096  # DuckDB's file header and its two database headers
+
+
+def _worth_a_full_read(con: duckdb.DuckDBPyConnection, path: Path, version: int) -> bool:
+    """Whether opening should read the whole file first: before a migration rewrites it,
+    after an unclean shutdown (a WAL left behind) and when the file is shorter than the
+    blocks DuckDB says it holds. A cleanly closed file opens without it: the full read
+    costs 60-120 ms, and DuckDB still checksums every block it reads later (issue 14)."""
+    if version < _migrations.SCHEMA_VERSION:
+        return True
+    if path.with_name(path.name + ".wal").exists():
+        return True
+    # A file cut short (a copy that stopped half-way) no longer holds every block.
+    ((block_size, blocks),) = con.execute(
+        "SELECT block_size, total_blocks FROM pragma_database_size()"
+    ).fetchall()
+    return path.stat().st_size < _HEADER_BYTES + block_size * blocks
+
+
 def _probe(path: Path) -> int:
     """Open an existing file read-only and return its schema version, or raise.
 
@@ -203,11 +223,10 @@ def _probe(path: Path) -> int:
                 f"({__version__}) reads schema {_migrations.SCHEMA_VERSION} and older",
                 hint="update RTO Planner to open it; the file was left untouched",
             )
-        if version > 0:
+        if version > 0 and _worth_a_full_read(con, path, version):
             # Read every value of every table once (hashing keeps it inside DuckDB), so a
             # truncated file or a bad block (DuckDB checksums blocks) shows up here,
-            # read-only, rather than in the middle of a write. The store holds megabytes,
-            # so this costs milliseconds.
+            # read-only, rather than in the middle of a write.
             for (table,) in con.execute(
                 "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
             ).fetchall():
@@ -255,18 +274,18 @@ def _scenario_name_from_text(text: str, source: str, catalog: Catalog) -> str:
 _CATALOG_COLUMNS = (
     "kind, name, source, rate_Bps, derate, hw_compression, compressed_rate_Bps, "
     "backup_rate_Bps, ratio, cpu_cost, load_s, unload_s, locate_s, notes, extra, origin, "
-    "updated_at"
+    "updated_at, price"
 )
 
 
 def _item_from_row(row: tuple) -> CatalogItem:
     (kind, name, source, rate, derate, hw, comp, back, ratio, cpu, load, unload, locate,
-     notes, extra, origin) = row[:16]  # fmt: skip
+     notes, extra, origin, _updated, price) = row[:18]  # fmt: skip
     return CatalogItem(
         kind=kind, name=name, source=source, rate_Bps=rate, derate=derate,
         hw_compression=hw, compressed_rate_Bps=comp, backup_rate_Bps=back, ratio=ratio,
         cpu_cost=cpu, load_s=load, unload_s=unload, locate_s=locate, notes=notes or "",
-        user=origin == "user", extra=json.loads(extra) if extra else {},
+        user=origin == "user", extra=json.loads(extra) if extra else {}, price=price,
     )  # fmt: skip
 
 
@@ -275,13 +294,13 @@ def _insert_item(con: duckdb.DuckDBPyConnection, item: CatalogItem, origin: str)
     con.execute(
         "INSERT INTO catalog_item (origin, kind, name, name_key, source, rate_Bps, derate, "
         "hw_compression, compressed_rate_Bps, backup_rate_Bps, ratio, cpu_cost, load_s, "
-        "unload_s, locate_s, notes, extra, raw, added_at, updated_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "unload_s, locate_s, notes, extra, raw, added_at, updated_at, price) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             origin, item.kind, item.name, _norm(item.name), item.source, item.rate_Bps,
             item.derate, item.hw_compression, item.compressed_rate_Bps, item.backup_rate_Bps,
             item.ratio, item.cpu_cost, item.load_s, item.unload_s, item.locate_s, item.notes,
-            json.dumps(item.extra), json.dumps(item_to_mapping(item)), now, now,
+            json.dumps(item.extra), json.dumps(item_to_mapping(item)), now, now, item.price,
         ],
     )  # fmt: skip
 
@@ -606,11 +625,11 @@ class Store:
             params.append(kind)
         sql += " ORDER BY kind, origin = 'user', id"
         rows = self.read(lambda cur: cur.execute(sql, params).fetchall())
-        user_keys = {(r[0], r[17]) for r in rows if r[15] == "user"}
-        shipped_keys = {(r[0], r[17]) for r in rows if r[15] == "shipped"}
+        user_keys = {(r[0], r[18]) for r in rows if r[15] == "user"}
+        shipped_keys = {(r[0], r[18]) for r in rows if r[15] == "shipped"}
         out: list[CatalogEntry] = []
         for r in rows:
-            key = (r[0], r[17])
+            key = (r[0], r[18])
             shadowed = r[15] == "shipped" and key in user_keys
             if shadowed and not include_shadowed:
                 continue
@@ -631,6 +650,43 @@ class Store:
         ordered = [e.item for e in entries if e.origin == "shipped"]
         ordered += [e.item for e in entries if e.origin == "user"]
         return Catalog(ordered)
+
+    # ---------------------------------------------------------------- prices (DESIGN §8)
+
+    def currency(self) -> str:
+        """The user's currency, else the shipped catalog's."""
+        return self.meta("currency") or shipped_catalog_currency()
+
+    def set_currency(self, code: str) -> None:
+        code = code.strip().upper()
+        if not (2 <= len(code) <= 5 and code.isalpha()):
+            raise StoreError(f"currency {code!r} is not a code such as EUR, USD or GBP")
+        self.write(lambda con: self._set_meta(con, "currency", code), Changes(catalog=True))
+
+    def user_prices(self) -> dict[tuple[str, str], float]:
+        """The user's quotes: unit price by (kind, name)."""
+        rows = self.read(
+            lambda cur: cur.execute(
+                "SELECT kind, name, price FROM catalog_price ORDER BY kind, name"
+            ).fetchall()
+        )
+        return {(kind, name): price for kind, name, price in rows}
+
+    def set_price(self, kind: str, name: str, amount: float | None) -> None:
+        """Keep the user's quote for one unit of (kind, name); None forgets it."""
+
+        def store_price(con: duckdb.DuckDBPyConnection) -> None:
+            con.execute(
+                "DELETE FROM catalog_price WHERE kind = ? AND name_key = ?", [kind, _norm(name)]
+            )
+            if amount is not None:
+                con.execute(
+                    "INSERT INTO catalog_price (kind, name, name_key, price, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    [kind, name, _norm(name), float(amount), _utcnow()],
+                )
+
+        self.write(store_price, Changes(catalog=True))
 
     def add_catalog_items(self, items: Iterable[CatalogItem]) -> CatalogChange:
         """Add or replace user items (matched by kind and name). Shipped rows are kept."""
