@@ -583,8 +583,6 @@ def table_without(scenario: Scenario, keys: Iterable[str]) -> dict[str, Any]:
     return out
 
 
-
-
 def _raw_labels(raw_path: Any) -> list[str]:
     return [str(st.get("name") or st.get("kind") or "") for st in (raw_path or [])]
 
@@ -681,12 +679,12 @@ __all__ = [
     "describe_value",
     "flatten_table",
     "follow_stage_edits",
-    "table_without",
     "format_relative",
     "label_for",
     "provenance",
     "range_problem",
     "resolve_key",
     "table_key_for",
+    "table_without",
     "uncertain_inputs",
 ]

@@ -216,8 +216,8 @@ def test_a_range_the_plan_would_not_use_is_refused():
 
 def test_an_imported_measurement_replaces_the_estimates_range():
     s = scenario_with('"database.daily_change" = "3%..9%"\n"path.LTO-4.rate" = "±15%"')
-    measured = with_values(s, {"database.daily_change": "38%"},
-                           provenance={"database.daily_change": "AWR PROD, block changes"})  # fmt: skip
+    prov = {"database.daily_change": "AWR PROD, block changes"}
+    measured = with_values(s, {"database.daily_change": "38%"}, provenance=prov)
     assert measured.uncertainty == {"path.LTO-4.rate": "±15%"}
     item = by_key(measured)["database.daily_change"]
     assert (item.origin, item.range_text) == ("measured", "±10%")
