@@ -8,7 +8,8 @@ import sys
 from ..errors import CoreError
 from ..report import write_report
 from ..scenario import Scenario, load_scenario
-from .plan import _date, catalog_for
+from .fix import catalog_and_prices
+from .plan import _date
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -59,13 +60,14 @@ def _workload_evidence(args: argparse.Namespace, scenario: Scenario):
 
 
 def run(args: argparse.Namespace) -> int:
-    catalog = catalog_for(args)
+    catalog, prices = catalog_and_prices(args)
     scenario = load_scenario(args.scenario, catalog=catalog)
     out = write_report(
         scenario,
         args.output,
         as_of=args.as_of,
         catalog=catalog,
+        prices=prices,
         workload=_workload_evidence(args, scenario),
         binary=args.binary,
     )
