@@ -29,6 +29,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from rtoplanner.core.catalog import Catalog, CatalogItem, shipped_catalog
 from rtoplanner.core.errors import CoreError, ScenarioError, UnitError
+from rtoplanner.core.outfile import write_output_text
 from rtoplanner.core.plan import Plan, compute_plan
 from rtoplanner.core.scenario import (
     SECTIONS,
@@ -528,10 +529,7 @@ class ScenarioDocument(QObject):
         (Export TOML…). Raises OSError, or ValueError when the raw document cannot be
         written as TOML."""
         target = Path(path)
-        text = self.text()
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(target)
+        write_output_text(target, self.text())  # regular files only, all or nothing
         return target
 
     @Slot(bool)

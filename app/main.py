@@ -51,8 +51,17 @@ def take_screenshot(window, out: str | Path) -> bool:
 
     window.doc.wait_idle()
     QApplication.processEvents()
-    pixmap = window.grab()
-    return pixmap.save(str(out), "PNG")
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+
+    from rtoplanner.core.outfile import write_output_bytes
+
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not window.grab().save(buf, "PNG"):
+        return False
+    write_output_bytes(out, bytes(data.data()))  # regular files only, all or nothing
+    return True
 
 
 def run_gui(args: argparse.Namespace) -> int:

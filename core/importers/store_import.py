@@ -38,8 +38,10 @@ from typing import Any, Literal
 import duckdb
 
 from ..store import Changes, Store, StoreError, StoreReadOnlyError
+from . import sanity
 from .errors import CsvImportError, NotAReportError, ReportError
 from .exports import Export, read_export_bytes
+from .extract import CUT_OFF_WARNING
 from .model import WorkloadReport, normalise_content
 from .reader import MAX_REPORT_BYTES, iter_report_files, parse_bytes
 from .rman_csv import BackupJob
@@ -299,6 +301,7 @@ def rows_from_bytes(data: bytes, source: str) -> tuple[str, list[WorkloadRow]]:
     except NotAReportError as not_report:
         reason = not_report.reason
     else:
+        sanity.check_reports(reports)
         rows = rows_from_reports(reports, file_hash)
         return rows[0].kind, rows
     try:
@@ -312,6 +315,7 @@ def rows_from_bytes(data: bytes, source: str) -> tuple[str, list[WorkloadRow]]:
             source=source,
             hint="docs/importing.md lists what is read",
         ) from None
+    sanity.check_export(export)
     rows = rows_from_export(export, data, file_hash)
     if not rows:
         raise CsvImportError(f"no rows in this {export.kind} export", source=source)
@@ -355,6 +359,7 @@ class _WriteResult:
     duplicates: int
     duplicate_of: tuple[str, ...]
     assigned: int
+    replaced: int = 0
 
 
 def _write_rows(
@@ -368,19 +373,26 @@ def _write_rows(
         ).fetchall()
         seen = {h: f for h, f in found}
         keys = [r.snap_key for r in rows if r.snap_key]
+        cut_off: dict[str, int] = {}  # snap_key -> id of a stored report cut off early
         if keys:
-            for key, f in con.execute(
-                "SELECT json_extract_string(payload, '$.snap_key'), file_name FROM workload "
+            for key, f, rid, warnings in con.execute(
+                "SELECT json_extract_string(payload, '$.snap_key'), file_name, id, "
+                "json_extract(payload, '$.warnings') FROM workload "
                 "WHERE kind IN ('awr', 'statspack') "
                 "AND list_contains(?, json_extract_string(payload, '$.snap_key'))",
                 [keys],
             ).fetchall():
                 seen[key] = f
+                if _is_cut_off(warnings):
+                    cut_off[key] = rid
         now = datetime.now(UTC).replace(tzinfo=None)
-        imported = 0
+        imported = replaced = 0
         dup_files: list[str] = []
         new_in_file: set[str] = set()
         for row in rows:
+            if _replaces_cut_off(row, cut_off, seen):
+                con.execute("DELETE FROM workload WHERE id = ?", [cut_off.pop(row.snap_key)])
+                replaced += 1
             earlier = seen.get(row.content_hash) or (
                 seen.get(row.snap_key) if row.snap_key else None
             )
@@ -402,9 +414,27 @@ def _write_rows(
                     [database, hashes],
                 ).fetchall()
             )
-        return _WriteResult(imported, len(rows) - imported, tuple(dup_files), assigned)
+        return _WriteResult(imported, len(rows) - imported, tuple(dup_files), assigned, replaced)
 
     return write
+
+
+def _is_cut_off(warnings_json: str | None) -> bool:
+    try:
+        return CUT_OFF_WARNING in (json.loads(warnings_json) if warnings_json else ())
+    except (TypeError, ValueError):
+        return False
+
+
+def _replaces_cut_off(row: WorkloadRow, cut_off: dict[str, int], seen: dict[str, str]) -> bool:
+    """A complete report of snapshots stored from a cut-off file takes that row's place
+    (and not the other way round: a cut-off copy of a complete report is a duplicate)."""
+    if not row.snap_key or row.snap_key not in cut_off or row.content_hash in seen:
+        return False
+    if CUT_OFF_WARNING in row.payload.get("warnings", ()):
+        return False
+    del seen[row.snap_key]
+    return True
 
 
 def _named(row: WorkloadRow, database: str) -> WorkloadRow:
@@ -453,6 +483,8 @@ def import_file(
         msg = _describe(kind, rows, result.imported)
         if result.duplicates:
             msg += f" ({result.duplicates} already stored)"
+        if result.replaced:
+            msg += f"; replaced {result.replaced} stored from a cut-off copy of this report"
         if kind in ("rman_job", "recovery_progress") and not names:
             msg += "; no database name: pass --database NAME to attribute them"
         return ImportOutcome(
