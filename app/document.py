@@ -17,6 +17,7 @@ jumps while the user is half-way through typing "2.5 TB".
 from __future__ import annotations
 
 import copy
+import logging
 import re
 import tomllib
 from collections.abc import Mapping
@@ -49,6 +50,8 @@ from rtoplanner.core.scenario import (
 
 from .editor.fields import label_for
 from .workers import TaskRunner
+
+log = logging.getLogger(__name__)  # core/logs.py attaches the log file
 
 DEBOUNCE_MS = 50
 UNTITLED = "Untitled"
@@ -448,7 +451,9 @@ class ScenarioDocument(QObject):
             raw = copy.deepcopy(dict(scenario.raw))
         except ScenarioError as exc:
             raw = self._salvage(p, exc)
+            log.warning("opened %s with errors: %s", p, exc)
         self._install(raw, p)
+        log.info("opened %s", p)
 
     @staticmethod
     def _salvage(path: Path, exc: ScenarioError) -> dict[str, Any]:
@@ -476,6 +481,7 @@ class ScenarioDocument(QObject):
             except tomllib.TOMLDecodeError:
                 raise exc from None
         self._install(raw, None, origin)
+        log.info("opened %s from the store", source)
 
     def text(self) -> str:
         """The document as TOML text (what Save writes to a file or the store)."""
@@ -530,6 +536,7 @@ class ScenarioDocument(QObject):
         written as TOML."""
         target = Path(path)
         write_output_text(target, self.text())  # regular files only, all or nothing
+        log.info("saved %s", target)
         return target
 
     @Slot(bool)

@@ -15,6 +15,7 @@ The window wires the `ScenarioDocument` to the views and owns the file commands
 from __future__ import annotations
 
 import html
+import logging
 import platform
 import re
 import sys
@@ -66,6 +67,8 @@ from .scenario_list import ScenarioListPanel
 from .settings import AppSettings
 from .store_service import StoreService
 from .theme import VERDICT_COLORS, VERDICT_WORDS
+
+log = logging.getLogger(__name__)  # core/logs.py attaches the log file
 
 APP_NAME = "RTO Planner"
 FILE_FILTER = "Scenario files (*.toml);;All files (*)"
@@ -498,6 +501,7 @@ class MainWindow(QMainWindow):
         try:
             self.doc.open(path)
         except CoreError as exc:
+            log.warning("cannot open %s: %s", path, exc)
             QMessageBox.critical(self, APP_NAME, f"Cannot open the scenario:\n\n{exc}")
             return False
         p = Path(path)
@@ -544,6 +548,7 @@ class MainWindow(QMainWindow):
         try:
             saved = write(path)
         except (OSError, ValueError) as exc:
+            log.warning("cannot %s %s: %s", verb, path, exc)
             QMessageBox.critical(self, APP_NAME, f"Cannot {verb} {path}:\n\n{exc}")
             return None
         self.settings.set("files/last_dir", str(saved.resolve().parent))
