@@ -77,15 +77,28 @@ class StoreScenarios:
         return self.store.load_scenario(name)
 
 
-def load_estate_for(args: argparse.Namespace, stack: ExitStack) -> Estate:
+def load_estate_for(args: argparse.Namespace, stack: ExitStack, path: str) -> Estate:
     resolve = None if args.no_store else StoreScenarios(args, stack)
-    estate = load_estate(args.estate, catalog=catalog_for(args), resolve=resolve)
-    return estate.only(args.only) if args.only else estate
+    estate = load_estate(path, catalog=catalog_for(args), resolve=resolve)
+    only = getattr(args, "only", None)
+    return estate.only(only) if only else estate
+
+
+def report_estate(args: argparse.Namespace, path: str) -> int:
+    """`rto-planner report ESTATE.toml -o PLAN.pdf`: the estate PDF."""
+    from ..report.estate import write_estate_report
+
+    with ExitStack() as stack:
+        estate = load_estate_for(args, stack, path)
+    out = write_estate_report(estate, args.output)
+    if not args.quiet:
+        print(f"wrote {out}")
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
-        estate = load_estate_for(args, stack)
+        estate = load_estate_for(args, stack, args.estate)
     result = run_estate(estate)
     least = None if args.no_least else least_hardware(estate, result)
     if args.json:
