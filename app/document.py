@@ -47,6 +47,7 @@ from rtoplanner.core.scenario import (
     set_dotted,
     spec_for_key,
 )
+from rtoplanner.core.toml_edit import merge_into_text
 
 from .editor.fields import label_for
 from .workers import TaskRunner
@@ -204,6 +205,7 @@ class ScenarioDocument(QObject):
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self._raw: dict[str, Any] = copy.deepcopy(NEW_SCENARIO)
         self._file_path: Path | None = None
+        self._layout_text: str | None = None  # the file's text, whose layout Save keeps
         self._store_origin: StoreOrigin | None = None
         self._scenario: Scenario | None = None
         self._plan: Plan | None = None
@@ -453,6 +455,7 @@ class ScenarioDocument(QObject):
             raw = self._salvage(p, exc)
             log.warning("opened %s with errors: %s", p, exc)
         self._install(raw, p)
+        self._layout_text = _read_text(p)
         log.info("opened %s", p)
 
     @staticmethod
@@ -495,6 +498,7 @@ class ScenarioDocument(QObject):
         belongs to that stored scenario (not to a file)."""
         self._store_origin = origin
         self._file_path = None
+        self._layout_text = None
         self.undo_stack.setClean()
         self.file_changed.emit("")
 
@@ -504,6 +508,7 @@ class ScenarioDocument(QObject):
         self._runner.cancel()
         self._raw = raw
         self._file_path = path
+        self._layout_text = None
         self._store_origin = origin
         self._scenario = None
         self._plan = None
@@ -517,12 +522,18 @@ class ScenarioDocument(QObject):
         self.dirty_changed.emit(False)
 
     def save(self, path: str | Path | None = None) -> Path:
-        """Write the raw document as TOML (what the user typed, in the canonical layout).
+        """Write the raw document as TOML: into the layout of the file it was opened from
+        (comments kept, only edited values changed: core/toml_edit.py), else canonical.
         Raises OSError; the caller asks first when the document has errors."""
         target = Path(path) if path is not None else self._file_path
         if target is None:
             raise ValueError("no file name: use Save As")
-        self.export(target)
+        text = self.text()
+        if self._layout_text is not None:
+            text = merge_into_text(self._layout_text, text)
+        write_output_text(target, text)  # regular files only, all or nothing
+        log.info("saved %s", target)
+        self._layout_text = text
         if target != self._file_path or self._store_origin is not None:
             self._file_path = target
             self._store_origin = None
@@ -536,9 +547,17 @@ class ScenarioDocument(QObject):
         written as TOML."""
         target = Path(path)
         write_output_text(target, self.text())  # regular files only, all or nothing
-        log.info("saved %s", target)
+        log.info("exported %s", target)
         return target
 
     @Slot(bool)
     def _on_clean_changed(self, clean: bool) -> None:
         self.dirty_changed.emit(not clean)
+
+
+def _read_text(path: Path) -> str | None:
+    """A file's text for Save to keep its layout; None when it cannot be read as TOML."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None
