@@ -56,6 +56,7 @@ from .dialogs.confirm import confirm
 from .document import NEW_SCENARIO, ScenarioDocument, StoreOrigin
 from .editor.scenario_editor import ScenarioEditor
 from .editor.stage_table import StageTablePanel
+from .estate import install_estate
 from .plan_area import PlanArea
 from .plots.backups_panel import BackupsPanel
 from .plots.confidence_panel import ConfidencePanel
@@ -256,6 +257,7 @@ class MainWindow(QMainWindow):
         self._make_actions()
         self._make_menus()
         self._make_dialog_menus()
+        self.estates = install_estate(self)  # File › Open Estate…, View › Estate…
         self._update_units_label()
 
         # ---- document → views
@@ -846,6 +848,7 @@ class MainWindow(QMainWindow):
         for w in self.compare_windows:
             w.shutdown()
             w.close()
+        self.estates.shutdown()
         self._shutdown_dialogs()
         self.results.shutdown()
         self.doc.shutdown()
