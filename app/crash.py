@@ -38,6 +38,7 @@ log = logging.getLogger("rtoplanner.app.crash")
 README_HINT = "see 'System libraries' in the README"
 _installed = False
 _showing = False
+_last_qt_warning = ""
 
 
 def no_display_message() -> str | None:
@@ -72,8 +73,9 @@ def _fatal_message(qt_text: str) -> str:
     if missing:
         return (f"rto-planner gui: Qt cannot start: missing system libraries "
                 f"{', '.join(missing)} ({README_HINT})")  # fmt: skip
-    first = qt_text.strip().splitlines()[0] if qt_text.strip() else "fatal error"
-    return f"rto-planner gui: Qt cannot start: {first} ({README_HINT})"
+    # Qt's fatal text blames the plugin; the warning before it says why (no server, ...).
+    reason = _last_qt_warning or (qt_text.strip().splitlines() or ["fatal error"])[0]
+    return f"rto-planner gui: Qt cannot start: {reason} ({README_HINT})"
 
 
 def _qt_message(kind: QtMsgType, context, text: str) -> None:
@@ -91,6 +93,9 @@ def _qt_message(kind: QtMsgType, context, text: str) -> None:
     }.get(kind, logging.WARNING)
     category = getattr(context, "category", None) or "qt"
     log.log(level, "Qt %s: %s", category, text)
+    if level >= logging.WARNING:
+        global _last_qt_warning
+        _last_qt_warning = text.strip().splitlines()[0] if text.strip() else ""
     if level >= logging.WARNING and os.environ.get("RTOPLANNER_DEBUG"):
         print(f"{category}: {text}", file=sys.stderr)
 

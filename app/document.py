@@ -47,6 +47,8 @@ from rtoplanner.core.scenario import (
     set_dotted,
     spec_for_key,
 )
+from rtoplanner.core.toml_edit import merge_into_text
+from rtoplanner.core.uncertainty.inputs import follow_stage_edits
 
 from .editor.fields import label_for
 from .workers import TaskRunner
@@ -205,6 +207,7 @@ class ScenarioDocument(QObject):
         self._raw: dict[str, Any] = copy.deepcopy(NEW_SCENARIO)
         self._file_path: Path | None = None
         self._copy_of: str | None = None
+        self._layout_text: str | None = None  # the file's text, whose layout Save keeps
         self._store_origin: StoreOrigin | None = None
         self._scenario: Scenario | None = None
         self._plan: Plan | None = None
@@ -318,8 +321,9 @@ class ScenarioDocument(QObject):
         after = copy.deepcopy(self._raw)
         path = after.setdefault("path", [])
         index = len(path) if index is None else max(0, min(index, len(path)))
+        moved = {i: i + (i >= index) for i in range(len(path))}
         path.insert(index, dict(stage or NEW_STAGE))
-        self._push("Add stage", after, structural=True)
+        self._push("Add stage", after, structural=True, moved=moved)
         return index
 
     def remove_stage(self, index: int) -> None:
@@ -327,8 +331,9 @@ class ScenarioDocument(QObject):
         path = after.get("path") or []
         if not 0 <= index < len(path):
             return
+        moved = {i: None if i == index else i - (i > index) for i in range(len(path))}
         del path[index]
-        self._push("Remove stage", after, structural=True)
+        self._push("Remove stage", after, structural=True, moved=moved)
 
     def move_stage(self, index: int, delta: int) -> int:
         """Move a stage up (-1) or down (+1) the restore order; returns its new index."""
@@ -338,7 +343,8 @@ class ScenarioDocument(QObject):
         if not (0 <= index < len(path) and 0 <= new < len(path)):
             return index
         path[index], path[new] = path[new], path[index]
-        self._push("Move stage", after, structural=True)
+        moved = {i: i for i in range(len(path))} | {index: new, new: index}
+        self._push("Move stage", after, structural=True, moved=moved)
         return new
 
     def apply_catalog_item(self, index: int, item: CatalogItem) -> None:
@@ -360,8 +366,13 @@ class ScenarioDocument(QObject):
         after: dict[str, Any],
         merge_key: tuple[str, int] | None = None,
         structural: bool = False,
+        moved: dict[int, int | None] | None = None,
     ) -> None:
         before = copy.deepcopy(self._raw)
+        if after.get("uncertainty"):  # ranges follow their stages (renamed, moved, removed)
+            after["uncertainty"] = follow_stage_edits(
+                after["uncertainty"], before.get("path"), after.get("path"), moved
+            )
         self.undo_stack.push(_EditCommand(self, text, before, after, merge_key, structural))
 
     def _apply_raw(self, raw: dict[str, Any], structural: bool) -> None:
@@ -461,6 +472,7 @@ class ScenarioDocument(QObject):
             log.warning("opened %s with errors: %s", p, exc)
         self._copy_of = p.name if as_copy else None
         self._install(raw, None if as_copy else p)
+        self._layout_text = _read_text(p)  # a copy keeps the demo's comments too
         log.info("opened %s%s", p, " as an untitled copy" if as_copy else "")
 
     @staticmethod
@@ -505,6 +517,7 @@ class ScenarioDocument(QObject):
         self._store_origin = origin
         self._file_path = None
         self._copy_of = None
+        self._layout_text = None
         self.undo_stack.setClean()
         self.file_changed.emit("")
 
@@ -514,6 +527,7 @@ class ScenarioDocument(QObject):
         self._runner.cancel()
         self._raw = raw
         self._file_path = path
+        self._layout_text = None
         self._store_origin = origin
         self._scenario = None
         self._plan = None
@@ -527,12 +541,18 @@ class ScenarioDocument(QObject):
         self.dirty_changed.emit(False)
 
     def save(self, path: str | Path | None = None) -> Path:
-        """Write the raw document as TOML (what the user typed, in the canonical layout).
+        """Write the raw document as TOML: into the layout of the file it was opened from
+        (comments kept, only edited values changed: core/toml_edit.py), else canonical.
         Raises OSError; the caller asks first when the document has errors."""
         target = Path(path) if path is not None else self._file_path
         if target is None:
             raise ValueError("no file name: use Save As")
-        self.export(target)
+        text = self.text()
+        if self._layout_text is not None:
+            text = merge_into_text(self._layout_text, text)
+        write_output_text(target, text)  # regular files only, all or nothing
+        log.info("saved %s", target)
+        self._layout_text = text
         if target != self._file_path or self._store_origin is not None:
             self._file_path = target
             self._store_origin = None
@@ -547,9 +567,17 @@ class ScenarioDocument(QObject):
         written as TOML."""
         target = Path(path)
         write_output_text(target, self.text())  # regular files only, all or nothing
-        log.info("saved %s", target)
+        log.info("exported %s", target)
         return target
 
     @Slot(bool)
     def _on_clean_changed(self, clean: bool) -> None:
         self.dirty_changed.emit(not clean)
+
+
+def _read_text(path: Path) -> str | None:
+    """A file's text for Save to keep its layout; None when it cannot be read as TOML."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None

@@ -118,3 +118,12 @@ def test_the_app_is_named_once_and_carries_its_icon(qapp, fresh_settings):
     settings = QSettings()
     assert Path(settings.fileName()).parent.name == APP_ID
     assert settings.value("files/last_dir") == "/somewhere/kept"  # 0.1's settings carried over
+
+
+def test_qt_failing_with_every_library_names_qts_own_reason(monkeypatch):
+    monkeypatch.setattr(crash, "missing_xcb_libraries", lambda: [])
+    monkeypatch.setattr(crash, "_last_qt_warning", "")
+    crash._qt_message(QtMsgType.QtWarningMsg, None, "could not connect to display :99")
+    line = crash._fatal_message("This application failed to start because no Qt platform "
+                                "plugin could be initialized.")  # fmt: skip
+    assert line.startswith("rto-planner gui: Qt cannot start: could not connect to display :99")
