@@ -56,6 +56,7 @@ from .dialogs.confirm import confirm
 from .document import NEW_SCENARIO, ScenarioDocument, StoreOrigin
 from .editor.scenario_editor import ScenarioEditor
 from .editor.stage_table import StageTablePanel
+from .fix_panel import register_what_it_takes
 from .plan_area import PlanArea
 from .plots.backups_panel import BackupsPanel
 from .plots.cycle_panel import CyclePanel
@@ -191,6 +192,7 @@ class MainWindow(QMainWindow):
         )
         add_view("rpo", "RPO and growth", RpoGrowthPanel,
                  tip="Data loss, and when growth breaks the plan (Ctrl+5)")  # fmt: skip
+        register_what_it_takes(self)  # Ctrl+6; flags its tab when the plan misses
 
         right = QWidget()
         rl = QVBoxLayout(right)
