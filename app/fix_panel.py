@@ -229,7 +229,8 @@ class WhatItTakesPanel(QWidget):
         self.status.setText("Working out what it takes…")
         self.runner.submit(_compute, scenario, self.doc.catalog, prices, self.budget())
 
-    def wait(self, timeout_ms: int = 5000) -> bool:
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        """Stop the worker before the window closes (called by the result tabs)."""
         return self.runner.wait(timeout_ms)
 
     @Slot(object)
