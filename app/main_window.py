@@ -56,6 +56,7 @@ from .document import NEW_SCENARIO, ScenarioDocument, StoreOrigin
 from .editor.scenario_editor import ScenarioEditor
 from .editor.stage_table import StageTablePanel
 from .estate import install_estate
+from .fix_panel import register_what_it_takes
 from .plan_area import PlanArea
 from .plots.backups_panel import BackupsPanel
 from .plots.confidence_panel import ConfidencePanel
@@ -198,6 +199,7 @@ class MainWindow(QMainWindow):
         add_view("confidence", "Confidence",
                  lambda: ConfidencePanel(self.doc.set_value, self.doc.catalog),
                  tip="How likely the plan is to hold, what decides it (Ctrl+6)")  # fmt: skip
+        register_what_it_takes(self)  # Ctrl+7; flags its tab when the plan misses
 
         right = QWidget()
         rl = QVBoxLayout(right)
