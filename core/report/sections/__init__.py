@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..model import ReportContext, Section
 from .backups import SECTION as BACKUPS
+from .confidence import SECTION as CONFIDENCE
 from .cover import SECTION as COVER
 from .cycle import SECTION as CYCLE
 from .formulas import SECTION as FORMULAS
@@ -31,6 +32,7 @@ PLAN_SECTIONS: tuple[Section, ...] = (
     PATH,
     BACKUPS,
     CYCLE,
+    CONFIDENCE,
     RPO,
     GROWTH,
     WORKLOAD,
