@@ -48,6 +48,7 @@ from rtoplanner.core.scenario import (
     spec_for_key,
 )
 from rtoplanner.core.toml_edit import merge_into_text
+from rtoplanner.core.uncertainty.inputs import follow_stage_edits
 
 from .editor.fields import label_for
 from .workers import TaskRunner
@@ -317,8 +318,9 @@ class ScenarioDocument(QObject):
         after = copy.deepcopy(self._raw)
         path = after.setdefault("path", [])
         index = len(path) if index is None else max(0, min(index, len(path)))
+        moved = {i: i + (i >= index) for i in range(len(path))}
         path.insert(index, dict(stage or NEW_STAGE))
-        self._push("Add stage", after, structural=True)
+        self._push("Add stage", after, structural=True, moved=moved)
         return index
 
     def remove_stage(self, index: int) -> None:
@@ -326,8 +328,9 @@ class ScenarioDocument(QObject):
         path = after.get("path") or []
         if not 0 <= index < len(path):
             return
+        moved = {i: None if i == index else i - (i > index) for i in range(len(path))}
         del path[index]
-        self._push("Remove stage", after, structural=True)
+        self._push("Remove stage", after, structural=True, moved=moved)
 
     def move_stage(self, index: int, delta: int) -> int:
         """Move a stage up (-1) or down (+1) the restore order; returns its new index."""
@@ -337,7 +340,8 @@ class ScenarioDocument(QObject):
         if not (0 <= index < len(path) and 0 <= new < len(path)):
             return index
         path[index], path[new] = path[new], path[index]
-        self._push("Move stage", after, structural=True)
+        moved = {i: i for i in range(len(path))} | {index: new, new: index}
+        self._push("Move stage", after, structural=True, moved=moved)
         return new
 
     def apply_catalog_item(self, index: int, item: CatalogItem) -> None:
@@ -359,8 +363,13 @@ class ScenarioDocument(QObject):
         after: dict[str, Any],
         merge_key: tuple[str, int] | None = None,
         structural: bool = False,
+        moved: dict[int, int | None] | None = None,
     ) -> None:
         before = copy.deepcopy(self._raw)
+        if after.get("uncertainty"):  # ranges follow their stages (renamed, moved, removed)
+            after["uncertainty"] = follow_stage_edits(
+                after["uncertainty"], before.get("path"), after.get("path"), moved
+            )
         self.undo_stack.push(_EditCommand(self, text, before, after, merge_key, structural))
 
     def _apply_raw(self, raw: dict[str, Any], structural: bool) -> None:

@@ -49,6 +49,10 @@ def take_screenshot(window, out: str | Path) -> bool:
     from PySide6.QtWidgets import QApplication
 
     window.doc.wait_idle()
+    for panel in window.results.built_panels():  # a view with a worker of its own
+        wait = getattr(panel, "wait_idle", None)
+        if wait is not None:
+            wait()
     QApplication.processEvents()
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 

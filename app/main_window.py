@@ -56,8 +56,10 @@ from .dialogs.confirm import confirm
 from .document import NEW_SCENARIO, ScenarioDocument, StoreOrigin
 from .editor.scenario_editor import ScenarioEditor
 from .editor.stage_table import StageTablePanel
+from .estate import install_estate
 from .plan_area import PlanArea
 from .plots.backups_panel import BackupsPanel
+from .plots.confidence_panel import ConfidencePanel
 from .plots.cycle_panel import CyclePanel
 from .plots.path_panel import PathPanel
 from .plots.rpo_growth_panel import RpoGrowthPanel
@@ -72,7 +74,7 @@ log = logging.getLogger(__name__)  # core/logs.py attaches the log file
 
 APP_NAME = "RTO Planner"
 FILE_FILTER = "Scenario files (*.toml);;All files (*)"
-VIEW_NAMES = ("timeline", "path", "backups", "cycle", "rpo")
+VIEW_NAMES = ("timeline", "path", "backups", "cycle", "rpo", "confidence")
 
 
 def app_version() -> str:
@@ -191,6 +193,9 @@ class MainWindow(QMainWindow):
         )
         add_view("rpo", "RPO and growth", RpoGrowthPanel,
                  tip="Data loss, and when growth breaks the plan (Ctrl+5)")  # fmt: skip
+        add_view("confidence", "Confidence",
+                 lambda: ConfidencePanel(self.doc.set_value, self.doc.catalog),
+                 tip="How likely the plan is to hold, what decides it (Ctrl+6)")  # fmt: skip
 
         right = QWidget()
         rl = QVBoxLayout(right)
@@ -252,6 +257,7 @@ class MainWindow(QMainWindow):
         self._make_actions()
         self._make_menus()
         self._make_dialog_menus()
+        self.estates = install_estate(self)  # File › Open Estate…, View › Estate…
         self._update_units_label()
 
         # ---- document → views
@@ -842,7 +848,9 @@ class MainWindow(QMainWindow):
         for w in self.compare_windows:
             w.shutdown()
             w.close()
+        self.estates.shutdown()
         self._shutdown_dialogs()
+        self.results.shutdown()
         self.doc.shutdown()
         self._save_geometry()
         event.accept()

@@ -146,3 +146,11 @@ class FixResult:
     """Variants the engine computed (for benchmarks and curiosity)."""
     considered: tuple[str, ...] = field(default_factory=tuple)
     """The kinds of change considered, in words."""
+
+
+def common_changes(points: tuple[FixPoint, ...] | list[FixPoint]) -> tuple[str, ...]:
+    """The changes (by their words) that every point makes, to print once."""
+    if len(points) < 2:
+        return ()
+    first = [c.words for c in points[0].changes]
+    return tuple(w for w in first if all(w in {c.words for c in p.changes} for p in points))

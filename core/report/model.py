@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from types import MappingProxyType
@@ -183,9 +183,14 @@ class ReportContext:
     plan: Plan
     binary: bool = False
     workload: WorkloadEvidence | None = None
-    advice: Sequence[Any] | None = None
-    """The changes to print; None asks `core.advice.best_changes`, () prints none."""
+    advice: Any = None
+    """What it takes: a `core.fix.FixResult` to print; None computes it when the plan does
+    not meet every target; () prints none."""
     catalog: Catalog | None = None
+    prices: Any = None
+    """A `core.fix.PriceBook` (the user's quotes); None: the catalog's prices alone."""
+    cache: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False, repr=False)
+    """Results two sections share (computed once per report)."""
 
     @property
     def scenario(self) -> Scenario:

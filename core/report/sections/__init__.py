@@ -20,11 +20,13 @@ from .path import SECTION as PATH
 from .recovery import SECTION as RECOVERY
 from .rpo import SECTION as RPO
 from .summary import SECTION as SUMMARY
+from .what_it_takes import SECTION as WHAT_IT_TAKES
 from .workload import SECTION as WORKLOAD
 
 PLAN_SECTIONS: tuple[Section, ...] = (
     COVER,
     SUMMARY,
+    WHAT_IT_TAKES,
     RECOVERY,
     PATH,
     BACKUPS,
