@@ -206,6 +206,7 @@ class ScenarioDocument(QObject):
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self._raw: dict[str, Any] = copy.deepcopy(NEW_SCENARIO)
         self._file_path: Path | None = None
+        self._copy_of: str | None = None
         self._layout_text: str | None = None  # the file's text, whose layout Save keeps
         self._store_origin: StoreOrigin | None = None
         self._scenario: Scenario | None = None
@@ -267,7 +268,9 @@ class ScenarioDocument(QObject):
     def display_name(self) -> str:
         if self._store_origin is not None:
             return f"{self._store_origin.name} (stored, version {self._store_origin.version})"
-        return self._file_path.name if self._file_path else UNTITLED
+        if self._file_path is not None:
+            return self._file_path.name
+        return f"{UNTITLED} (copy of {self._copy_of})" if self._copy_of else UNTITLED
 
     @property
     def stage_count(self) -> int:
@@ -451,11 +454,15 @@ class ScenarioDocument(QObject):
     # ------------------------------------------------------------------ files
 
     def new(self, raw: Mapping[str, Any] | None = None) -> None:
+        self._copy_of = None
         self._install(copy.deepcopy(dict(raw or NEW_SCENARIO)), None)
 
-    def open(self, path: str | Path) -> None:
+    def open(self, path: str | Path, *, as_copy: bool = False) -> None:
         """Open a scenario file. A file that parses as TOML but does not validate opens
-        with its errors marked (so it can be fixed here); anything else raises."""
+        with its errors marked (so it can be fixed here); anything else raises.
+
+        `as_copy` opens it as an untitled copy (a shipped demo): Save then asks for a
+        new file (or stores it) and never writes over the original."""
         p = Path(path)
         try:
             scenario = load_scenario(p, catalog=self.catalog)
@@ -463,9 +470,10 @@ class ScenarioDocument(QObject):
         except ScenarioError as exc:
             raw = self._salvage(p, exc)
             log.warning("opened %s with errors: %s", p, exc)
-        self._install(raw, p)
-        self._layout_text = _read_text(p)
-        log.info("opened %s", p)
+        self._copy_of = p.name if as_copy else None
+        self._install(raw, None if as_copy else p)
+        self._layout_text = _read_text(p)  # a copy keeps the demo's comments too
+        log.info("opened %s%s", p, " as an untitled copy" if as_copy else "")
 
     @staticmethod
     def _salvage(path: Path, exc: ScenarioError) -> dict[str, Any]:
@@ -492,6 +500,7 @@ class ScenarioDocument(QObject):
                 raw = tomllib.loads(text)
             except tomllib.TOMLDecodeError:
                 raise exc from None
+        self._copy_of = None
         self._install(raw, None, origin)
         log.info("opened %s from the store", source)
 
@@ -507,6 +516,7 @@ class ScenarioDocument(QObject):
         belongs to that stored scenario (not to a file)."""
         self._store_origin = origin
         self._file_path = None
+        self._copy_of = None
         self._layout_text = None
         self.undo_stack.setClean()
         self.file_changed.emit("")
@@ -546,6 +556,7 @@ class ScenarioDocument(QObject):
         if target != self._file_path or self._store_origin is not None:
             self._file_path = target
             self._store_origin = None
+            self._copy_of = None
             self.file_changed.emit(str(target))
         self.undo_stack.setClean()
         return target

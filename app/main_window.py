@@ -57,6 +57,7 @@ from .document import NEW_SCENARIO, ScenarioDocument, StoreOrigin
 from .editor.scenario_editor import ScenarioEditor
 from .editor.stage_table import StageTablePanel
 from .estate import install_estate
+from .fix_panel import register_what_it_takes
 from .plan_area import PlanArea
 from .plots.backups_panel import BackupsPanel
 from .plots.confidence_panel import ConfidencePanel
@@ -65,7 +66,7 @@ from .plots.path_panel import PathPanel
 from .plots.rpo_growth_panel import RpoGrowthPanel
 from .plots.timeline_panel import TimelinePanel
 from .result_tabs import ResultTabs
-from .scenario_list import ScenarioListPanel
+from .scenario_list import ScenarioListPanel, short_folder
 from .settings import AppSettings
 from .store_service import StoreService
 from .theme import VERDICT_COLORS, VERDICT_WORDS
@@ -196,6 +197,7 @@ class MainWindow(QMainWindow):
         add_view("confidence", "Confidence",
                  lambda: ConfidencePanel(self.doc.set_value, self.doc.catalog),
                  tip="How likely the plan is to hold, what decides it (Ctrl+6)")  # fmt: skip
+        register_what_it_takes(self)  # Ctrl+7; flags its tab when the plan misses
 
         right = QWidget()
         rl = QVBoxLayout(right)
@@ -215,8 +217,9 @@ class MainWindow(QMainWindow):
         self.main_split.setObjectName("main_split")
         self.main_split.addWidget(self.top_split)
         self.main_split.addWidget(self.stages)
-        self.main_split.setStretchFactor(0, 1)
-        self.main_split.setStretchFactor(1, 0)
+        # Both give when the window is small (1024 × 700), the stage table less.
+        self.main_split.setStretchFactor(0, 4)
+        self.main_split.setStretchFactor(1, 1)
         self.main_split.setSizes([620, 230])
         self.setCentralWidget(self.main_split)
 
@@ -232,6 +235,7 @@ class MainWindow(QMainWindow):
         dock_width = 300 if self.scenario_list.store is not None else 190  # names, versions, dates
         self.resizeDocks([self.list_dock], [dock_width], Qt.Orientation.Horizontal)
         self.scenario_list.open_requested.connect(self.open_file)
+        self.scenario_list.demo_requested.connect(self.open_demo)
         self.scenario_list.new_requested.connect(self.new_scenario)
         self.scenario_list.browse_requested.connect(self.open_dialog)
         self.scenario_list.open_stored_requested.connect(self.open_stored)
@@ -524,6 +528,23 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Opened {p.name}", 4000)
         return True
 
+    @Slot(str)
+    def open_demo(self, path: str | Path, ask: bool = True) -> bool:
+        """Open a shipped demo as an untitled copy: Save never writes over the demo."""
+        if ask and not self.maybe_save():
+            return False
+        try:
+            self.doc.open(path, as_copy=True)
+        except CoreError as exc:
+            QMessageBox.critical(self, APP_NAME, f"Cannot open the demo:\n\n{exc}")
+            return False
+        self._refresh_recent()
+        self.statusBar().showMessage(
+            f"Opened the demo {Path(path).name} as an untitled copy; Save asks where to keep it",
+            6000,
+        )
+        return True
+
     @Slot()
     def save(self) -> bool:
         if self._saves_to_store():
@@ -698,7 +719,7 @@ class MainWindow(QMainWindow):
         recent = self.settings.recent_files()
         self.recent_menu.clear()
         for p in recent:
-            action = self.recent_menu.addAction(Path(p).name)
+            action = self.recent_menu.addAction(f"{Path(p).name}  —  {short_folder(Path(p))}")
             action.setToolTip(p)
             action.setStatusTip(p)
             action.triggered.connect(lambda _c=False, p=p: self.open_file(p))

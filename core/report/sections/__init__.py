@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..model import ReportContext, Section
 from .backups import SECTION as BACKUPS
+from .contents import SECTION as CONTENTS
 from .cover import SECTION as COVER
 from .cycle import SECTION as CYCLE
 from .formulas import SECTION as FORMULAS
@@ -25,6 +26,7 @@ from .workload import SECTION as WORKLOAD
 
 PLAN_SECTIONS: tuple[Section, ...] = (
     COVER,
+    CONTENTS,
     SUMMARY,
     WHAT_IT_TAKES,
     RECOVERY,

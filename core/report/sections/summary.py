@@ -83,7 +83,7 @@ def _longest_phase_sentence(ctx: ReportContext) -> str:
     rec = plan.recovery
     lp = rec.longest_phase
     lp_share = pct(lp.duration_s / rec.total_s) if rec.total_s else ""
-    rate_h = ctx.rate(plan.restore_path.rate_Bps, "h")
+    rate_h = ctx.level0_rate_text()
     head = (
         f"The longest phase is {PHASE_TITLES[lp.name].lower()} "
         f"({format_duration(lp.duration_s)}, {lp_share} of the recovery)"
