@@ -143,6 +143,7 @@ class _Ledger:
         rows: list[tuple[str, ...]] = []
         groups: list[int] = []
         counts = {"measured": 0, "catalog": 0, "given": 0, "default": 0}
+        ranges = _ranges(self.b)
 
         def add(
             dotted: str,
@@ -165,6 +166,8 @@ class _Ledger:
             else:
                 origin, source, value = "default", "", model_text
             counts[origin] += 1
+            if dotted in ranges:  # the spread "How sure is this plan" drew it from
+                value = f"{value}\nrange {ranges[dotted]}"
             rows.append(self.row(dotted, value, unit, origin, source))
 
         def group(title: str) -> None:
@@ -241,9 +244,17 @@ class _Ledger:
             f"the hardware catalog (with its source), {counts['given']} given in the "
             f"scenario and {counts['default']} left at the default. Defaults for fixed times "
             "are 0 s: the plan never contains a time nobody stated. The source of a given "
-            "figure is the scenario file's comment beside or above it."
+            "figure is the scenario file's comment beside or above it; under a value, its "
+            "range: the spread 'How sure is this plan' drew it from."
         )
         return table, text
+
+
+def _ranges(ctx: ReportContext) -> dict[str, str]:
+    """The ranges of the figures that vary in the report's Monte Carlo run, by key."""
+    from .confidence import risk_of
+
+    return {row.key: row.range_text for row in risk_of(ctx).varied}
 
 
 SECTION = Section("assumptions", "assumptions", build, render)
