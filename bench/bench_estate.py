@@ -8,8 +8,8 @@ cumulative level 1, archived redo restored from tape: three transfers each) on a
 library of `--drives` drives and 8 shared media servers, in three priority tiers. Prints
 the median of `--repeat` runs of `run_estate` (each database's own plan computed by the
 engine, then the event-driven simulation) in wall-clock and in CPU time of this process
-(on a shared machine the wall clock also counts other processes' turns), the time to validate the estate, the events
-simulated and the peak memory (tracemalloc) per database. Targets: 1,000 databases over
+(on a shared machine the wall clock also counts other processes' turns), the time to
+validate the estate and the peak memory (tracemalloc) per database. Targets: 1,000 databases over
 100 drives ≤ 1 s, 10,000 ≤ 10 s, memory linear in the number of databases.
 """
 
