@@ -5,7 +5,7 @@ is `raw`, the document as the user writes it (strings with units, ints, bools), 
 was typed is what is saved. Every change goes through the `QUndoStack` as a snapshot
 command; consecutive keystrokes in one field merge into one undo step.
 
-After a change the document waits a few milliseconds (debounce), validates the raw
+After a change the document waits for the next turn of the event loop, validates the raw
 document with core (`parse_value` per field for inline errors, `scenario_from_mapping`
 for cross-field ones), runs the fast `compute_plan(..., include_cycle=False,
 include_growth=False)` synchronously and emits `plan_changed`; the full plan (cycle scan
@@ -55,7 +55,9 @@ from .workers import TaskRunner
 
 log = logging.getLogger(__name__)  # core/logs.py attaches the log file
 
-DEBOUNCE_MS = 50
+DEBOUNCE_MS = 0
+"""The fast plan takes a few milliseconds: it runs on the next turn of the event loop after
+a change (which still merges the changes of one paste or one event burst), no later."""
 UNTITLED = "Untitled"
 
 NEW_SCENARIO: dict[str, Any] = {

@@ -22,6 +22,7 @@ import sys
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
@@ -50,8 +51,6 @@ from rtoplanner.core.errors import CoreError
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.units import format_duration
 
-from .compare import CompareChooser, CompareSource, CompareWindow
-from .compare.chooser import STORED, resolve_source
 from .dialogs.confirm import confirm
 from .document import NEW_SCENARIO, ScenarioDocument, StoreOrigin
 from .editor.scenario_editor import ScenarioEditor
@@ -70,6 +69,9 @@ from .scenario_list import ScenarioListPanel, short_folder
 from .settings import AppSettings
 from .store_service import StoreService
 from .theme import VERDICT_COLORS, VERDICT_WORDS
+
+if TYPE_CHECKING:  # compare windows load when first opened (start-up time, issue 14)
+    from .compare import CompareSource, CompareWindow
 
 log = logging.getLogger(__name__)  # core/logs.py attaches the log file
 
@@ -687,6 +689,8 @@ class MainWindow(QMainWindow):
     @Slot()
     def compare_dialog(self) -> CompareWindow | None:
         """View › Compare…: choose two scenarios or versions, then compare them."""
+        from .compare import CompareChooser
+
         chooser = CompareChooser(self.scenario_list.store, self.doc, self)
         if chooser.exec() != QDialog.DialogCode.Accepted:
             return None
@@ -694,11 +698,17 @@ class MainWindow(QMainWindow):
 
     @Slot(str, int, str, int)
     def compare_stored(self, name_a: str, version_a: int, name_b: str, version_b: int):
+        from .compare import CompareSource
+        from .compare.chooser import STORED
+
         return self.compare_sources(
             CompareSource(STORED, name_a, version_a), CompareSource(STORED, name_b, version_b)
         )
 
     def compare_sources(self, a: CompareSource, b: CompareSource) -> CompareWindow | None:
+        from .compare import CompareWindow
+        from .compare.chooser import resolve_source
+
         store = self.scenario_list.store
         try:
             label_a, scenario_a = resolve_source(a, self.doc, store, self.doc.catalog)

@@ -8,14 +8,15 @@ plan in the main window when the estate window asks.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtGui import QAction
 
 from rtoplanner.core.scenario import Scenario
 
-from .estate_window import EstateWindow
+if TYPE_CHECKING:  # the window (and the report code it uses) loads when first opened
+    from .estate_window import EstateWindow
 
 STORE_PREFIX = "store: "
 
@@ -50,6 +51,8 @@ class EstateWindows(QObject):
         for old in [w for w in self.windows if not w.isVisible()]:
             self.windows.remove(old)
             old.deleteLater()
+        from .estate_window import EstateWindow
+
         window = EstateWindow(self.main, catalog=self.main.doc.catalog, resolve=self._resolve)
         window.open_plan_requested.connect(self.open_plan)
         self.windows.append(window)
