@@ -65,13 +65,26 @@ class Plan:
 
 def compute_core(scenario: Scenario) -> tuple[PathModel, PathModel, RecoveryResult,
                                               tuple[BackupJob, ...], RpoResult]:  # fmt: skip
-    """The fast part (no cycle scan, no growth): what the GUI recomputes per keystroke."""
+    """The fast part (no cycle scan, no growth): what the GUI recomputes per keystroke.
+
+    The backups come first: a backup is usable only when it has finished, so the worst
+    case is a failure just before the next level 0 finishes (DESIGN §3.7)."""
     restore = build_path_model(scenario, RESTORE)
     backup = build_path_model(scenario, BACKUP)
-    state = failure_state(scenario, worst_failure_offset(scenario))
-    recovery = recovery_timeline(scenario, restore, state)
     jobs = backup_jobs(scenario, backup)
+    level0_s, level1_s = job_durations(jobs)
+    state = failure_state(
+        scenario, worst_failure_offset(scenario, level0_s), level0_s=level0_s, level1_s=level1_s
+    )
+    recovery = recovery_timeline(scenario, restore, state)
     return restore, backup, recovery, jobs, rpo(scenario, jobs)
+
+
+def job_durations(jobs: tuple[BackupJob, ...]) -> tuple[float, float]:
+    """(level 0, level 1) durations: how long each backup is not yet usable."""
+    level0 = next((j.duration_s for j in jobs if j.name == "level0"), 0.0)
+    level1 = next((j.duration_s for j in jobs if j.name == "level1"), 0.0)
+    return level0, level1
 
 
 def compute_plan(
@@ -84,7 +97,12 @@ def compute_plan(
     """Run every analysis of DESIGN §3 on a validated scenario."""
     restore, backup, recovery, jobs, rpo_result = compute_core(scenario)
     as_of = as_of or today()
-    cycle = cycle_scan(scenario, restore) if include_cycle else None
+    level0_s, level1_s = job_durations(jobs)
+    cycle = (
+        cycle_scan(scenario, restore, level0_s=level0_s, level1_s=level1_s)
+        if include_cycle
+        else None
+    )
     growth = growth_outlook(scenario, restore, backup, as_of) if include_growth else None
     return Plan(scenario, restore, backup, recovery, jobs, rpo_result, cycle, growth, as_of)
 
