@@ -11,6 +11,7 @@ the loader, the saver, the GUI's editor and its tooltips all read them.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import math
 import re
@@ -127,6 +128,14 @@ class Stage:
     write_factor: float = 1.0
     max_rate_Bps: float | None = None
     source: str = "scenario"
+    load_s: float = 0.0
+    """Tape mechanics from the catalog item the stage names: load time per cartridge,"""
+    locate_s: float = 0.0
+    """average locate time,"""
+    capacity_bytes: float | None = None
+    """native cartridge capacity,"""
+    min_streaming_Bps: float | None = None
+    """and the slowest native rate the drive streams at without shoe-shining."""
 
     @property
     def label(self) -> str:
@@ -521,6 +530,7 @@ def _resolve_stage(loader: _Loader, idx: int, values: dict[str, Any], catalog: C
             "2 for ASM normal redundancy, 3 for high, about 1.33 for RAID 5",
         )
     carries = values.get("carries", "backup" if kind in _CARRIES_BACKUP_BY_DEFAULT else "data")
+    mechanics = _tape_mechanics(catalog.find(kind, name) if kind == "tape_drive" else None)
     return Stage(
         kind=kind,
         name=name,
@@ -534,7 +544,24 @@ def _resolve_stage(loader: _Loader, idx: int, values: dict[str, Any], catalog: C
         write_factor=write_factor,
         max_rate_Bps=max_rate,
         source=source,
+        **mechanics,
     )
+
+
+def _tape_mechanics(item: Any) -> dict[str, Any]:
+    """Load/locate time, capacity and minimum streaming rate of a catalog tape drive."""
+    if item is None:
+        return {}
+    out: dict[str, Any] = {"load_s": item.load_s or 0.0, "locate_s": item.locate_s or 0.0}
+    for key, parse, field_name in (
+        ("capacity", parse_size, "capacity_bytes"),
+        ("min_streaming_rate", parse_rate, "min_streaming_Bps"),
+    ):
+        text = item.extra.get(key)
+        if text:
+            with contextlib.suppress(UnitError):
+                out[field_name] = parse(text)
+    return out
 
 
 def _resolve_compression(

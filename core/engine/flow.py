@@ -88,14 +88,24 @@ def channel_loads(
     return ChannelLoads(piece, (volume_bytes - piece) / (m - 1), m)
 
 
-def assigned_time(loads: ChannelLoads, channel_init_s: float, alone_Bps: float) -> float:
-    """When the last channel finishes if channel k (1-based) starts at k × init and
-    moves its load at `alone_Bps`: max(init + first ÷ c, m × init + rest ÷ c). With even
-    loads the last channel decides: it starts last and runs alone at the end (the
-    ramp-down)."""
+def assigned_time(
+    loads: ChannelLoads,
+    channel_init_s: float,
+    alone_Bps: float,
+    cartridge_bytes: float = math.inf,
+    cartridge_s: float = 0.0,
+) -> tuple[float, float]:
+    """When the first and the last channel finish if channel k (1-based) starts at
+    k × init and moves its load at `alone_Bps`, paying load + locate for each tape
+    cartridge it reads: (init + first ÷ c + ⌈first ÷ cart⌉ × h,
+    m × init + rest ÷ c + ⌈rest ÷ cart⌉ × h). With even loads the last channel decides:
+    it starts last and runs alone at the end (the ramp-down)."""
     first = channel_init_s + loads.first / alone_Bps
     last = loads.channels * channel_init_s + loads.rest / alone_Bps
-    return max(first, last)
+    if cartridge_s > 0 and math.isfinite(cartridge_bytes):
+        first += math.ceil(loads.first / cartridge_bytes) * cartridge_s
+        last += math.ceil(loads.rest / cartridge_bytes) * cartridge_s
+    return first, last
 
 
 def move(
@@ -116,16 +126,13 @@ def move(
         return Flow(0.0, 0.0, model.rate_Bps, channel_init_s, largest_piece_bytes, False)
     t = ramp_time(volume_bytes, model, channel_init_s)
     loads = channel_loads(volume_bytes, model.active_channels, largest_piece_bytes)
-    alone = model.channel_alone_Bps
-    t_assigned = assigned_time(loads, channel_init_s, alone)
+    first, last = assigned_time(loads, channel_init_s, model.channel_alone_Bps,
+                                model.cartridge_data_bytes, model.cartridge_s)  # fmt: skip
     bound = False
-    if t_assigned > t * (1 + 1e-12):
+    if max(first, last) > t * (1 + 1e-12):
         # The largest file decides when its channel finishes last.
-        bound = loads.first > loads.rest and (
-            channel_init_s + loads.first / alone
-            >= loads.channels * channel_init_s + loads.rest / alone
-        )
-        t = t_assigned
+        bound = loads.first > loads.rest and first >= last
+        t = max(first, last)
     if not math.isfinite(t):
         t = math.inf
     return Flow(

@@ -58,6 +58,10 @@ class PathModel:
     per_channel_index: int | None
     bind_limit: int
     bind_index: int | None
+    cartridge_data_bytes: float = math.inf
+    """Data bytes one tape cartridge holds (restore from tape; DESIGN §3.7)."""
+    cartridge_s: float = 0.0
+    """Load + locate time a channel pays per cartridge it reads."""
 
     @property
     def active_channels(self) -> int:
@@ -242,6 +246,7 @@ def build_path_model(scenario: Scenario, direction: str = RESTORE) -> PathModel:
             per, per_i = cpu.unit_Bps, cpu.index
         if cpu.total_Bps < shared:
             shared, shared_i = cpu.total_Bps, cpu.index
+    cart_bytes, cart_s = _cartridges(scenario, direction)
     return PathModel(
         direction=direction,
         stages=tuple(caps),
@@ -252,4 +257,21 @@ def build_path_model(scenario: Scenario, direction: str = RESTORE) -> PathModel:
         per_channel_index=per_i,
         bind_limit=bind,
         bind_index=bind_i,
+        cartridge_data_bytes=cart_bytes,
+        cartridge_s=cart_s,
     )
+
+
+def _cartridges(scenario: Scenario, direction: str) -> tuple[float, float]:
+    """(data bytes per cartridge, load + locate s) of the tape drives a restore reads
+    from, when the catalog gives their mechanics; (inf, 0) otherwise. A cartridge holds
+    its native capacity × the RMAN ratio (or the drive's own compression when RMAN does
+    not compress)."""
+    if direction != RESTORE:
+        return math.inf, 0.0
+    ratio = scenario.backup.compression_ratio
+    for st in scenario.path:
+        if st.kind == "tape_drive" and st.capacity_bytes and (st.load_s or st.locate_s):
+            per = st.capacity_bytes * (ratio if ratio != 1.0 else st.hw_compression)
+            return per, st.load_s + st.locate_s
+    return math.inf, 0.0

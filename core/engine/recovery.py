@@ -168,8 +168,8 @@ class _Timeline:
         if volume <= 0:
             return 0.0, "—", what
         if flow.bound_by_largest_piece:
-            return (flow.duration_s, LARGEST_FILE_LABEL,
-                    f"{what}; one channel must move the largest piece alone (use SECTION SIZE)")  # fmt: skip
+            alone = "one channel must move the largest piece alone (use SECTION SIZE)"
+            return flow.duration_s, LARGEST_FILE_LABEL, f"{what}; {alone}"
         if not self._explain:
             self._explain = self.restore.explain()
         return flow.duration_s, self.restore.bottleneck, f"{what}; {self._explain}"
@@ -187,37 +187,13 @@ def recovery_timeline(
     restore (RMAN applies a backup set while it reads it), and with
     `recovery.archivelog_restore = "parallel"` the archived redo is restored beside the
     level 0, sharing the path."""
-    db, b, rc, tg = scenario.database, scenario.backup, scenario.recovery, scenario.targets
-    size = db.size_bytes if size_bytes is None else size_bytes
+    rc, tg = scenario.recovery, scenario.targets
+    size = scenario.database.size_bytes if size_bytes is None else size_bytes
     tl = _Timeline(scenario, restore)
     tl.add("detect", rc.detect_s, 0.0, "fixed", "declare the failure, prepare the restore")
-    tl.add("tape_recall", rc.tape_recall_s, 0.0, "fixed",
-           "bring the tapes back on site" if rc.tape_recall_s else "backups on site")  # fmt: skip
-    redo_from_path = not rc.archivelogs_on_disk and state.redo_bytes > 0
-    parallel_redo = redo_from_path and rc.archivelog_restore == "parallel"
-    restore_start = tl.t
-    if parallel_redo:
-        # One RMAN job restores the level 0 and the archived redo on the same channels.
-        both = size + state.redo_bytes
-        dur, bn, detail = tl.flow(both, db.largest_file_bytes,
-                                  "restore the level 0 and, beside it, the archived redo")  # fmt: skip
-        tl.add("restore_level0", dur, size, bn, detail)
-    else:
-        dur, bn, detail = tl.flow(size, db.largest_file_bytes, "restore the level 0 backup")
-        tl.add("restore_level0", dur, size, bn, detail)
-    _incrementals(tl, state)
-    if parallel_redo:
-        dur = tl.phases[2].duration_s
-        tl.add("restore_archivelogs", dur, state.redo_bytes, tl.phases[2].bottleneck,
-               "restored beside the level 0 (recovery.archivelog_restore = parallel)",
-               start=restore_start)  # fmt: skip
-    elif redo_from_path:
-        dur, bn, detail = tl.flow(state.redo_bytes, None,
-                                  "restore archived redo since the last incremental")  # fmt: skip
-        tl.add("restore_archivelogs", dur, state.redo_bytes, bn, detail)
-    else:
-        tl.add("restore_archivelogs", 0.0, 0.0, "—",
-               "archived logs are on disk" if rc.archivelogs_on_disk else "no redo to restore")  # fmt: skip
+    recall = "bring the tapes back on site" if rc.tape_recall_s else "backups on site"
+    tl.add("tape_recall", rc.tape_recall_s, 0.0, "fixed", recall)
+    _restores(tl, state, size)
     _redo_apply(tl, state)
     tl.add("open", rc.open_s, 0.0, "fixed", "open the database")
     total = tl.t
@@ -231,6 +207,33 @@ def recovery_timeline(
         risk_margin_s=risk,
         failure=state,
     )
+
+
+def _restores(tl: _Timeline, state: FailureState, size: float) -> None:
+    """Level 0, incrementals and archived redo through the path."""
+    rc, largest = tl.s.recovery, tl.s.database.largest_file_bytes
+    from_path = not rc.archivelogs_on_disk and state.redo_bytes > 0
+    parallel = from_path and rc.archivelog_restore == "parallel"
+    start = tl.t
+    if parallel:
+        # One RMAN job restores the level 0 and the archived redo on the same channels.
+        what = "restore the level 0 and, beside it, the archived redo"
+        dur, bn, detail = tl.flow(size + state.redo_bytes, largest, what)
+    else:
+        dur, bn, detail = tl.flow(size, largest, "restore the level 0 backup")
+    level0 = tl.add("restore_level0", dur, size, bn, detail)
+    _incrementals(tl, state)
+    if parallel:
+        detail = "restored beside the level 0 (recovery.archivelog_restore = parallel)"
+        tl.add("restore_archivelogs", level0.duration_s, state.redo_bytes, level0.bottleneck,
+               detail, start=start)  # fmt: skip
+    elif from_path:
+        what = "restore archived redo since the last incremental"
+        dur, bn, detail = tl.flow(state.redo_bytes, None, what)
+        tl.add("restore_archivelogs", dur, state.redo_bytes, bn, detail)
+    else:
+        why = "archived logs are on disk" if rc.archivelogs_on_disk else "no redo to restore"
+        tl.add("restore_archivelogs", 0.0, 0.0, "—", why)
 
 
 def _incrementals(tl: _Timeline, state: FailureState) -> None:
