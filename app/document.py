@@ -17,6 +17,8 @@ jumps while the user is half-way through typing "2.5 TB".
 from __future__ import annotations
 
 import copy
+import logging
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -28,6 +30,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from rtoplanner.core.catalog import Catalog, CatalogItem, shipped_catalog
 from rtoplanner.core.errors import CoreError, ScenarioError, UnitError
+from rtoplanner.core.outfile import write_output_text
 from rtoplanner.core.plan import Plan, compute_plan
 from rtoplanner.core.scenario import (
     SECTIONS,
@@ -44,8 +47,12 @@ from rtoplanner.core.scenario import (
     set_dotted,
     spec_for_key,
 )
+from rtoplanner.core.toml_edit import merge_into_text
 
+from .editor.fields import label_for
 from .workers import TaskRunner
+
+log = logging.getLogger(__name__)  # core/logs.py attaches the log file
 
 DEBOUNCE_MS = 50
 UNTITLED = "Untitled"
@@ -102,6 +109,17 @@ def field_errors(raw: Mapping[str, Any]) -> dict[str, str]:
     for i, stage in enumerate(raw.get("path") or []):
         check(f"path[{i}].", stage, STAGE_FIELDS)
     return errors
+
+
+def edit_label(key: str) -> str:
+    """How an edit of `key` reads in Undo: "Size", "Stage 2 rate", "Redo rat"."""
+    spec = spec_for_key(key)
+    name = key.rsplit(".", 1)[-1]
+    label = label_for(spec) if spec is not None else name.replace("_", " ").capitalize()
+    m = re.fullmatch(r"path\[(\d+)\]\.\w+", key)
+    if m:
+        return f"Stage {int(m.group(1)) + 1} {label[0].lower()}{label[1:]}"
+    return label
 
 
 def error_message(exc: ScenarioError) -> str:
@@ -170,6 +188,9 @@ class ScenarioDocument(QObject):
     dirty_changed = Signal(bool)
     busy_changed = Signal(bool)
     plan_failed = Signal(str)
+    plan_cleared = Signal()
+    """Another scenario was opened: its plan is not computed yet (or cannot be, when it
+    has errors), so no view may keep showing the previous scenario's plan."""
 
     def __init__(
         self,
@@ -184,6 +205,7 @@ class ScenarioDocument(QObject):
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self._raw: dict[str, Any] = copy.deepcopy(NEW_SCENARIO)
         self._file_path: Path | None = None
+        self._layout_text: str | None = None  # the file's text, whose layout Save keeps
         self._store_origin: StoreOrigin | None = None
         self._scenario: Scenario | None = None
         self._plan: Plan | None = None
@@ -263,10 +285,22 @@ class ScenarioDocument(QObject):
             return
         after = copy.deepcopy(self._raw)
         set_dotted(after, key, value)
-        spec = spec_for_key(key)
-        label = key if spec is None else key.replace("_", " ")
         merge_key = (key, self._merge_serial) if merge else None
-        self._push(f"Edit {label}", after, merge_key)
+        self._push(f"{edit_label(key)} change", after, merge_key)
+
+    def rename_key(self, key: str, new_key: str) -> None:
+        """Give a value another key (an unknown key to the one it was meant to be)."""
+        after = copy.deepcopy(self._raw)
+        value = get_dotted(after, key)
+        set_dotted(after, key, None)
+        set_dotted(after, new_key, value)
+        self._push(f"Rename {key} to {new_key}", after, structural=True)
+
+    def remove_key(self, key: str) -> None:
+        """Remove a key from the document (an unknown key the format does not have)."""
+        after = copy.deepcopy(self._raw)
+        set_dotted(after, key, None)
+        self._push(f"Remove {key}", after, structural=True)
 
     def set_values(self, changes: Mapping[str, Any], text: str) -> None:
         """Several values as one undo step (e.g. picking a catalog item)."""
@@ -419,7 +453,10 @@ class ScenarioDocument(QObject):
             raw = copy.deepcopy(dict(scenario.raw))
         except ScenarioError as exc:
             raw = self._salvage(p, exc)
+            log.warning("opened %s with errors: %s", p, exc)
         self._install(raw, p)
+        self._layout_text = _read_text(p)
+        log.info("opened %s", p)
 
     @staticmethod
     def _salvage(path: Path, exc: ScenarioError) -> dict[str, Any]:
@@ -447,6 +484,7 @@ class ScenarioDocument(QObject):
             except tomllib.TOMLDecodeError:
                 raise exc from None
         self._install(raw, None, origin)
+        log.info("opened %s from the store", source)
 
     def text(self) -> str:
         """The document as TOML text (what Save writes to a file or the store)."""
@@ -460,6 +498,7 @@ class ScenarioDocument(QObject):
         belongs to that stored scenario (not to a file)."""
         self._store_origin = origin
         self._file_path = None
+        self._layout_text = None
         self.undo_stack.setClean()
         self.file_changed.emit("")
 
@@ -469,6 +508,7 @@ class ScenarioDocument(QObject):
         self._runner.cancel()
         self._raw = raw
         self._file_path = path
+        self._layout_text = None
         self._store_origin = origin
         self._scenario = None
         self._plan = None
@@ -477,16 +517,23 @@ class ScenarioDocument(QObject):
         self.undo_stack.setClean()
         self.file_changed.emit(str(path) if path else "")
         self.raw_changed.emit(True)
+        self.plan_cleared.emit()
         self.recompute_now()
         self.dirty_changed.emit(False)
 
     def save(self, path: str | Path | None = None) -> Path:
-        """Write the raw document as TOML (what the user typed, in the canonical layout).
+        """Write the raw document as TOML: into the layout of the file it was opened from
+        (comments kept, only edited values changed: core/toml_edit.py), else canonical.
         Raises OSError; the caller asks first when the document has errors."""
         target = Path(path) if path is not None else self._file_path
         if target is None:
             raise ValueError("no file name: use Save As")
-        self.export(target)
+        text = self.text()
+        if self._layout_text is not None:
+            text = merge_into_text(self._layout_text, text)
+        write_output_text(target, text)  # regular files only, all or nothing
+        log.info("saved %s", target)
+        self._layout_text = text
         if target != self._file_path or self._store_origin is not None:
             self._file_path = target
             self._store_origin = None
@@ -499,12 +546,18 @@ class ScenarioDocument(QObject):
         (Export TOML…). Raises OSError, or ValueError when the raw document cannot be
         written as TOML."""
         target = Path(path)
-        text = self.text()
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(target)
+        write_output_text(target, self.text())  # regular files only, all or nothing
+        log.info("exported %s", target)
         return target
 
     @Slot(bool)
     def _on_clean_changed(self, clean: bool) -> None:
         self.dirty_changed.emit(not clean)
+
+
+def _read_text(path: Path) -> str | None:
+    """A file's text for Save to keep its layout; None when it cannot be read as TOML."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None

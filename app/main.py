@@ -7,8 +7,6 @@ import os
 import sys
 from pathlib import Path
 
-APP_NAME = "RTO Planner"
-ORG_NAME = "RTO Planner"
 SCREENSHOT_SIZE = (1440, 900)
 
 
@@ -18,10 +16,11 @@ def make_app(argv: list[str] | None = None):
 
     app = QApplication.instance()
     if app is None:
+        from . import crash, desktop
+
+        crash.install()  # log file, crash dialog, Qt messages into the log
         app = QApplication(argv if argv is not None else [sys.argv[0]])
-        app.setOrganizationName(ORG_NAME)
-        app.setApplicationName(APP_NAME)
-        app.setApplicationDisplayName(APP_NAME)
+        desktop.apply_identity(app)  # names, desktop file name, icon
         from .main_window import app_version
         from .theme import follow_system_palette
 
@@ -51,14 +50,28 @@ def take_screenshot(window, out: str | Path) -> bool:
 
     window.doc.wait_idle()
     QApplication.processEvents()
-    pixmap = window.grab()
-    return pixmap.save(str(out), "PNG")
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+
+    from rtoplanner.core.outfile import write_output_bytes
+
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not window.grab().save(buf, "PNG"):
+        return False
+    write_output_bytes(out, bytes(data.data()))  # regular files only, all or nothing
+    return True
 
 
 def run_gui(args: argparse.Namespace) -> int:
     screenshot = getattr(args, "screenshot", None)
     if screenshot and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from .crash import no_display_message
+
+    if message := no_display_message():
+        print(message, file=sys.stderr)
+        return 2
     app = make_app()
 
     from rtoplanner.core.errors import CoreError

@@ -15,6 +15,7 @@ The window wires the `ScenarioDocument` to the views and owns the file commands
 from __future__ import annotations
 
 import html
+import logging
 import platform
 import re
 import sys
@@ -55,6 +56,7 @@ from .dialogs.confirm import confirm
 from .document import NEW_SCENARIO, ScenarioDocument, StoreOrigin
 from .editor.scenario_editor import ScenarioEditor
 from .editor.stage_table import StageTablePanel
+from .plan_area import PlanArea
 from .plots.backups_panel import BackupsPanel
 from .plots.cycle_panel import CyclePanel
 from .plots.path_panel import PathPanel
@@ -65,6 +67,8 @@ from .scenario_list import ScenarioListPanel
 from .settings import AppSettings
 from .store_service import StoreService
 from .theme import VERDICT_COLORS, VERDICT_WORDS
+
+log = logging.getLogger(__name__)  # core/logs.py attaches the log file
 
 APP_NAME = "RTO Planner"
 FILE_FILTER = "Scenario files (*.toml);;All files (*)"
@@ -193,7 +197,8 @@ class MainWindow(QMainWindow):
         rl.setContentsMargins(0, 0, 0, 0)
         rl.setSpacing(2)
         rl.addWidget(self.banner)
-        rl.addWidget(self.results, 1)
+        self.plan_area = PlanArea(self.results, self.doc, self.editor.show_field)
+        rl.addWidget(self.plan_area, 1)
 
         self.top_split = QSplitter(Qt.Orientation.Horizontal)
         self.top_split.addWidget(self.editor)
@@ -256,6 +261,7 @@ class MainWindow(QMainWindow):
         self.doc.dirty_changed.connect(self._update_title)
         self.doc.busy_changed.connect(self._on_busy)
         self.doc.plan_failed.connect(self._on_plan_failed)
+        self.doc.plan_cleared.connect(self._on_plan_cleared)
         self.doc.raw_changed.connect(self._on_raw_changed)
         QApplication.styleHints().colorSchemeChanged.connect(self._on_scheme_changed)
 
@@ -360,6 +366,12 @@ class MainWindow(QMainWindow):
     def _on_plan(self, plan: Plan) -> None:
         self.results.set_plan(plan)
         self.banner.show_plan(plan, self.doc.errors)
+        self._update_status_verdict()
+
+    @Slot()
+    def _on_plan_cleared(self) -> None:
+        """Another scenario was opened: nothing of the previous plan stays on screen."""
+        self.banner.show_plan(None, self.doc.errors)
         self._update_status_verdict()
 
     @Slot(dict)
@@ -489,6 +501,7 @@ class MainWindow(QMainWindow):
         try:
             self.doc.open(path)
         except CoreError as exc:
+            log.warning("cannot open %s: %s", path, exc)
             QMessageBox.critical(self, APP_NAME, f"Cannot open the scenario:\n\n{exc}")
             return False
         p = Path(path)
@@ -535,6 +548,7 @@ class MainWindow(QMainWindow):
         try:
             saved = write(path)
         except (OSError, ValueError) as exc:
+            log.warning("cannot %s %s: %s", verb, path, exc)
             QMessageBox.critical(self, APP_NAME, f"Cannot {verb} {path}:\n\n{exc}")
             return None
         self.settings.set("files/last_dir", str(saved.resolve().parent))

@@ -65,6 +65,8 @@ class CatalogItem:
     load_s: float | None = None
     unload_s: float | None = None
     locate_s: float | None = None
+    price: float | None = None
+    """What one unit costs in the catalog's currency (None: unpriced; DESIGN §8)."""
     notes: str = ""
     user: bool = False
     extra: dict[str, str] = field(default_factory=dict)
@@ -81,8 +83,10 @@ def _norm(name: str) -> str:
 class Catalog:
     """An in-memory catalog; later items with the same kind and name win (user over shipped)."""
 
-    def __init__(self, items: Iterable[CatalogItem] = ()) -> None:
+    def __init__(self, items: Iterable[CatalogItem] = (), *, currency: str | None = None) -> None:
         self._items: dict[tuple[str, str], CatalogItem] = {}
+        self.currency = currency or DEFAULT_CURRENCY
+        """The currency of every `price` in this catalog."""
         for item in items:
             self.add(item)
 
@@ -108,6 +112,19 @@ _RATE_KEYS = {"rate": "rate_Bps", "compressed_rate": "compressed_rate_Bps",
               "backup_rate": "backup_rate_Bps"}  # fmt: skip
 _TIME_KEYS = {"load_time": "load_s", "unload_time": "unload_s", "locate_time": "locate_s"}
 _KNOWN = {"kind", "name", "source", "derate", "hw_compression", "ratio", "cpu_cost", "notes"}
+DEFAULT_CURRENCY = "USD"
+"""The currency of prices when neither the catalog nor the user names one."""
+
+
+def parse_price(value: object, *, what: str = "price") -> float:
+    """A price of one unit: a number ≥ 0 (a string such as "12000" or "12,000" too)."""
+    try:
+        amount = float(str(value).replace(",", "").replace("_", "").strip())
+    except ValueError:
+        raise CatalogError(f"{what} {value!r} is not a number", hint="e.g. 12000") from None
+    if not amount >= 0 or amount == float("inf"):
+        raise CatalogError(f"{what} {value!r} must be a number ≥ 0")
+    return amount
 
 
 def item_from_mapping(raw: dict, *, where: str, user: bool = False) -> CatalogItem:
@@ -120,6 +137,8 @@ def item_from_mapping(raw: dict, *, where: str, user: bool = False) -> CatalogIt
                 kwargs[_RATE_KEYS[key]] = parse_rate(value)
             elif key in _TIME_KEYS:
                 kwargs[_TIME_KEYS[key]] = parse_duration(value)
+            elif key == "price":
+                kwargs["price"] = parse_price(value, what=f"{where}: price")
             elif key == "derate":
                 kwargs["derate"] = parse_fraction(value)
             elif key in ("hw_compression", "ratio", "cpu_cost"):
@@ -165,6 +184,8 @@ def item_to_mapping(item: CatalogItem) -> dict[str, str | float]:
         value = getattr(item, attr)
         if value is not None:
             out[key] = exact_duration(value)
+    if item.price is not None:
+        out["price"] = item.price
     if item.notes:
         out["notes"] = item.notes
     out.update(item.extra)
@@ -200,6 +221,18 @@ def shipped_catalog_files() -> list[Path]:
     return files
 
 
+def shipped_catalog_currency() -> str:
+    """The shipped catalog's currency: a top-level `currency = "EUR"` in any of its files."""
+    for path in shipped_catalog_files():
+        try:
+            doc = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue
+        if isinstance(doc.get("currency"), str) and doc["currency"].strip():
+            return doc["currency"].strip().upper()
+    return DEFAULT_CURRENCY
+
+
 def shipped_catalog_digest() -> str:
     """A sha256 over the shipped catalog files: the store re-seeds when it changes."""
     h = hashlib.sha256()
@@ -218,5 +251,5 @@ def shipped_catalog() -> Catalog:
         items: list[CatalogItem] = []
         for path in shipped_catalog_files():
             items.extend(load_catalog_file(path))
-        _SHIPPED = Catalog(items)
+        _SHIPPED = Catalog(items, currency=shipped_catalog_currency())
     return _SHIPPED

@@ -56,6 +56,11 @@ def scenarios_dir() -> Path:
     return data_dir() / "scenarios"
 
 
+def estates_dir() -> Path:
+    """Demo estates (DESIGN §9): ESTATE.toml files with their scenarios beside them."""
+    return data_dir() / "estates"
+
+
 def demo_scenario() -> Path:
     """The scenario the app opens on first start."""
     return scenarios_dir() / "exadata_tape_infiniband.toml"

@@ -136,6 +136,9 @@ class Stage:
     """native cartridge capacity,"""
     min_streaming_Bps: float | None = None
     """and the slowest native rate the drive streams at without shoe-shining."""
+    shared: str | None = None
+    """Name of an estate's `[[shared]]` resource this stage stands for (DESIGN §9);
+    a plan of the scenario alone uses the stage as written."""
 
     @property
     def label(self) -> str:
@@ -283,6 +286,9 @@ STAGE_FIELDS = (
     FieldSpec("write_factor", "float", positive=True,
               help="Storage writes per data byte on restore: 2 for ASM normal, 3 for high "
                    "redundancy, about 1.33 for RAID 5. Backups read one copy."),
+    FieldSpec("shared", "str",
+              help="In an estate: the [[shared]] resource (tape library, media servers, "
+                   "link) this stage uses with the other databases."),
 )  # fmt: skip
 RECOVERY_FIELDS = (
     FieldSpec("detect", "duration", help="Time to declare the failure and prepare the restore."),
@@ -545,6 +551,7 @@ def _resolve_stage(loader: _Loader, idx: int, values: dict[str, Any], catalog: C
         max_rate_Bps=max_rate,
         source=source,
         **mechanics,
+        shared=values.get("shared"),
     )
 
 

@@ -69,9 +69,18 @@ class CompareTimeline(TimelinePanel):
         super().__init__(parent)
         self.tag = tag
         self.label = ""
+        self.partner: CompareTimeline | None = None
+        """The other plan's timeline: one time axis must show both."""
         self.note.hide()
         self.plot.getPlotItem().getAxis("left").setWidth(LEFT_AXIS_WIDTH)
         self.plot.setMinimumHeight(150)
+
+    def _fit_x(self) -> None:
+        """The shared axis ends where the longer of the two plans (and its labels) ends,
+        whichever panel was redrawn or resized last."""
+        x_max = max(self.x_max_needed(), self.partner.x_max_needed() if self.partner else 0.0)
+        if x_max:
+            self.plot.setXRange(0, x_max, padding=0)
 
     def redraw(self) -> None:
         super().redraw()
@@ -106,8 +115,10 @@ class CompareWindow(QWidget):
         self.timeline_b = CompareTimeline("B")
         for t in (self.timeline_a, self.timeline_b):
             t.set_binary(binary)
-        # One time axis: B follows A's X range (and A follows B's).
+        # One time axis: B follows A's X range (and A follows B's), long enough for both.
         self.timeline_b.plot.setXLink(self.timeline_a.plot)
+        self.timeline_a.partner = self.timeline_b
+        self.timeline_b.partner = self.timeline_a
 
         self.model = KeyFiguresModel(self)
         self.table = QTableView()
@@ -167,12 +178,10 @@ class CompareWindow(QWidget):
 
     def _share_axes(self) -> None:
         assert self.items is not None
-        recs = [i.plan.recovery for i in self.items]
-        span = max(max(r.total_s, r.rto_s) for r in recs) or 1.0
         rows = max(len(t.shown) for t in (self.timeline_a, self.timeline_b)) or 1
         for t in (self.timeline_a, self.timeline_b):
             t.plot.setYRange(-0.7, rows - 0.3, padding=0)
-        self.timeline_a.plot.setXRange(0, span * 1.25, padding=0)
+        self.timeline_a._fit_x()
 
     @Slot(object)
     def _on_plans(self, plans: object) -> None:

@@ -12,6 +12,7 @@ one export runs at a time (the action is disabled meanwhile).
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -38,6 +39,8 @@ from rtoplanner.core.store import Store
 
 from ..workers import TaskRunner
 from .confirm import confirm
+
+log = logging.getLogger(__name__)  # core/logs.py attaches the log file
 
 APP_NAME = "RTO Planner"
 PDF_FILTER = "PDF files (*.pdf)"
@@ -237,6 +240,7 @@ class PdfExporter(QObject):
         window = self.window_
         out = Path(str(path))
         window.statusBar().showMessage(f"Exported {out.name}", 6000)
+        log.info("exported the PDF plan %s", out)
         self.exported.emit(out)
         answer = QMessageBox.question(
             window, APP_NAME,
@@ -256,5 +260,12 @@ class PdfExporter(QObject):
         else:  # a bug: say what, never a traceback
             message = f"an unexpected error ({type(exc).__name__}: {exc})"
         window.statusBar().showMessage("PDF export failed", 6000)
+        log.error(
+            "PDF export failed: %s",
+            message,
+            exc_info=exc
+            if isinstance(exc, BaseException) and not isinstance(exc, CoreError)
+            else None,
+        )
         self.failed.emit(message)
         QMessageBox.critical(window, APP_NAME, f"Cannot export the PDF:\n\n{message}")

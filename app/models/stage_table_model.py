@@ -38,7 +38,8 @@ COL_HW_COMPRESSION = 8
 COL_MAX_RATE = 9
 COL_BACKUP_RATE = 10
 COL_WRITE_FACTOR = 11
-COLUMN_COUNT = 12
+COL_SHARED = 12
+COLUMN_COUNT = 13
 
 COLUMN_KEYS: dict[int, str] = {
     COL_KIND: "kind",
@@ -52,6 +53,7 @@ COLUMN_KEYS: dict[int, str] = {
     COL_MAX_RATE: "max_rate",
     COL_BACKUP_RATE: "backup_rate",
     COL_WRITE_FACTOR: "write_factor",
+    COL_SHARED: "shared",
 }
 SPECS: dict[str, FieldSpec] = {s.key: s for s in STAGE_FIELDS}
 HEADERS: dict[int, str] = {

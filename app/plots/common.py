@@ -13,8 +13,8 @@ import math
 from collections.abc import Callable
 
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, Qt, Slot
-from PySide6.QtGui import QColor, QCursor, QFont
+from PySide6.QtCore import QEvent, QObject, QPointF, Qt, Slot
+from PySide6.QtGui import QColor, QCursor, QFont, QHelpEvent
 from PySide6.QtWidgets import QLabel, QToolTip, QVBoxLayout, QWidget
 
 from rtoplanner.core.plan import Plan
@@ -85,32 +85,50 @@ def alpha(color: str, a: int) -> QColor:
     return c
 
 
-class HoverTip:
+class HoverTip(QObject):
     """Shows a tooltip for whatever the mouse is over; `text_at(x, y)` maps view
-    coordinates to HTML (or "" for nothing) and is what tests call."""
+    coordinates to HTML (or "" for nothing) and is what tests call.
+
+    The tip follows the mouse, and it stays when the mouse rests: Qt then sends the
+    view a ToolTip event, which the graphics scene would answer by hiding the tip (no
+    item has a tooltip of its own), so this filter answers it instead.
+    """
 
     def __init__(self, plot: pg.PlotWidget, text_at: Callable[[float, float], str]) -> None:
+        super().__init__(plot)
         self.plot = plot
         self.text_at = text_at
         self._last = ""
         plot.scene().sigMouseMoved.connect(self._on_move)
+        plot.viewport().installEventFilter(self)
+
+    def text_at_scene(self, pos: QPointF) -> str:
+        """The tooltip for a point of the scene ("" outside the plot area)."""
+        vb = self.plot.getPlotItem().getViewBox()
+        if not vb.sceneBoundingRect().contains(pos):
+            return ""
+        p = vb.mapSceneToView(pos)
+        return self.text_at(p.x(), p.y())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() != QEvent.Type.ToolTip or not isinstance(event, QHelpEvent):
+            return False
+        text = self.text_at_scene(self.plot.mapToScene(event.pos()))
+        self._show(text, event.globalPos())
+        return True
 
     @Slot(object)
     def _on_move(self, pos: QPointF) -> None:
-        vb = self.plot.getPlotItem().getViewBox()
-        if not vb.sceneBoundingRect().contains(pos):
-            if self._last:
-                QToolTip.hideText()
-                self._last = ""
-            return
-        p = vb.mapSceneToView(pos)
-        text = self.text_at(p.x(), p.y())
-        if text != self._last:
-            self._last = text
-            if text:
-                QToolTip.showText(QCursor.pos(), text, self.plot)
-            else:
-                QToolTip.hideText()
+        text = self.text_at_scene(pos)
+        if text != self._last or text:
+            self._show(text, QCursor.pos())
+
+    def _show(self, text: str, global_pos) -> None:
+        self._last = text
+        if text:
+            QToolTip.showText(global_pos, text, self.plot.viewport())
+        else:
+            QToolTip.hideText()
 
 
 class PlanPanel(QWidget):

@@ -126,15 +126,22 @@ class TimelinePanel(PlanPanel):
         )
 
     def _fit_x(self) -> None:
-        """Make room on the right for the labels that follow the last bars and lines.
+        """Fit the time axis to the bars, the lines and their labels; called again when
+        the plot is resized."""
+        x_max = self.x_max_needed()
+        if x_max:
+            self.plot.setXRange(0, x_max, padding=0)
+
+    def x_max_needed(self) -> float:
+        """The end of the time axis that shows every bar, line and label (0: no plan).
 
         The labels keep their size in pixels whatever the zoom, so the time range needed
         depends on the plot's width: solve x_max = end + label_px × x_max / width for
-        each label. Called again when the plot is resized.
+        each label.
         """
         span = getattr(self, "_span", 0.0)
         if not span:
-            return
+            return 0.0
         width = self.plot.getViewBox().width()
         x_max = span * 1.25
         if width > 50:
@@ -144,7 +151,7 @@ class TimelinePanel(PlanPanel):
             for lb in items:
                 share = min(0.75, (lb.boundingRect().width() + 12) / width)
                 x_max = max(x_max, lb.pos().x() / (1 - share))
-        self.plot.setXRange(0, x_max, padding=0)
+        return x_max
 
     def text_at(self, x: float, y: float) -> str:
         """The hover text for a point of the plot: the phase under it, if any."""

@@ -25,6 +25,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from ..errors import CoreError
+from ..logs import log, setup_logging
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70
@@ -43,6 +44,13 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ),
     ("catalog", "catalog", "the hardware catalog (shipped figures with sources, and your own)"),
     ("scenarios", "scenarios", "scenarios kept in the store, with their version history"),
+    ("fix", "fix", "what it takes: the cheapest changes that make the plan meet, and their cost"),
+    ("estate", "estate", "when is each database open after a site loss, on shared hardware"),
+    (
+        "desktop-install",
+        "desktop",
+        "install the menu entry, icon and scenario file type into a Linux desktop",
+    ),
 )
 
 Register = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]
@@ -111,9 +119,12 @@ def main(argv: Sequence[str] | None = None, *, extra_commands: Sequence[Register
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    setup_logging()  # core/logs.py: every command and error lands in the log file
+    log.info("rto-planner %s", " ".join(argv))
     try:
         return int(args.func(args) or 0)
     except CoreError as exc:
+        log.warning("error: %s", exc)
         print(f"rto-planner: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
@@ -122,6 +133,7 @@ def main(argv: Sequence[str] | None = None, *, extra_commands: Sequence[Register
     except BrokenPipeError:
         return 0
     except Exception as exc:  # a bug: say so in one line, never dump a traceback on a user
+        log.exception("internal error")
         if os.environ.get("RTOPLANNER_DEBUG"):
             import traceback
 

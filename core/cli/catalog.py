@@ -16,7 +16,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..catalog import CATALOG_KINDS, CatalogItem, load_catalog_file
+from ..catalog import CATALOG_KINDS, CatalogError, CatalogItem, load_catalog_file, parse_price
+from ..fix.prices import OPTION_KIND, OPTIONS, PriceBook, format_money, norm_name, price_book
 from ..store import CatalogEntry, open_store_from_args
 from ..units import format_duration, format_fraction, format_rate
 
@@ -157,14 +158,42 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     )
     rm.add_argument("name", metavar="NAME", help="the item's name, as `catalog list` shows it")
     rm.set_defaults(func=run_remove)
+    price = csub.add_parser(
+        "price",
+        parents=[common],
+        help="set your price for one unit of an item (What it takes uses it)",
+        description="Keep your quote for one unit of a catalog item, a stage of your "
+        "scenario, or an option (Data Guard standby, Off-site replication of backups, "
+        "Advanced Compression Option). Your prices win over the catalog's; `rto-planner "
+        "fix` uses them.",
+    )
+    price.add_argument("item", metavar="ITEM", help="the item's name, e.g. LTO-9")
+    price.add_argument(
+        "amount", metavar="AMOUNT", help="price of one unit, e.g. 12000; 'none' forgets yours"
+    )
+    price.add_argument(
+        "--kind",
+        choices=(*CATALOG_KINDS, OPTION_KIND),
+        metavar="K",
+        help="the item's kind, when the name is not (only) in the catalog",
+    )
+    price.add_argument("--currency", metavar="X", help="your currency, e.g. EUR (for all prices)")
+    price.set_defaults(func=run_price)
     p.set_defaults(func=run_list, kind=None, all=False, json=False)
 
 
 def run_list(args: argparse.Namespace) -> int:
     with open_store_from_args(args) as store:
         entries = store.catalog_entries(args.kind, include_shadowed=args.all)
+        book = price_book(store)
     if args.json:
-        print_json([entry_to_json(e) for e in entries])
+        print_json(
+            [
+                {**entry_to_json(e), "price": book.price(e.item.kind, e.item.name),
+                 "currency": book.currency}
+                for e in entries
+            ]
+        )  # fmt: skip
         return 0
     if not entries:
         print("The catalog has no items" + (f" of kind {args.kind}." if args.kind else "."))
@@ -180,6 +209,7 @@ def run_list(args: argparse.Namespace) -> int:
                 format_rate(i.rate_Bps) if i.rate_Bps is not None else "",
                 format_fraction(i.derate) if i.derate != 1.0 else "",
                 format_rate(i.practical_rate_Bps) if i.practical_rate_Bps is not None else "",
+                _price_text(book, i),
                 _figures(i),
                 origin,
                 i.source,
@@ -187,7 +217,8 @@ def run_list(args: argparse.Namespace) -> int:
         )
     print(
         format_table(
-            ["KIND", "NAME", "RATE", "DERATE", "PRACTICAL", "OTHER", "ORIGIN", "SOURCE"], rows
+            ["KIND", "NAME", "RATE", "DERATE", "PRACTICAL", "PRICE", "OTHER", "ORIGIN", "SOURCE"],
+            rows,
         )
     )
     n_user = sum(e.origin == "user" for e in entries)
@@ -196,6 +227,11 @@ def run_list(args: argparse.Namespace) -> int:
         "Figures marked ⚠ in their notes are unverified: prefer measured rates."
     )
     return 0
+
+
+def _price_text(book: PriceBook, item: CatalogItem) -> str:
+    amount = book.price(item.kind, item.name)
+    return "" if amount is None else format_money(amount, book.currency)
 
 
 def run_add(args: argparse.Namespace) -> int:
@@ -219,6 +255,41 @@ def run_remove(args: argparse.Namespace) -> int:
     with open_store_from_args(args) as store:
         store.remove_catalog_item(args.kind, args.name)
     print(f"Removed your {args.kind} '{args.name}'.")
+    return 0
+
+
+def _price_kind(store, name: str, kind: str | None) -> tuple[str, str]:
+    """(kind, name as the catalog spells it) for a price; the kind only when ambiguous."""
+    if kind:
+        return kind, name
+    for option in OPTIONS:
+        if norm_name(option) == norm_name(name):
+            return OPTION_KIND, option
+    matches = [e.item for e in store.catalog_entries() if norm_name(e.item.name) == norm_name(name)]
+    kinds = sorted({i.kind for i in matches})
+    if len(kinds) == 1:
+        return kinds[0], matches[0].name
+    if not kinds:
+        raise CatalogError(
+            f"no catalog item or option named '{name}'",
+            hint="give --kind to price a stage of your scenario, or see `rto-planner catalog "
+            "list`; options: " + ", ".join(OPTIONS),
+        )
+    raise CatalogError(f"'{name}' is in the catalog as {', '.join(kinds)}", hint="give --kind")
+
+
+def run_price(args: argparse.Namespace) -> int:
+    amount = None if args.amount.strip().lower() == "none" else parse_price(args.amount)
+    with open_store_from_args(args) as store:
+        if args.currency:
+            store.set_currency(args.currency)
+        kind, name = _price_kind(store, args.item, args.kind)
+        store.set_price(kind, name, amount)
+        currency = store.currency()
+    if amount is None:
+        print(f"Forgot your price for {kind} '{name}'.")
+    else:
+        print(f"{kind} '{name}': {format_money(amount, currency)} per unit (your price).")
     return 0
 
 

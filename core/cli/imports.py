@@ -27,8 +27,9 @@ from ..importers.stored import (
     list_imports,
     workload_summaries,
 )
+from ..outfile import write_output_text
 from ..scenario import dump_scenario, load_scenario
-from ..store import StoreError, open_store_from_args
+from ..store import open_store_from_args
 from ..units import format_rate, format_size
 from .catalog import format_table, print_json
 from .scenarios import _resolve
@@ -313,10 +314,7 @@ def run_apply(args: argparse.Namespace) -> int:
             saved = store.save_scenario(text, comment=comment, source=name)
     target = args.file if args.in_place else args.output
     if target is not None:
-        try:
-            Path(target).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise StoreError(f"{target}: cannot write ({exc.strerror or exc})") from None
+        write_output_text(target, text)
     if args.json:
         out = _result_json(result)
         out["written"] = str(target) if target else None

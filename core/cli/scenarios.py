@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..outfile import write_output_bytes
 from ..store import (
     NotFoundError,
     ScenarioSummary,
@@ -230,7 +231,7 @@ def run_export(args: argparse.Namespace) -> int:
         v = store.scenario_version(name, args.ver)
     data = v.text.encode("utf-8")
     if args.output:
-        args.output.write_bytes(data)
+        write_output_bytes(args.output, data)
         print(f"Wrote '{v.scenario}' version {v.version} to {args.output}.", file=sys.stderr)
     else:
         sys.stdout.flush()

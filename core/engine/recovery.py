@@ -132,10 +132,17 @@ def _largest_piece(scenario: Scenario, largest: float | None) -> float | None:
     return min(largest, section) if section else largest
 
 
-def _verdict(total_s: float, rto_s: float, risk_s: float) -> str:
+def recovery_verdict(total_s: float, rto_s: float, risk_margin_s: float) -> str:
+    """DESIGN §3.4: `misses` past the RTO, `at_risk` inside it by less than the risk
+    margin, else `meets`."""
     if total_s > rto_s:
         return "misses"
-    return "at_risk" if rto_s - total_s < risk_s else "meets"
+    if rto_s - total_s < risk_margin_s:
+        return "at_risk"
+    return "meets"
+
+
+_verdict = recovery_verdict
 
 
 class _Timeline:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..result import RecoveryResult
 from ..scenario import Scenario
-from .recovery import _verdict
+from .recovery import recovery_verdict as _verdict
 
 
 @dataclass(frozen=True)

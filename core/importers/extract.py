@@ -127,6 +127,11 @@ def add_activity(raw: RawReport, name: str, values: list[str]) -> None:
         raw.log_switches_per_hour = parse_number(values[1]) if len(values) > 1 else None
 
 
+CUT_OFF_WARNING = "no 'End of Report' line: the file may be cut off after the summary"
+"""The note of a report without its end marker; a complete report of the same snapshots
+replaces one stored with it (store_import)."""
+
+
 def _truncated(raw: RawReport, what: str) -> TruncatedReportError:
     where = (
         f" (the file stops at line {raw.last_line})"
@@ -210,7 +215,7 @@ def build(raw: RawReport) -> WorkloadReport:
             "archiving from a CDB root report"
         )
     if not raw.has_end_marker:
-        warnings.append("no 'End of Report' line: the file may be cut off after the summary")
+        warnings.append(CUT_OFF_WARNING)
 
     gt = raw.global_totals
     io_redo = raw.io_redo_mb_per_s * MiB if raw.io_redo_mb_per_s is not None else None

@@ -38,8 +38,10 @@ from typing import Any, Literal
 import duckdb
 
 from ..store import Changes, Store, StoreError, StoreReadOnlyError
+from . import sanity
 from .errors import CsvImportError, NotAReportError, ReportError
 from .exports import Export, read_export_bytes
+from .extract import CUT_OFF_WARNING
 from .model import WorkloadReport, normalise_content
 from .reader import MAX_REPORT_BYTES, iter_report_files, parse_bytes
 from .rman_csv import BackupJob
@@ -299,6 +301,7 @@ def rows_from_bytes(data: bytes, source: str) -> tuple[str, list[WorkloadRow]]:
     except NotAReportError as not_report:
         reason = not_report.reason
     else:
+        sanity.check_reports(reports)
         rows = rows_from_reports(reports, file_hash)
         return rows[0].kind, rows
     try:
@@ -312,6 +315,7 @@ def rows_from_bytes(data: bytes, source: str) -> tuple[str, list[WorkloadRow]]:
             source=source,
             hint="docs/importing.md lists what is read",
         ) from None
+    sanity.check_export(export)
     rows = rows_from_export(export, data, file_hash)
     if not rows:
         raise CsvImportError(f"no rows in this {export.kind} export", source=source)
@@ -322,9 +326,9 @@ def rows_from_bytes(data: bytes, source: str) -> tuple[str, list[WorkloadRow]]:
 
 
 _INSERT = (
-    "INSERT INTO workload (content_hash, file_name, kind, db_name, dbid, instance, begin_time, "
-    "end_time, elapsed_s, redo_bytes_per_s, payload, imported_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO workload (content_hash, snap_key, file_name, kind, db_name, dbid, instance, "
+    "begin_time, end_time, elapsed_s, redo_bytes_per_s, payload, imported_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -334,6 +338,7 @@ def insert_row(con: duckdb.DuckDBPyConnection, row: WorkloadRow, file_name: str,
         _INSERT,
         [
             row.content_hash,
+            row.snap_key,
             file_name,
             row.kind,
             row.db_name,
@@ -355,6 +360,23 @@ class _WriteResult:
     duplicates: int
     duplicate_of: tuple[str, ...]
     assigned: int
+    replaced: int = 0
+
+
+def _stored_keys(
+    con: duckdb.DuckDBPyConnection, column: str, keys: list[str], extra: str = ""
+) -> list[tuple]:
+    """(key, file name, *extra) of the stored rows whose `column` is one of `keys`, looked
+    up in the column's index (migration 0003), so the cost does not grow with the store
+    (`extra`: more columns, computed only for the rows found)."""
+    if not keys:
+        return []
+    unique = sorted(set(keys))
+    select = f"SELECT {column}, file_name{', ' + extra if extra else ''} FROM workload"
+    if len(unique) <= 64:  # a constant IN list: point lookups in the index
+        where = f"{column} IN ({', '.join('?' * len(unique))})"
+        return con.execute(f"{select} WHERE {where}", unique).fetchall()
+    return con.execute(f"{select} WHERE {column} IN (SELECT unnest(?))", [unique]).fetchall()
 
 
 def _write_rows(
@@ -362,25 +384,23 @@ def _write_rows(
 ) -> Callable[[duckdb.DuckDBPyConnection], _WriteResult]:
     def write(con: duckdb.DuckDBPyConnection) -> _WriteResult:
         hashes = [r.content_hash for r in rows]
-        found = con.execute(
-            "SELECT content_hash, file_name FROM workload WHERE list_contains(?, content_hash)",
-            [hashes],
-        ).fetchall()
-        seen = {h: f for h, f in found}
+        seen = dict(_stored_keys(con, "content_hash", hashes))
         keys = [r.snap_key for r in rows if r.snap_key]
-        if keys:
-            for key, f in con.execute(
-                "SELECT json_extract_string(payload, '$.snap_key'), file_name FROM workload "
-                "WHERE kind IN ('awr', 'statspack') "
-                "AND list_contains(?, json_extract_string(payload, '$.snap_key'))",
-                [keys],
-            ).fetchall():
-                seen[key] = f
+        cut_off: dict[str, int] = {}  # snap_key -> id of a stored report cut off early
+        for key, f, rid, warnings in _stored_keys(
+            con, "snap_key", keys, "id, json_extract(payload, '$.warnings')"
+        ):
+            seen[key] = f
+            if _is_cut_off(warnings):
+                cut_off[key] = rid
         now = datetime.now(UTC).replace(tzinfo=None)
-        imported = 0
+        imported = replaced = 0
         dup_files: list[str] = []
         new_in_file: set[str] = set()
         for row in rows:
+            if _replaces_cut_off(row, cut_off, seen):
+                con.execute("DELETE FROM workload WHERE id = ?", [cut_off.pop(row.snap_key)])
+                replaced += 1
             earlier = seen.get(row.content_hash) or (
                 seen.get(row.snap_key) if row.snap_key else None
             )
@@ -402,9 +422,27 @@ def _write_rows(
                     [database, hashes],
                 ).fetchall()
             )
-        return _WriteResult(imported, len(rows) - imported, tuple(dup_files), assigned)
+        return _WriteResult(imported, len(rows) - imported, tuple(dup_files), assigned, replaced)
 
     return write
+
+
+def _is_cut_off(warnings_json: str | None) -> bool:
+    try:
+        return CUT_OFF_WARNING in (json.loads(warnings_json) if warnings_json else ())
+    except (TypeError, ValueError):
+        return False
+
+
+def _replaces_cut_off(row: WorkloadRow, cut_off: dict[str, int], seen: dict[str, str]) -> bool:
+    """A complete report of snapshots stored from a cut-off file takes that row's place
+    (and not the other way round: a cut-off copy of a complete report is a duplicate)."""
+    if not row.snap_key or row.snap_key not in cut_off or row.content_hash in seen:
+        return False
+    if CUT_OFF_WARNING in row.payload.get("warnings", ()):
+        return False
+    del seen[row.snap_key]
+    return True
 
 
 def _named(row: WorkloadRow, database: str) -> WorkloadRow:
@@ -453,6 +491,8 @@ def import_file(
         msg = _describe(kind, rows, result.imported)
         if result.duplicates:
             msg += f" ({result.duplicates} already stored)"
+        if result.replaced:
+            msg += f"; replaced {result.replaced} stored from a cut-off copy of this report"
         if kind in ("rman_job", "recovery_progress") and not names:
             msg += "; no database name: pass --database NAME to attribute them"
         return ImportOutcome(

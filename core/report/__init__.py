@@ -10,14 +10,12 @@ cancelled export raises `ReportCancelled` and leaves no file behind.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
 from ..catalog import Catalog
+from ..outfile import check_output_path, write_output_bytes
 from ..plan import compute_plan
 from ..scenario import Scenario, load_scenario
 from .data import (
@@ -43,45 +41,13 @@ def _sub(progress: Progress | None, start: float, end: float) -> Progress | None
 
 
 def _check_target(out: Path) -> None:
-    if out.is_dir():
-        raise ReportError(f"{out} is a directory; give a file name such as plan.pdf")
-    parent = out.parent
-    if parent.exists() and not parent.is_dir():
-        raise ReportError(f"cannot write {out}: {parent} is a file, not a folder")
-    if not parent.is_dir():
-        raise ReportError(f"cannot write {out}: the folder {parent} does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise ReportError(f"cannot write {out}: no permission to write in {parent}")
+    """Fail before the work when `out` cannot be written (core/outfile.py's rules)."""
+    check_output_path(out)
 
 
 def write_bytes_atomically(out: Path, payload: bytes) -> None:
     """Write to a temporary file beside `out`, then rename: never a half-written PDF."""
-    _check_target(out)
-    fd, tmp = -1, ""
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
-        with os.fdopen(fd, "wb") as fh:
-            fd = -1
-            fh.write(payload)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644 & ~_umask())
-        os.replace(tmp, out)
-        tmp = ""
-    except OSError as exc:
-        raise ReportError(f"cannot write {out}: {exc.strerror or exc}") from None
-    finally:
-        if fd >= 0:
-            os.close(fd)
-        if tmp:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    write_output_bytes(out, payload)
 
 
 def write_report(

@@ -2,8 +2,10 @@
 
 Why this shape (STYLE §4, §8):
 
-* DuckDB lets one process hold a file for writing; a second process gets an IOException.
-  We turn that into `StoreLockedError` naming the file and the other PID.
+* One process holds a store for writing. DuckDB's own lock is a POSIX record lock that
+  the kernel drops when the holder closes any descriptor of the file, so every RTO
+  Planner process first takes `flock` on `<store>.lock` (`lock.py`) and keeps it until
+  `close()`. A second process gets `StoreLockedError` naming the file and the other PID.
 * Inside the process, one `DuckDBPyConnection` is owned here. Every write runs on a
   one-thread executor (the "DB lane") inside a transaction, so writes are serialised and
   each is all-or-nothing: a process killed mid-save loses that save, never the file.
@@ -20,6 +22,7 @@ import contextlib
 import difflib
 import hashlib
 import json
+import os
 import re
 import shutil
 import threading
@@ -38,6 +41,7 @@ from ..catalog import (
     _norm,
     item_to_mapping,
     load_catalog_file,
+    shipped_catalog_currency,
     shipped_catalog_digest,
     shipped_catalog_files,
 )
@@ -54,6 +58,7 @@ from .errors import (
     StoreReadOnlyError,
     StoreTooNewError,
 )
+from .lock import StoreLock
 from .migrations import current_version
 from .models import (
     CatalogChange,
@@ -165,6 +170,25 @@ def _connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
         raise translate_duckdb_error(exc, path) from None
 
 
+_HEADER_BYTES = 3 * 4096  # DuckDB's file header and its two database headers
+
+
+def _worth_a_full_read(con: duckdb.DuckDBPyConnection, path: Path, version: int) -> bool:
+    """Whether opening should read the whole file first: before a migration rewrites it,
+    after an unclean shutdown (a WAL left behind) and when the file is shorter than the
+    blocks DuckDB says it holds. A cleanly closed file opens without it: the full read
+    costs 60-120 ms, and DuckDB still checksums every block it reads later (issue 14)."""
+    if version < _migrations.SCHEMA_VERSION:
+        return True
+    if path.with_name(path.name + ".wal").exists():
+        return True
+    # A file cut short (a copy that stopped half-way) no longer holds every block.
+    ((block_size, blocks),) = con.execute(
+        "SELECT block_size, total_blocks FROM pragma_database_size()"
+    ).fetchall()
+    return path.stat().st_size < _HEADER_BYTES + block_size * blocks
+
+
 def _probe(path: Path) -> int:
     """Open an existing file read-only and return its schema version, or raise.
 
@@ -179,6 +203,16 @@ def _probe(path: Path) -> int:
                 f"{path} is a DuckDB database of another program, not an RTO Planner store",
                 hint="pass --db with another file name; the file was not changed",
             )
+        if version == 0:
+            # RTO Planner creates a store under another name and renames it into place
+            # complete (`_create_new`), so an existing file without our tables is
+            # someone else's (or an empty database): never write our tables into it.
+            raise NotAStoreError(
+                f"{path} is a DuckDB database without RTO Planner's tables (an empty "
+                "database or another program's), not an RTO Planner store",
+                hint="pass --db with a new file name (RTO Planner creates it); "
+                "the file was not changed",
+            )
         if version > _migrations.SCHEMA_VERSION:
             row = con.execute(
                 "SELECT app_version FROM schema_version ORDER BY version DESC LIMIT 1"
@@ -189,11 +223,10 @@ def _probe(path: Path) -> int:
                 f"({__version__}) reads schema {_migrations.SCHEMA_VERSION} and older",
                 hint="update RTO Planner to open it; the file was left untouched",
             )
-        if version > 0:
+        if version > 0 and _worth_a_full_read(con, path, version):
             # Read every value of every table once (hashing keeps it inside DuckDB), so a
             # truncated file or a bad block (DuckDB checksums blocks) shows up here,
-            # read-only, rather than in the middle of a write. The store holds megabytes,
-            # so this costs milliseconds.
+            # read-only, rather than in the middle of a write.
             for (table,) in con.execute(
                 "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
             ).fetchall():
@@ -241,18 +274,18 @@ def _scenario_name_from_text(text: str, source: str, catalog: Catalog) -> str:
 _CATALOG_COLUMNS = (
     "kind, name, source, rate_Bps, derate, hw_compression, compressed_rate_Bps, "
     "backup_rate_Bps, ratio, cpu_cost, load_s, unload_s, locate_s, notes, extra, origin, "
-    "updated_at"
+    "updated_at, price"
 )
 
 
 def _item_from_row(row: tuple) -> CatalogItem:
     (kind, name, source, rate, derate, hw, comp, back, ratio, cpu, load, unload, locate,
-     notes, extra, origin) = row[:16]  # fmt: skip
+     notes, extra, origin, _updated, price) = row[:18]  # fmt: skip
     return CatalogItem(
         kind=kind, name=name, source=source, rate_Bps=rate, derate=derate,
         hw_compression=hw, compressed_rate_Bps=comp, backup_rate_Bps=back, ratio=ratio,
         cpu_cost=cpu, load_s=load, unload_s=unload, locate_s=locate, notes=notes or "",
-        user=origin == "user", extra=json.loads(extra) if extra else {},
+        user=origin == "user", extra=json.loads(extra) if extra else {}, price=price,
     )  # fmt: skip
 
 
@@ -261,13 +294,13 @@ def _insert_item(con: duckdb.DuckDBPyConnection, item: CatalogItem, origin: str)
     con.execute(
         "INSERT INTO catalog_item (origin, kind, name, name_key, source, rate_Bps, derate, "
         "hw_compression, compressed_rate_Bps, backup_rate_Bps, ratio, cpu_cost, load_s, "
-        "unload_s, locate_s, notes, extra, raw, added_at, updated_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "unload_s, locate_s, notes, extra, raw, added_at, updated_at, price) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
             origin, item.kind, item.name, _norm(item.name), item.source, item.rate_Bps,
             item.derate, item.hw_compression, item.compressed_rate_Bps, item.backup_rate_Bps,
             item.ratio, item.cpu_cost, item.load_s, item.unload_s, item.locate_s, item.notes,
-            json.dumps(item.extra), json.dumps(item_to_mapping(item)), now, now,
+            json.dumps(item.extra), json.dumps(item_to_mapping(item)), now, now, item.price,
         ],
     )  # fmt: skip
 
@@ -296,10 +329,14 @@ class Store:
                 )
             _OPEN.add(self.path)
         self._lane = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rto-store-lane")
+        self._lock = StoreLock(self.path, shared=read_only)
         try:
+            self._make_folder()
+            self._lock.acquire()  # before anything opens the store file (see lock.py)
             self._info = self._open()
         except BaseException:
             self._lane.shutdown()
+            self._lock.release(failed_open=True)
             with _OPEN_LOCK:
                 _OPEN.discard(self.path)
             raise
@@ -313,6 +350,18 @@ class Store:
 
     # ---------------------------------------------------------------- open and close
 
+    def _make_folder(self) -> None:
+        """Create the folder of a new store (the lock file goes there first)."""
+        if self.read_only or self.path.parent.is_dir():
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create the folder for the store {self.path} ({exc.strerror or exc})",
+                hint="pass --db with a writable location",
+            ) from None
+
     def _open(self) -> StoreInfo:
         path = self.path
         existed = path.exists()
@@ -325,14 +374,8 @@ class Store:
                     f"{path} does not exist", hint="run a command without read-only once to "
                     "create it, or pass --db with an existing store"
                 )  # fmt: skip
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StoreError(
-                    f"cannot create the folder for the store {path} ({exc.strerror or exc})",
-                    hint="pass --db with a writable location",
-                ) from None
-            version = 0
+            self._create_new()
+            version = _migrations.SCHEMA_VERSION
         if self.read_only and version < _migrations.SCHEMA_VERSION:
             raise StoreError(
                 f"{path} has store schema {version} and needs an upgrade to "
@@ -382,6 +425,41 @@ class Store:
             backup_path=backup,
         )
 
+    def _create_new(self) -> None:
+        """Create the store under a temporary name, complete, then rename it into place.
+
+        So a file at the store's path is either a whole RTO Planner store or was never
+        written by us (a crash mid-creation leaves only the temporary file, removed here
+        on any error it can see).
+        """
+        path = self.path
+        tmp = path.with_name(f".{path.name}.creating-{os.getpid()}")
+        for leftover in (tmp, tmp.with_name(tmp.name + ".wal")):
+            leftover.unlink(missing_ok=True)
+        try:
+            con = duckdb.connect(str(tmp))
+            try:
+                _migrations.apply_migrations(
+                    con, 0, app_version=__version__, migrations=_migrations.MIGRATIONS
+                )
+                con.execute("CHECKPOINT")
+            finally:
+                con.close()
+            if path.exists():  # someone not honouring the lock made it meanwhile
+                raise StoreError(f"{path} appeared while it was being created; try again")
+            os.replace(tmp, path)
+        except duckdb.Error as exc:
+            raise translate_duckdb_error(exc, path) from None
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create the store {path} ({exc.strerror or exc})",
+                hint="free some disk space or pass --db with a writable location",
+            ) from None
+        finally:
+            for leftover in (tmp, tmp.with_name(tmp.name + ".wal")):
+                with contextlib.suppress(OSError):
+                    leftover.unlink(missing_ok=True)
+
     def _backup_before_migration(self, version: int) -> Path:
         """Checkpoint (so the WAL is folded in) and copy the file aside."""
         con = _connect(self.path, read_only=False)
@@ -418,6 +496,7 @@ class Store:
         self._closed = True
         self._lane.shutdown(wait=True)
         self._close_connections()
+        self._lock.release()  # only after DuckDB has closed (and checkpointed) the file
         with _OPEN_LOCK:
             _OPEN.discard(self.path)
 
@@ -546,11 +625,11 @@ class Store:
             params.append(kind)
         sql += " ORDER BY kind, origin = 'user', id"
         rows = self.read(lambda cur: cur.execute(sql, params).fetchall())
-        user_keys = {(r[0], r[17]) for r in rows if r[15] == "user"}
-        shipped_keys = {(r[0], r[17]) for r in rows if r[15] == "shipped"}
+        user_keys = {(r[0], r[18]) for r in rows if r[15] == "user"}
+        shipped_keys = {(r[0], r[18]) for r in rows if r[15] == "shipped"}
         out: list[CatalogEntry] = []
         for r in rows:
-            key = (r[0], r[17])
+            key = (r[0], r[18])
             shadowed = r[15] == "shipped" and key in user_keys
             if shadowed and not include_shadowed:
                 continue
@@ -571,6 +650,43 @@ class Store:
         ordered = [e.item for e in entries if e.origin == "shipped"]
         ordered += [e.item for e in entries if e.origin == "user"]
         return Catalog(ordered)
+
+    # ---------------------------------------------------------------- prices (DESIGN §8)
+
+    def currency(self) -> str:
+        """The user's currency, else the shipped catalog's."""
+        return self.meta("currency") or shipped_catalog_currency()
+
+    def set_currency(self, code: str) -> None:
+        code = code.strip().upper()
+        if not (2 <= len(code) <= 5 and code.isalpha()):
+            raise StoreError(f"currency {code!r} is not a code such as EUR, USD or GBP")
+        self.write(lambda con: self._set_meta(con, "currency", code), Changes(catalog=True))
+
+    def user_prices(self) -> dict[tuple[str, str], float]:
+        """The user's quotes: unit price by (kind, name)."""
+        rows = self.read(
+            lambda cur: cur.execute(
+                "SELECT kind, name, price FROM catalog_price ORDER BY kind, name"
+            ).fetchall()
+        )
+        return {(kind, name): price for kind, name, price in rows}
+
+    def set_price(self, kind: str, name: str, amount: float | None) -> None:
+        """Keep the user's quote for one unit of (kind, name); None forgets it."""
+
+        def store_price(con: duckdb.DuckDBPyConnection) -> None:
+            con.execute(
+                "DELETE FROM catalog_price WHERE kind = ? AND name_key = ?", [kind, _norm(name)]
+            )
+            if amount is not None:
+                con.execute(
+                    "INSERT INTO catalog_price (kind, name, name_key, price, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    [kind, name, _norm(name), float(amount), _utcnow()],
+                )
+
+        self.write(store_price, Changes(catalog=True))
 
     def add_catalog_items(self, items: Iterable[CatalogItem]) -> CatalogChange:
         """Add or replace user items (matched by kind and name). Shipped rows are kept."""

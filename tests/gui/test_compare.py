@@ -153,6 +153,24 @@ def test_default_sources_without_a_store():
     assert a.kind == FILE and b.kind == FILE
 
 
+def test_the_shared_axis_shows_the_longer_plan_after_a_resize(qtbot, compare, plans):
+    """Issue 15.1: with the failing plan as A, the axis ended at B's shorter plan."""
+    short, long = plans
+    compare.set_items(CompareItem("4 drives", long), CompareItem("8 drives", short))
+    for size in ((1500, 1000), (1000, 700), (1300, 900)):
+        compare.resize(*size)
+        qtbot.wait(30)
+        for t in (compare.timeline_a, compare.timeline_b):
+            vb = t.plot.getPlotItem().getViewBox()
+            x_max = vb.viewRange()[0][1]
+            assert x_max >= max(long.recovery.total_s, long.recovery.rto_s)
+            # The labels right of A's lines fit inside the shared axis too.
+            tl = compare.timeline_a
+            for label in (tl.rto_label, tl.margin_label):
+                right = label.mapRectToView(label.boundingRect()).right()
+                assert right <= x_max
+
+
 def test_key_figures_compare_the_headline_verdict_and_what_decides_it(plans):
     """The GigE demo meets its RTO but misses its RPO: Compare says MISSES, decided by RPO."""
     small = compute_plan(load_scenario(SMALL))

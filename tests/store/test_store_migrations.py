@@ -190,3 +190,38 @@ def test_failed_migration_is_rolled_back_with_a_clear_message(
         cols = store.read(lambda c: [r[0] for r in c.execute("DESCRIBE scenario").fetchall()])
         assert "tags" not in cols
         assert len(store.history(FIXTURE_SCENARIO)) == 2
+
+
+@pytest.mark.parametrize(
+    "setup",
+    ["", "CREATE VIEW v AS SELECT 1 AS x", "CREATE SEQUENCE s", "CREATE SCHEMA other"],
+    ids=["no objects", "only a view", "only a sequence", "only a schema"],
+)
+def test_foreign_duckdb_file_without_tables_is_not_taken_for_a_store(
+    tmp_path: Path, setup: str
+) -> None:
+    """Issue 16.6: a DuckDB file without tables used to get RTO Planner's tables."""
+    path = tmp_path / "theirs.duckdb"
+    con = duckdb.connect(str(path))
+    if setup:
+        con.execute(setup)
+    con.execute("CHECKPOINT")
+    con.close()
+    before = _sha(path)
+    listing = sorted(p.name for p in tmp_path.iterdir())
+    with pytest.raises(NotAStoreError, match="without RTO Planner's tables") as info:
+        Store(path)
+    assert "the copy" not in str(info.value)
+    with pytest.raises(NotAStoreError):
+        Store(path, read_only=True)
+    assert _sha(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == listing
+
+
+def test_a_new_store_appears_complete_under_its_name(tmp_path: Path) -> None:
+    path = tmp_path / "new.duckdb"
+    with Store(path) as s:
+        assert s.info.created and s.schema_version() == SCHEMA_VERSION
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new.duckdb", "new.duckdb.lock"]
+    with Store(path) as s:
+        assert not s.info.created

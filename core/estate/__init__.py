@@ -1,0 +1,40 @@
+"""The estate (DESIGN §9): many databases recovered at once after a site loss, sharing
+tape drives, media servers and links.
+
+`load_estate` reads ESTATE.toml, `run_estate` simulates the recovery event by event
+with each database's own plan, `least_hardware` finds the least shared hardware for the
+priority-1 databases to meet their RTO.
+"""
+
+from .least import LeastCount, LeastHardware, least_hardware, least_to_json
+from .model import (
+    Estate,
+    EstateDatabase,
+    SharedResource,
+    is_estate_file,
+    is_estate_text,
+    load_estate,
+    load_estate_text,
+    with_shared_count,
+)
+from .run import DatabaseOutcome, EstateResult, ResourceSummary, estate_to_json, run_estate
+
+__all__ = [
+    "DatabaseOutcome",
+    "Estate",
+    "EstateDatabase",
+    "EstateResult",
+    "LeastCount",
+    "LeastHardware",
+    "ResourceSummary",
+    "SharedResource",
+    "estate_to_json",
+    "is_estate_file",
+    "is_estate_text",
+    "least_hardware",
+    "least_to_json",
+    "load_estate",
+    "load_estate_text",
+    "run_estate",
+    "with_shared_count",
+]

@@ -1,0 +1,390 @@
+"""The estate file: ESTATE.toml, format version 1 (DESIGN §9, a public contract).
+
+An estate lists databases (each a scenario file relative to the estate file, or a
+scenario kept in the store), their priority (1 goes first) and optional RTO, and the
+`[[shared]]` resources their paths use together (a tape library's drives, media
+servers, a WAN link). A scenario's path stage takes part in the sharing with
+`shared = "NAME"`; inside the estate that stage *is* the shared resource (its kind,
+count and rates come from the `[[shared]]` entry), while the scenario planned alone
+keeps the stage as written.
+
+Every error names the file, the line (when the text gives it) and the dotted key, as
+scenario errors do (`database[2].priority`, `shared[0].count`).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..catalog import Catalog, shipped_catalog
+from ..errors import ScenarioError
+from ..scenario import (
+    STAGE_FIELDS,
+    FieldSpec,
+    Scenario,
+    Stage,
+    _key_lines,
+    _Loader,
+    _resolve_stage,
+    load_scenario,
+)
+
+ESTATE_FORMAT_VERSION = 1
+
+SHAREABLE_KINDS = (
+    "tape_drive",
+    "disk",
+    "nas_head",
+    "media_server",
+    "network",
+    "cpu",
+    "storage_write",
+    "measured",
+)
+"""Stage kinds a `[[shared]]` resource may be (a per-channel `channel` ceiling is a
+property of one database's RMAN channels, not something databases share)."""
+
+TOP_FIELDS = (
+    FieldSpec("format", "int", help="Estate format version."),
+    FieldSpec("name", "str", True, help="Estate name."),
+    FieldSpec("customer", "str", help="Customer the estate plan is for."),
+    FieldSpec("notes", "str", help="Free text printed in the report."),
+)
+DATABASE_FIELDS = (
+    FieldSpec("scenario", "str", True,
+              help="Scenario file (relative to the estate file) or a stored scenario's name."),
+    FieldSpec("name", "str",
+              help="Name in the estate (default: the scenario's name); must be unique."),
+    FieldSpec("priority", "int", True, positive=True,
+              help="Recovery tier: 1 goes first; databases of one tier share fairly."),
+    FieldSpec("rto", "duration", positive=True,
+              help="RTO in the estate, overriding the scenario's targets.rto."),
+)  # fmt: skip
+SHARED_FIELDS = (
+    FieldSpec("name", "str", True,
+              help="The resource's name, which scenario stages reference with shared = NAME."),
+    *(s for s in STAGE_FIELDS if s.key not in ("name", "shared")),
+)  # fmt: skip
+_TABLE_KEYS = ("database", "shared")
+
+ScenarioResolver = Callable[[str], Scenario]
+"""Turns a stored scenario's name into a Scenario (the store's, when there is one)."""
+
+
+@dataclass(frozen=True)
+class SharedResource:
+    """One `[[shared]]` entry: a stage several databases use at once."""
+
+    name: str
+    stage: Stage
+
+    @property
+    def binds_channel(self) -> bool:
+        return self.stage.binds_channel
+
+
+@dataclass(frozen=True)
+class EstateDatabase:
+    """One `[[database]]` entry, resolved: the scenario as written (planned alone) and
+    the scenario inside the estate (its shared stages replaced by the resources)."""
+
+    name: str
+    priority: int
+    scenario: Scenario
+    estate_scenario: Scenario
+    source: str
+    """Where the scenario came from: a file path, or 'store: NAME'."""
+    rto_override_s: float | None = None
+    shared_names: tuple[str, ...] = ()
+
+    @property
+    def rto_s(self) -> float:
+        return self.estate_scenario.targets.rto_s
+
+
+@dataclass(frozen=True)
+class Estate:
+    name: str
+    databases: tuple[EstateDatabase, ...]
+    shared: tuple[SharedResource, ...]
+    customer: str = ""
+    notes: str = ""
+    source: str = "<estate>"
+    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def resource(self, name: str) -> SharedResource:
+        return next(r for r in self.shared if r.name == name)
+
+    def only(self, names: list[str] | tuple[str, ...]) -> Estate:
+        """The estate restricted to the named databases (`--only`): the others are not
+        recovered, so they use nothing."""
+        known = {d.name for d in self.databases}
+        missing = [n for n in names if n not in known]
+        if missing:
+            raise ScenarioError(
+                f"no database named {missing[0]!r} in the estate",
+                key="database",
+                source=self.source,
+                hint="databases: " + ", ".join(sorted(known)),
+            )
+        keep = tuple(d for d in self.databases if d.name in set(names))
+        return replace(self, databases=keep)
+
+    def with_databases(self, databases: tuple[EstateDatabase, ...]) -> Estate:
+        return replace(self, databases=databases)
+
+
+class _SharedLoader(_Loader):
+    """The scenario loader's stage checks, with errors keyed `shared[i]` not `path[i]`."""
+
+    def __init__(self, base: _Loader, index: int) -> None:
+        super().__init__(base.source, base.lines)
+        self.index = index
+
+    def error(self, key: str, message: str, hint: str | None = None) -> ScenarioError:
+        return super().error(key.replace("path[", "shared[", 1), message, hint)
+
+
+def _shared_resources(loader: _Loader, doc: Any, catalog: Catalog) -> tuple[SharedResource, ...]:
+    if not isinstance(doc, list):
+        raise loader.error("shared", "shared resources are [[shared]] tables")
+    out: list[SharedResource] = []
+    for i, entry in enumerate(doc):
+        where = f"shared[{i}]"
+        vals, _raw = loader.section(where, entry, SHARED_FIELDS)
+        if vals["kind"] not in SHAREABLE_KINDS:
+            raise loader.error(
+                f"{where}.kind",
+                f"a {vals['kind']} stage cannot be shared",
+                "shared resources: " + ", ".join(SHAREABLE_KINDS),
+            )
+        if any(r.name == vals["name"] for r in out):
+            raise loader.error(f"{where}.name", f"a second shared resource named {vals['name']!r}")
+        stage = _resolve_stage(_SharedLoader(loader, i), i, vals, catalog)
+        out.append(SharedResource(vals["name"], replace(stage, shared=vals["name"])))
+    return tuple(out)
+
+
+def _scenario_for(
+    loader: _Loader,
+    where: str,
+    ref: str,
+    base_dir: Path | None,
+    catalog: Catalog,
+    resolve: ScenarioResolver | None,
+) -> tuple[Scenario, str]:
+    """A database's scenario: a file next to the estate file, else a stored scenario."""
+    looks_like_file = ref.lower().endswith(".toml") or "/" in ref or "\\" in ref
+    if base_dir is not None and looks_like_file:
+        path = (base_dir / ref).resolve()
+        if path.is_file():
+            return load_scenario(path, catalog=catalog), str(path)
+        if resolve is None:
+            raise loader.error(f"{where}.scenario", f"no scenario file {ref!r}",
+                               f"looked in {base_dir}")  # fmt: skip
+    if resolve is None:
+        raise loader.error(
+            f"{where}.scenario",
+            f"no scenario file {ref!r} and no store to look it up in",
+            "give a .toml file relative to the estate file",
+        )
+    try:
+        return resolve(ref), f"store: {ref}"
+    except ScenarioError:
+        raise
+    except Exception as exc:  # a store's own error: say which key it came from
+        raise loader.error(f"{where}.scenario", f"no scenario {ref!r}: {exc}") from None
+
+
+def _in_estate(
+    loader: _Loader,
+    where: str,
+    scenario: Scenario,
+    shared: tuple[SharedResource, ...],
+    rto_s: float | None,
+) -> tuple[Scenario, tuple[str, ...]]:
+    """The scenario as the estate runs it: each `shared = NAME` stage becomes the
+    resource, and the estate's RTO (if given) replaces the scenario's."""
+    by_name = {r.name: r for r in shared}
+    stages = []
+    used: list[str] = []
+    for i, st in enumerate(scenario.path):
+        if st.shared is None:
+            stages.append(st)
+            continue
+        res = by_name.get(st.shared)
+        if res is None:
+            raise loader.error(
+                f"{where}.scenario",
+                f"its path[{i}] uses shared = {st.shared!r}, which the estate does not define",
+                "add a [[shared]] entry with that name, or remove shared from the stage",
+            )
+        if res.stage.kind != st.kind:
+            raise loader.error(
+                f"{where}.scenario",
+                f"its path[{i}] is a {st.kind} but shared resource {res.name!r} is a "
+                f"{res.stage.kind}",
+            )
+        stages.append(res.stage)
+        used.append(res.name)
+    binding = [n for n in used if by_name[n].binds_channel]
+    if len(binding) > 1:
+        raise loader.error(
+            f"{where}.scenario",
+            f"its path uses two shared resources that bind channels ({', '.join(binding)})",
+            "a channel holds one unit of one shared tape library at a time",
+        )
+    targets = scenario.targets if rto_s is None else replace(scenario.targets, rto_s=rto_s)
+    return replace(scenario, path=tuple(stages), targets=targets), tuple(used)
+
+
+def estate_from_mapping(
+    doc: Mapping[str, Any],
+    *,
+    source: str = "<estate>",
+    text: str | None = None,
+    base_dir: Path | None = None,
+    catalog: Catalog | None = None,
+    resolve: ScenarioResolver | None = None,
+) -> Estate:
+    """Validate a parsed ESTATE.toml into an Estate (scenarios loaded and checked)."""
+    catalog = shipped_catalog() if catalog is None else catalog
+    loader = _Loader(source, _key_lines(text) if text else {})
+    if not isinstance(doc, Mapping):
+        raise loader.error("", "an estate must be a TOML table")
+    top = {k: v for k, v in doc.items() if k not in _TABLE_KEYS}
+    loader.check_keys("", top, tuple(s.key for s in TOP_FIELDS) + _TABLE_KEYS)
+    top_vals, _ = loader.section("", top, TOP_FIELDS)
+    fmt = top_vals.get("format", ESTATE_FORMAT_VERSION)
+    if fmt != ESTATE_FORMAT_VERSION:
+        raise loader.error(
+            "format",
+            f"estate format {fmt} is not known; this version reads format {ESTATE_FORMAT_VERSION}",
+        )
+    shared = _shared_resources(loader, doc.get("shared", []), catalog)
+    db_doc = doc.get("database")
+    if not isinstance(db_doc, list) or not db_doc:
+        raise loader.error(
+            "database",
+            "an estate needs at least one [[database]]",
+            'add e.g. [[database]] scenario = "erp.toml" priority = 1',
+        )
+    databases: list[EstateDatabase] = []
+    for i, entry in enumerate(db_doc):
+        where = f"database[{i}]"
+        vals, _ = loader.section(where, entry, DATABASE_FIELDS)
+        scenario, origin = _scenario_for(
+            loader, where, vals["scenario"], base_dir, catalog, resolve
+        )
+        name = vals.get("name", scenario.name)
+        if any(d.name == name for d in databases):
+            raise loader.error(
+                f"{where}.name" if "name" in vals else f"{where}.scenario",
+                f"a second database named {name!r}",
+                "give each [[database]] a unique name = ...",
+            )
+        in_estate, used = _in_estate(loader, where, scenario, shared, vals.get("rto"))
+        databases.append(
+            EstateDatabase(
+                name=name,
+                priority=vals["priority"],
+                scenario=scenario,
+                estate_scenario=in_estate,
+                source=origin,
+                rto_override_s=vals.get("rto"),
+                shared_names=used,
+            )
+        )
+    return Estate(
+        name=top_vals["name"],
+        databases=tuple(databases),
+        shared=shared,
+        customer=top_vals.get("customer", ""),
+        notes=top_vals.get("notes", ""),
+        source=source,
+        raw=dict(doc),
+    )
+
+
+def load_estate_text(
+    text: str,
+    source: str = "<estate>",
+    *,
+    base_dir: Path | None = None,
+    catalog: Catalog | None = None,
+    resolve: ScenarioResolver | None = None,
+) -> Estate:
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        import re
+
+        m = re.search(r"line (\d+)", str(exc))
+        raise ScenarioError(
+            f"not valid TOML: {exc}", line=int(m.group(1)) if m else None, source=source
+        ) from None
+    return estate_from_mapping(
+        doc, source=source, text=text, base_dir=base_dir, catalog=catalog, resolve=resolve
+    )
+
+
+def read_text_file(path: Path) -> str:
+    """A TOML file's text; errors name the file."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ScenarioError("no such file", source=str(path)) from None
+    except IsADirectoryError:
+        raise ScenarioError("is a directory, not a TOML file", source=str(path)) from None
+    except OSError as exc:
+        raise ScenarioError(f"cannot read the file ({exc.strerror})", source=str(path)) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ScenarioError("is not UTF-8 text; save it as UTF-8 TOML", source=str(path)) from None
+
+
+def load_estate(
+    path: str | Path,
+    *,
+    catalog: Catalog | None = None,
+    resolve: ScenarioResolver | None = None,
+) -> Estate:
+    """Load ESTATE.toml; its scenario files are found relative to it."""
+    p = Path(path)
+    text = read_text_file(p)
+    return load_estate_text(
+        text, source=str(p), base_dir=p.resolve().parent, catalog=catalog, resolve=resolve
+    )
+
+
+def is_estate_text(text: str) -> bool:
+    """True when a TOML text is an estate (it has [[database]] entries), not a scenario."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return False
+    return isinstance(doc.get("database"), list)
+
+
+def is_estate_file(path: str | Path) -> bool:
+    try:
+        return is_estate_text(Path(path).read_bytes().decode("utf-8-sig"))
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def with_shared_count(estate: Estate, name: str, count: int) -> Estate:
+    """The estate with `count` units of shared resource `name` (what-it-takes trials)."""
+    old = estate.resource(name)
+    new = SharedResource(name, replace(old.stage, count=count))
+    shared = tuple(new if r.name == name else r for r in estate.shared)
+    dbs = []
+    for db in estate.databases:
+        path = tuple(new.stage if st.shared == name else st for st in db.estate_scenario.path)
+        dbs.append(replace(db, estate_scenario=replace(db.estate_scenario, path=path)))
+    return replace(estate, shared=shared, databases=tuple(dbs))

@@ -1,0 +1,210 @@
+"""The estate's answers (DESIGN §9): when each database opens, its verdict, what it
+waited for, the resource that decides, and the estate Gantt."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .. import ENGINE_VERSION
+from ..engine.recovery import recovery_verdict
+from ..result import Phase
+from .jobs import Job, build_jobs
+from .model import Estate
+from .simulate import DatabaseRun, PhaseRun, UsageSample, simulate
+
+NOTHING = "—"
+"""What a database waited for when the estate cost it no time."""
+
+
+@dataclass(frozen=True)
+class DatabaseOutcome:
+    """One database's answer in the estate."""
+
+    name: str
+    priority: int
+    source: str
+    open_s: float
+    rto_s: float
+    margin_s: float
+    verdict: str
+    alone_s: float
+    """When it would open with the estate's hardware to itself (its own plan)."""
+    alone_verdict: str
+    alone_phases: tuple[Phase, ...]
+    """Its own plan's phases on the estate's hardware (for comparison)."""
+    waited_for: str
+    """The shared resource it lost most time to, or NOTHING."""
+    waited_s: float
+    waits_s: dict[str, float]
+    phases: tuple[PhaseRun, ...]
+
+    @property
+    def delay_s(self) -> float:
+        """How much later than alone it opens."""
+        return self.open_s - self.alone_s
+
+
+@dataclass(frozen=True)
+class ResourceSummary:
+    name: str
+    kind: str
+    count: int
+    waited_s: float
+    """Seconds all databases together lost to it."""
+    tier1_waited_s: float
+    peak_use: float | None
+    """Largest share of its capacity in use (non-binding resources), when traced."""
+
+
+@dataclass(frozen=True)
+class EstateResult:
+    estate: Estate
+    databases: tuple[DatabaseOutcome, ...]
+    resources: tuple[ResourceSummary, ...]
+    deciding: str | None
+    """The shared resource that decides: the one the priority-1 databases (else all
+    databases) lost most time to; None when sharing costs nothing."""
+    trace: tuple[UsageSample, ...] = ()
+
+    @property
+    def last_open_s(self) -> float:
+        return max((d.open_s for d in self.databases), default=0.0)
+
+    def database(self, name: str) -> DatabaseOutcome:
+        return next(d for d in self.databases if d.name == name)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        out = {"meets": 0, "at_risk": 0, "misses": 0}
+        for d in self.databases:
+            out[d.verdict] = out.get(d.verdict, 0) + 1
+        return out
+
+    @property
+    def tier1_all_meet(self) -> bool:
+        return all(d.verdict != "misses" for d in self.databases if d.priority == 1)
+
+
+def _outcome(estate: Estate, job: Job, run: DatabaseRun) -> DatabaseOutcome:
+    db = estate.databases[job.index]
+    open_s = run.open_s
+    waited_for, waited = NOTHING, 0.0
+    if run.waits_s:
+        waited_for, waited = max(run.waits_s.items(), key=lambda kv: kv[1])
+        if waited <= 0:
+            waited_for = NOTHING
+    return DatabaseOutcome(
+        name=job.name,
+        priority=job.priority,
+        source=db.source,
+        open_s=open_s,
+        rto_s=job.rto_s,
+        margin_s=job.rto_s - open_s,
+        verdict=recovery_verdict(open_s, job.rto_s, job.risk_margin_s),
+        alone_s=job.alone.total_s,
+        alone_verdict=job.alone.verdict,
+        alone_phases=job.alone.phases,
+        waited_for=waited_for,
+        waited_s=waited,
+        waits_s=dict(run.waits_s),
+        phases=run.phases,
+    )
+
+
+def _resources(
+    estate: Estate, outcomes: list[DatabaseOutcome], trace: list[UsageSample]
+) -> list[ResourceSummary]:
+    out = []
+    for r, res in enumerate(estate.shared):
+        waited = sum(d.waits_s.get(res.name, 0.0) for d in outcomes)
+        tier1 = sum(d.waits_s.get(res.name, 0.0) for d in outcomes if d.priority == 1)
+        peak = None
+        if trace and not res.binds_channel:
+            peak = max(s.fluid[r] for s in trace)
+        elif trace:
+            peak = max(s.units_held[r] for s in trace) / res.stage.count
+        out.append(ResourceSummary(res.name, res.stage.kind, res.stage.count, waited, tier1,
+                                   peak))  # fmt: skip
+    return out
+
+
+def _deciding(resources: list[ResourceSummary]) -> str | None:
+    if not resources:
+        return None
+    best = max(resources, key=lambda r: (r.tier1_waited_s, r.waited_s))
+    return best.name if best.waited_s > 0 else None
+
+
+def run_estate(
+    estate: Estate,
+    *,
+    trace: bool = True,
+    should_cancel: Callable[[], bool] | None = None,
+) -> EstateResult:
+    """Recover every database of the estate from a site loss at time 0."""
+    jobs = build_jobs(estate)
+    names = [r.name for r in estate.shared]
+    units = [r.stage.count for r in estate.shared]
+    sim = simulate(jobs, names, units, trace=trace, should_cancel=should_cancel)
+    outcomes = [_outcome(estate, job, run) for job, run in zip(jobs, sim.runs, strict=True)]
+    resources = _resources(estate, outcomes, sim.trace)
+    return EstateResult(
+        estate=estate,
+        databases=tuple(outcomes),
+        resources=tuple(resources),
+        deciding=_deciding(resources),
+        trace=tuple(sim.trace),
+    )
+
+
+def estate_to_json(result: EstateResult) -> dict[str, Any]:
+    """The JSON of `rto-planner estate --json`."""
+    est = result.estate
+    return {
+        "estate": est.name,
+        "engine_version": ENGINE_VERSION,
+        "units": {"time": "s", "size": "bytes", "note": "sizes count data bytes"},
+        "event": "site loss at time 0: every listed database is recovered",
+        "deciding_resource": result.deciding,
+        "last_open_s": result.last_open_s,
+        "databases": [
+            {
+                "name": d.name,
+                "priority": d.priority,
+                "scenario": d.source,
+                "open_s": d.open_s,
+                "rto_s": d.rto_s,
+                "margin_s": d.margin_s,
+                "verdict": d.verdict,
+                "alone_s": d.alone_s,
+                "alone_verdict": d.alone_verdict,
+                "waited_for": None if d.waited_for == NOTHING else d.waited_for,
+                "waited_s": d.waited_s,
+                "waits_s": d.waits_s,
+                "phases": [
+                    {
+                        "name": p.name,
+                        "start_s": p.start_s,
+                        "duration_s": p.duration_s,
+                        "data_bytes": p.data_bytes,
+                        "waited_s": p.waited_s,
+                    }
+                    for p in d.phases
+                ],
+            }
+            for d in result.databases
+        ],
+        "shared": [
+            {
+                "name": r.name,
+                "kind": r.kind,
+                "count": r.count,
+                "waited_s": r.waited_s,
+                "tier1_waited_s": r.tier1_waited_s,
+                "peak_use": r.peak_use,
+            }
+            for r in result.resources
+        ],
+    }

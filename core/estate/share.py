@@ -1,0 +1,125 @@
+"""Sharing capacity between databases: strict priority across tiers, max-min fair within.
+
+Each active transfer f asks for at most `cap[f]` data bytes/s (its own stages and its
+streaming channels). Shared resource l can carry `capacity[l]` in its reference unit;
+transfer f uses `use[f, l]` of it per data byte/s (0 when its path does not cross l;
+compression makes the figure differ between databases).
+
+Tier by tier (priority 1 first), the tier's transfers are filled progressively: all
+rates rise together until a resource saturates (its transfers are frozen at the water
+level) or a transfer reaches its own cap. What a tier leaves is all the next tier gets.
+This is the classical max-min fair allocation (Bertsekas & Gallager, Data Networks,
+§6.5.2), computed resource by resource with the water level found exactly (no
+iteration to a tolerance), so the rates are piecewise constant between events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+NOT_FROZEN = -1
+UNBOUNDED_Bps = 1e30
+"""Stands for 'no limit of its own' (a path whose every stage is shared), so that sums
+of rates stay finite."""
+
+
+@dataclass
+class Allocation:
+    rate: np.ndarray
+    """Data bytes/s of each transfer."""
+    frozen_by: np.ndarray
+    """The resource whose saturation holds each transfer below its cap, or NOT_FROZEN."""
+
+
+def _water_level(caps: np.ndarray, use: np.ndarray, room: float) -> float:
+    """The level λ with Σ use·min(cap, λ) = room (the caller knows Σ use·cap > room)."""
+    order = np.argsort(caps, kind="stable")
+    c = caps[order]
+    a = use[order]
+    below = np.concatenate(([0.0], np.cumsum(a * c)[:-1]))  # Σ use·cap of lower caps
+    above = np.cumsum(a[::-1])[::-1]  # Σ use of this cap and higher
+    at_cap = below + c * above  # g(λ) at each breakpoint
+    i = int(np.searchsorted(at_cap, room, side="left"))
+    return (room - below[i]) / above[i]
+
+
+def _fill_tier(
+    caps: np.ndarray,
+    use: np.ndarray,
+    room: np.ndarray,
+    rate: np.ndarray,
+    frozen_by: np.ndarray,
+) -> None:
+    """Max-min fair rates for one tier's transfers, in place; `room` is reduced."""
+    live = np.arange(len(caps))
+    while len(live):
+        u = use[live]
+        c = caps[live]
+        need = c @ u
+        level, by = np.inf, NOT_FROZEN
+        for r in np.nonzero(need > room)[0]:
+            users = u[:, r] > 0
+            lam = _water_level(c[users], u[users, r], room[r])
+            if lam < level:
+                level, by = lam, int(r)
+        if by == NOT_FROZEN:
+            rate[live] = c
+            room -= need
+            return
+        done = (u[:, by] > 0) | (c <= level)
+        got = np.minimum(c[done], level)
+        rate[live[done]] = got
+        frozen_by[live[done & (c > level)]] = by
+        room -= got @ u[done]
+        np.maximum(room, 0.0, out=room)
+        room[by] = 0.0
+        live = live[~done]
+
+
+def share_tier(caps: np.ndarray, use: np.ndarray, room: np.ndarray) -> Allocation:
+    """Max-min fair rates for one tier's transfers given what the higher tiers left
+    (`room`, reduced in place by what this tier takes)."""
+    n = len(caps)
+    caps = np.minimum(caps, UNBOUNDED_Bps)
+    rate = np.zeros(n)
+    frozen_by = np.full(n, NOT_FROZEN, dtype=np.int64)
+    if n == 0:
+        return Allocation(rate, frozen_by)
+    users = use > 0
+    need = caps @ use
+    if np.all(need <= room):  # nothing saturates: every transfer gets its cap
+        rate[:] = caps
+        room -= need
+        return Allocation(rate, frozen_by)
+    if not np.any(room[users.any(axis=0)] > 0):  # what they all need is used up
+        shares = users.any(axis=1)
+        rate[~shares] = caps[~shares]
+        frozen_by[shares] = np.argmax(users[shares] & (room <= 0), axis=1)
+        return Allocation(rate, frozen_by)
+    _fill_tier(caps, use, room, rate, frozen_by)
+    return Allocation(rate, frozen_by)
+
+
+def allocate_tiers(
+    tiers: list[np.ndarray], caps: np.ndarray, use: np.ndarray, capacity: np.ndarray
+) -> Allocation:
+    """Rates for the active transfers, given as index arrays per tier, highest first:
+    `caps` (data bytes/s), `use` (transfers × resources), `capacity` (per resource)."""
+    rate = np.zeros(len(caps))
+    frozen_by = np.full(len(caps), NOT_FROZEN, dtype=np.int64)
+    room = capacity.astype(float).copy()
+    for members in tiers:
+        got = share_tier(caps[members], use[members], room)
+        rate[members] = got.rate
+        frozen_by[members] = got.frozen_by
+    return Allocation(rate, frozen_by)
+
+
+def allocate(
+    tier: np.ndarray, caps: np.ndarray, use: np.ndarray, capacity: np.ndarray
+) -> Allocation:
+    """`allocate_tiers` with each transfer's priority given (1 first)."""
+    groups = [np.nonzero(tier == t)[0] for t in np.unique(tier)]
+    return allocate_tiers(groups, caps, use, capacity)

@@ -1,0 +1,487 @@
+"""The estate after a site loss, simulated event by event (DESIGN §9).
+
+Every database starts its recovery at time 0 and runs its own plan's phases. Fixed
+phases keep their planned duration. A transfer (restore of level 0, incrementals,
+archived redo) moves its volume through the database's path while other databases use
+the shared resources too:
+
+- **Channels start one after another** (DESIGN §3.3): a database initialises one
+  channel at a time, each taking `channel_init`; on a shared tape library a channel
+  first needs a free drive, and holds it until the transfer ends (RMAN does not hand a
+  drive back mid-job). Free drives go to waiting channels by strict priority, then to
+  the database of that tier holding the fewest drives (max-min fair in drives), then
+  first come first served.
+- **Bandwidth** of shared media servers, links and heads is shared by strict priority
+  across tiers and max-min fairly within a tier (`share.allocate`).
+- **The largest piece** (no multisection) moves through one channel: at most the
+  per-channel ceiling, at most what the database gets; the rest of the volume uses the
+  rest of the rate. Alone, this is exactly the plan's bound T ≥ init + piece / R(1).
+
+Between two events every rate is constant, so the simulation is exact and event-driven:
+the next event is a fixed phase ending, a channel's start-up ending, or a transfer's
+remaining bytes reaching zero at its current rate. A database alone on its hardware gets
+exactly its own plan (a test checks it).
+
+For speed the transfers' state lives in numpy arrays indexed by database, and rates are
+re-shared only where the sharing can change: a transfer starts or ends, its cap falls,
+or the cap rises of a transfer that was at its cap (one held below its cap by a
+saturated resource keeps its max-min fair rate when it gains a channel); and only from
+the tier of the change down, stopping at the first tier whose transfers and leftover
+capacity are as they were (strict priority: a lower tier never changes a higher one).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import CoreError
+from .jobs import Job, Step
+from .share import NOT_FROZEN, share_tier
+
+_PHASE_END, _INIT_END = 0, 1
+_LOSS_EPS = 1e-12
+
+
+@dataclass(frozen=True)
+class PhaseRun:
+    """One phase of one database as it ran in the estate."""
+
+    name: str
+    start_s: float
+    duration_s: float
+    data_bytes: float
+    moved_bytes: float
+    waited_s: float
+    """Transfer time lost to shared resources (equivalent seconds at the rate the
+    database would have had alone)."""
+
+    @property
+    def end_s(self) -> float:
+        return self.start_s + self.duration_s
+
+
+@dataclass(frozen=True)
+class DatabaseRun:
+    index: int
+    name: str
+    phases: tuple[PhaseRun, ...]
+    waits_s: dict[str, float]
+    """Seconds lost, by shared resource name."""
+
+    @property
+    def open_s(self) -> float:
+        return self.phases[-1].end_s if self.phases else 0.0
+
+
+@dataclass(frozen=True)
+class UsageSample:
+    """From `time_s` on (until the next sample): use of each shared resource."""
+
+    time_s: float
+    fluid: tuple[float, ...]
+    """Share of each non-binding resource's capacity in use (1.0 = saturated)."""
+    units_held: tuple[int, ...]
+    """Units of each channel-binding resource held."""
+
+
+@dataclass
+class SimResult:
+    runs: list[DatabaseRun]
+    trace: list[UsageSample] = field(default_factory=list)
+
+
+class _Resources:
+    """Capacities of the shared resources in a reference unit per resource (the data
+    bytes/s of the first database that uses it, so a database alone is exact)."""
+
+    def __init__(self, names: list[str], jobs: list[Job], units: list[int]) -> None:
+        self.names = names
+        self.capacity = np.zeros(len(names))
+        self.units = list(units)
+        self.free = list(units)
+        ref: dict[int, float] = {}
+        for job in jobs:
+            for r, total in job.fluid:
+                ref.setdefault(r, total)
+        for r, total in ref.items():
+            self.capacity[r] = total
+        self.use = np.zeros((len(jobs), len(names)))
+        for job in jobs:
+            for r, total in job.fluid:
+                self.use[job.index, r] = ref[r] / total
+
+
+class _Db:
+    """A database's progress through its phases (the transfer's bytes are in _Flows)."""
+
+    __slots__ = (
+        "held", "initing", "job", "phase_start", "phases", "serial", "step", "wait_since",
+        "waiting",
+    )  # fmt: skip
+
+    def __init__(self, job: Job) -> None:
+        self.job = job
+        self.step = -1
+        self.phase_start = 0.0
+        self.phases: list[PhaseRun] = []
+        self.serial = 0  # counts transfers, so stale events and requests are ignored
+        self.held = 0
+        self.initing = False
+        self.waiting = False
+        self.wait_since = 0.0
+
+    @property
+    def current(self) -> Step:
+        return self.job.steps[self.step]
+
+
+class _Flows:
+    """Every database's transfer state as arrays indexed by database."""
+
+    def __init__(self, jobs: list[Job], n_resources: int) -> None:
+        n = len(jobs)
+        self.volume = np.zeros(n)
+        self.rest = np.zeros(n)
+        self.piece = np.zeros(n)
+        self.rate = np.zeros(n)
+        self.rest_rate = np.zeros(n)
+        self.piece_rate = np.zeros(n)
+        self.moved = np.zeros(n)
+        self.loss = np.zeros(n)
+        self.blame = np.full(n, NOT_FROZEN, dtype=np.int64)
+        self.at_cap = np.zeros(n, dtype=bool)
+        self.phase_wait = np.zeros(n)
+        self.k = np.zeros(n, dtype=np.int64)
+        self.waiting = np.zeros(n, dtype=bool)
+        self.per_channel = np.array([j.per_channel_Bps for j in jobs])
+        self.private = np.array([j.private_Bps for j in jobs])
+        self.channels = np.array([j.channels for j in jobs], dtype=np.int64)
+        self.alone_fluid = np.array([min((t for _, t in j.fluid), default=np.inf) for j in jobs])
+        self.pool = np.array([-1 if j.pool is None else j.pool for j in jobs], dtype=np.int64)
+        self.waits = np.zeros((n, n_resources))
+        self.t_last = np.zeros(n)
+        self.t_done = np.full(n, np.inf)
+        """When each transfer's rest or piece is next through at its current rates."""
+
+    def start(self, i: int, volume: float, piece: float) -> None:
+        self.volume[i] = volume
+        self.rest[i] = volume - piece
+        self.piece[i] = piece
+        self.rate[i] = self.rest_rate[i] = self.piece_rate[i] = 0.0
+        self.moved[i] = self.loss[i] = self.phase_wait[i] = 0.0
+        self.blame[i] = NOT_FROZEN
+        self.k[i] = 0
+        self.t_done[i] = np.inf
+
+    def settle(self, ids: np.ndarray, now: float) -> None:
+        """Move transfers forward to `now` at their (constant) rates."""
+        dt = now - self.t_last[ids]
+        self.t_last[ids] = now
+        self.rest[ids] = np.maximum(self.rest[ids] - self.rest_rate[ids] * dt, 0.0)
+        self.piece[ids] = np.maximum(self.piece[ids] - self.piece_rate[ids] * dt, 0.0)
+        self.moved[ids] += self.rate[ids] * dt
+        lost = self.loss[ids] * dt
+        self.phase_wait[ids] += lost
+        blamed = self.blame[ids]
+        hit = blamed != NOT_FROZEN
+        if hit.any():
+            np.add.at(self.waits, (ids[hit], blamed[hit]), lost[hit])
+
+    def caps(self, ids: np.ndarray) -> np.ndarray:
+        channels = np.where(self.rest[ids] > 0, self.k[ids], 1)
+        return np.minimum(self.private[ids], channels * self.per_channel[ids])
+
+    def alone(self, ids: np.ndarray) -> np.ndarray:
+        """What each would move now with all its channels and nothing else running."""
+        channels = np.where(self.rest[ids] > 0, self.channels[ids], 1)
+        own = np.minimum(self.private[ids], channels * self.per_channel[ids])
+        return np.minimum(own, self.alone_fluid[ids])
+
+    def set_rates(self, ids: np.ndarray, rate: np.ndarray, frozen_by: np.ndarray) -> None:
+        rest, piece = self.rest[ids], self.piece[ids]
+        rest_left = rest > 0
+        piece_rate = np.minimum(rate, np.where(rest_left, self.per_channel[ids], np.inf))
+        piece_rate[piece <= 0] = 0.0
+        rest_rate = rate - piece_rate
+        rest_rate[~rest_left] = 0.0
+        self.rate[ids] = rate
+        self.piece_rate[ids] = piece_rate
+        self.rest_rate[ids] = rest_rate
+        frozen = frozen_by != NOT_FROZEN
+        self.at_cap[ids] = ~frozen
+        # time lost: the share below what it would move alone, charged to what held it
+        alone = self.alone(ids)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            loss = 1.0 - rate / alone
+            blame = np.where(frozen, frozen_by, np.where(self.waiting[ids], self.pool[ids], -1))
+            charged = (loss > _LOSS_EPS) & (blame != NOT_FROZEN) & (alone > 0)
+            self.loss[ids] = np.where(charged, loss, 0.0)
+            self.blame[ids] = np.where(charged, blame, NOT_FROZEN)
+            t_rest = rest / rest_rate
+            t_piece = piece / piece_rate
+        t_rest[rest_rate <= 0] = np.inf
+        t_piece[piece_rate <= 0] = np.inf
+        self.t_done[ids] = self.t_last[ids] + np.minimum(t_rest, t_piece)
+
+
+class _Simulation:
+    def __init__(self, jobs: list[Job], resource_names: list[str], units: list[int],
+                 trace: bool) -> None:  # fmt: skip
+        self.jobs = jobs
+        self.res = _Resources(resource_names, jobs, units)
+        self.flows = _Flows(jobs, len(resource_names))
+        self.dbs = [_Db(j) for j in jobs]
+        self.events: list[tuple[float, int, int, int, int]] = []
+        self.seq = itertools.count()
+        self.queues: dict[int, list[tuple[int, int, int, int, int]]] = {}
+        # Drives still to come to the transfers of each tier, by pool: a lower tier
+        # gets a drive only when what is free exceeds what the higher tiers still want.
+        self.owed: dict[int, dict[int, int]] = {}
+        self.active: dict[int, set[int]] = {}
+        """Transfers with a channel streaming, by tier."""
+        self.shared: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        """By tier, as last shared: its transfers and the capacity the higher tiers left."""
+        self.next_flow_t = np.inf
+        self.dirty: set[int] = set()
+        """Tiers whose sharing may have changed."""
+        self.trace_on = trace
+        self.trace: list[UsageSample] = []
+
+    # ---------------------------------------------------------------- the loop
+
+    def push(self, t: float, kind: int, i: int, token: int = 0) -> None:
+        heapq.heappush(self.events, (t, next(self.seq), kind, i, token))
+
+    def run(self, should_cancel: Callable[[], bool] | None) -> None:
+        for db in self.dbs:
+            self.next_step(db, 0.0)
+        steps = 0
+        while self.events or self.next_flow_t < np.inf:
+            t_event = self.events[0][0] if self.events else np.inf
+            now = min(t_event, self.next_flow_t)
+            if self.next_flow_t <= now:
+                self.finish_parts(now)
+            while self.events and self.events[0][0] <= now:
+                _, _, kind, i, token = heapq.heappop(self.events)
+                self.handle(kind, self.dbs[i], now, token)
+            if self.dirty:
+                self.reallocate(now)
+            steps += 1
+            if should_cancel is not None and steps % 512 == 0 and should_cancel():
+                raise CoreError("estate simulation cancelled")
+
+    def handle(self, kind: int, db: _Db, now: float, token: int) -> None:
+        if kind == _PHASE_END:
+            step = db.current
+            db.phases.append(PhaseRun(step.name, db.phase_start, step.duration_s, 0.0, 0.0, 0.0))
+            self.next_step(db, now)
+        elif token == db.serial:  # _INIT_END of a transfer still running
+            self.channel_streams(db, now)
+
+    def channel_streams(self, db: _Db, now: float) -> None:
+        f, i = self.flows, db.job.index
+        db.initing = False
+        f.k[i] += 1
+        if f.k[i] == 1:
+            self.active.setdefault(db.job.priority, set()).add(i)
+            f.t_last[i] = now
+            self.dirty.add(db.job.priority)
+        elif f.at_cap[i]:
+            self.dirty.add(db.job.priority)  # its cap held it: one more channel counts
+        self.want_channel(db, now)
+
+    def finish_parts(self, now: float) -> None:
+        """A rest or piece is through: snap round-off, end finished transfers, and
+        re-share their tiers (caps or splits changed)."""
+        f = self.flows
+        ids = np.flatnonzero(f.t_done <= now)
+        f.settle(ids, now)
+        tol = 1e-9 * np.maximum(f.volume[ids], 1.0)
+        f.rest[ids] = np.where(f.rest[ids] <= tol, 0.0, f.rest[ids])
+        f.piece[ids] = np.where(f.piece[ids] <= tol, 0.0, f.piece[ids])
+        f.t_done[ids] = np.inf
+        for i in ids.tolist():
+            db = self.dbs[i]
+            self.dirty.add(db.job.priority)
+            if f.rest[i] <= 0 and f.piece[i] <= 0:
+                self.end_transfer(db, now)
+        self.next_flow_t = np.inf
+
+    # ---------------------------------------------------------------- phases
+
+    def next_step(self, db: _Db, now: float) -> None:
+        db.step += 1
+        if db.step >= len(db.job.steps):
+            return
+        db.phase_start = now
+        step = db.current
+        if not step.transfer:
+            self.push(now + step.duration_s, _PHASE_END, db.job.index)
+            return
+        db.serial += 1
+        db.held = 0
+        db.initing = db.waiting = False
+        self.flows.start(db.job.index, step.volume_bytes, step.piece_bytes)
+        if db.job.pool is not None:
+            owed = self.owed.setdefault(db.job.pool, {})
+            owed[db.job.priority] = owed.get(db.job.priority, 0) + db.job.channels
+        self.want_channel(db, now)
+
+    def end_transfer(self, db: _Db, now: float) -> None:
+        job, f, i = db.job, self.flows, db.job.index
+        step = db.current
+        db.phases.append(
+            PhaseRun(
+                step.name,
+                db.phase_start,
+                now - db.phase_start,
+                step.volume_bytes,
+                float(f.moved[i]),
+                float(f.phase_wait[i]),
+            )
+        )
+        self.active[job.priority].discard(i)
+        self.dirty.add(job.priority)
+        f.rate[i] = f.rest_rate[i] = f.piece_rate[i] = f.loss[i] = 0.0
+        f.t_done[i] = np.inf
+        f.k[i] = 0
+        db.serial += 1  # its pending init and drive request are void now
+        if job.pool is not None:
+            self.owed[job.pool][job.priority] -= job.channels - db.held
+            self.res.free[job.pool] += db.held
+            db.held = 0
+            self.set_waiting(db, False)
+            self.grant(job.pool, now)
+        self.next_step(db, now)
+
+    # ---------------------------------------------------------------- channels
+
+    def set_waiting(self, db: _Db, waiting: bool) -> None:
+        db.waiting = waiting
+        self.flows.waiting[db.job.index] = waiting
+
+    def want_channel(self, db: _Db, now: float) -> None:
+        """Start the next channel's initialisation (after a drive, if it needs one)."""
+        job = db.job
+        if db.initing or db.waiting or self.flows.k[job.index] >= job.channels:
+            return
+        if job.pool is None:
+            self.start_init(db, now)
+            return
+        self.set_waiting(db, True)
+        db.wait_since = now
+        queue = self.queues.setdefault(job.pool, [])
+        heapq.heappush(queue, (job.priority, db.held, next(self.seq), job.index, db.serial))
+        if self.flows.k[job.index] and self.flows.at_cap[job.index]:
+            self.dirty.add(job.priority)  # short of a channel for want of a drive
+        self.grant(job.pool, now)
+
+    def owed_above(self, pool: int, tier: int) -> int:
+        return sum(n for t, n in self.owed.get(pool, {}).items() if t < tier)
+
+    def grant(self, pool: int, now: float) -> None:
+        queue = self.queues.get(pool, [])
+        while self.res.free[pool] > 0 and queue:
+            tier, _, _, i, serial = queue[0]
+            db = self.dbs[i]
+            if serial != db.serial or not db.waiting:
+                heapq.heappop(queue)
+                continue
+            if self.res.free[pool] <= self.owed_above(pool, tier):
+                return  # what is free is kept for higher tiers' channels still to start
+            heapq.heappop(queue)
+            self.set_waiting(db, False)
+            if self.flows.k[i] == 0 and now > db.wait_since:  # nothing streamed meanwhile
+                lost = now - db.wait_since
+                self.flows.waits[i, pool] += lost
+                self.flows.phase_wait[i] += lost
+            db.held += 1
+            self.owed[pool][tier] -= 1
+            self.res.free[pool] -= 1
+            self.start_init(db, now)
+
+    def start_init(self, db: _Db, now: float) -> None:
+        db.initing = True
+        self.push(now + db.job.channel_init_s, _INIT_END, db.job.index, db.serial)
+
+    # ---------------------------------------------------------------- sharing
+
+    def reallocate(self, now: float) -> None:
+        """Re-share from the highest changed tier down (see the module docstring)."""
+        f = self.flows
+        dirty = self.dirty
+        self.dirty = set()
+        first = min(dirty)
+        room = self.res.capacity.copy()
+        for tier in sorted(set(self.active) | set(self.shared)):
+            members = self.active.get(tier, set())
+            if tier < first:
+                if tier in self.shared:
+                    room = self.shared[tier][1].copy()
+                    self.take(room, self.shared[tier][0])
+                continue
+            before = self.shared.get(tier)
+            ids = np.array(sorted(members), dtype=np.int64)
+            if (tier not in dirty and before is not None and np.array_equal(before[0], ids)
+                    and np.array_equal(before[1], room)):  # fmt: skip
+                if not any(t > tier for t in dirty):
+                    break  # this tier, and every lower one, shares as before
+                room = before[1].copy()
+                self.take(room, before[0])
+                continue
+            if not len(ids):
+                self.shared.pop(tier, None)
+                continue
+            self.shared[tier] = (ids, room.copy())
+            f.settle(ids, now)
+            got = share_tier(f.caps(ids), self.res.use[ids], room)
+            f.set_rates(ids, got.rate, got.frozen_by)
+        self.next_flow_t = float(f.t_done.min()) if len(f.t_done) else np.inf
+        if self.trace_on:
+            active = np.flatnonzero(f.k > 0)
+            self.sample(now, active, f.rate[active])
+
+    def take(self, room: np.ndarray, ids: np.ndarray) -> None:
+        """What a tier's transfers use, taken from `room`."""
+        room -= self.flows.rate[ids] @ self.res.use[ids]
+        np.maximum(room, 0.0, out=room)
+
+    def sample(self, now: float, ids: np.ndarray, rate: np.ndarray) -> None:
+        use = rate @ self.res.use[ids] if len(ids) else np.zeros(len(self.res.names))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            share = np.where(self.res.capacity > 0, use / self.res.capacity, 0.0)
+        held = tuple(u - f for u, f in zip(self.res.units, self.res.free, strict=True))
+        self.trace.append(UsageSample(now, tuple(share.tolist()), held))
+
+    def results(self) -> list[DatabaseRun]:
+        names = self.res.names
+        waits = self.flows.waits
+        return [
+            DatabaseRun(
+                d.job.index,
+                d.job.name,
+                tuple(d.phases),
+                {names[r]: float(s) for r, s in enumerate(waits[d.job.index]) if s > 0},
+            )
+            for d in self.dbs
+        ]
+
+
+def simulate(
+    jobs: list[Job],
+    resource_names: list[str],
+    units: list[int],
+    *,
+    trace: bool = False,
+    should_cancel: Callable[[], bool] | None = None,
+) -> SimResult:
+    """Run every database's recovery from time 0; `units` is each shared resource's
+    unit count (used for resources that bind channels)."""
+    sim = _Simulation(jobs, resource_names, units, trace)
+    sim.run(should_cancel)
+    return SimResult(sim.results(), sim.trace)

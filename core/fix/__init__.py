@@ -1,0 +1,22 @@
+"""What it takes (DESIGN §8): the cheapest changes that make a plan meet, and the
+frontier of cost against worst-case recovery time.
+
+`what_it_takes(scenario, catalog=…, prices=…, budget=…)` is the whole answer; the CLI
+(`rto-planner fix`), the GUI's *What it takes* panel and the PDF all call it.
+"""
+
+from .model import Change, Cost, FixPoint, FixResult, Outcome
+from .prices import OPTIONS, PriceBook, format_money
+from .search import what_it_takes
+
+__all__ = [
+    "OPTIONS",
+    "Change",
+    "Cost",
+    "FixPoint",
+    "FixResult",
+    "Outcome",
+    "PriceBook",
+    "format_money",
+    "what_it_takes",
+]

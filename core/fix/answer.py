@@ -1,0 +1,228 @@
+"""From the evaluated variants to the answer: frontier, recommended point, budget, notes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import CoreError
+from ..scenario import Stage
+from ..units import format_rate
+from .engine import Deltas, outcome, outcome_of_edits, variant
+from .model import HARDWARE, Change, FixPoint, FixResult, Outcome
+from .prices import format_money
+
+if TYPE_CHECKING:
+    from .search import Progress, _Eval, _Search
+
+MIN_SAVING_S = 1.0
+
+
+def _parts_of(
+    search: _Search, changes: tuple[Change, ...]
+) -> tuple[dict[int, Stage], list[Deltas]]:
+    """Stages and parsed deltas that make these changes (each change knows its own)."""
+    from .search import _parsed
+
+    stages: dict[int, Stage] = {}
+    deltas: list[Deltas] = []
+    by_id = {}
+    for dim in search.hw:
+        for opt in dim.options:
+            if opt.change is not None:
+                by_id[id(opt.change)] = ("stage", dim.stage_index, opt.stage)
+    for opt in (*search.free, *search.level1, *search.compression):
+        if opt is not None and opt.change is not None:
+            by_id[id(opt.change)] = ("deltas", None, opt.deltas)
+    for ropt in search.rpo:
+        for c in ropt.changes:
+            by_id[id(c)] = ("rpo", None, ropt)
+    rpo_done: set[int] = set()
+    for c in changes:
+        kind, idx, what = by_id.get(id(c), ("dynamic", None, None))
+        if kind == "stage":
+            stages[idx] = what  # type: ignore[index]
+        elif kind == "deltas":
+            deltas.append(what)  # type: ignore[arg-type]
+        elif kind == "rpo":
+            if id(what) not in rpo_done:
+                rpo_done.add(id(what))
+                deltas.append(what.deltas)  # type: ignore[union-attr]
+        else:
+            deltas.append(_parsed(c))
+    return stages, deltas
+
+
+def _outcome_of(search: _Search, changes: tuple[Change, ...]) -> Outcome | None:
+    stages, deltas = _parts_of(search, changes)
+    try:
+        result = outcome(variant(search.base, stages, deltas))
+    except CoreError:
+        return None
+    search.count += 1
+    return result
+
+
+def _minimal(search: _Search, ev: _Eval) -> _Eval:
+    """Drop every change that makes no difference to this point's outcome."""
+    from .search import _Eval, _total
+
+    changes = list(ev.changes)
+    # Free changes first, hardware last: keep the money where it matters.
+    order = sorted(range(len(changes)), key=lambda i: changes[i].cost.key)
+    for i in order:
+        c = ev.changes[i]
+        if c not in changes or c.category == "rpo":
+            continue
+        trial = tuple(x for x in changes if x is not c)
+        result = _outcome_of(search, trial)
+        if result is not None and result.same_as(ev.outcome):
+            changes.remove(c)
+    kept = tuple(changes)
+    return _Eval(ev.config, ev.hardware, kept, _total(kept), ev.outcome)
+
+
+def _alternatives(search: _Search, ev: _Eval) -> tuple[Change, ...]:
+    """Note the dearer hardware that gives the identical outcome (merged, not shown)."""
+    out = []
+    for c in ev.changes:
+        if c.category != HARDWARE:
+            out.append(c)
+            continue
+        dim = next(d for d in search.hw if any(o.change is c for o in d.options))
+        chosen = next(o for o in dim.options if o.change is c)
+        same: list[str] = []
+        trials = 0
+        for opt in sorted(dim.options, key=lambda o: o.cost.key):
+            if trials >= 6:
+                break
+            if opt.change is None or opt.change is c or opt.restore_Bps < chosen.restore_Bps:
+                continue
+            if opt.change.cost.key < c.cost.key or len(same) >= 3:
+                continue
+            trial = tuple(opt.change if x is c else x for x in ev.changes)
+            trials += 1
+            result = _outcome_of(search, trial)
+            if result is not None and result.same_as(ev.outcome):
+                same.append(opt.change.words)
+        out.append(Change(c.dim, c.words, c.edits, c.cost, c.category, tuple(same)))
+    return tuple(out)
+
+
+def _checked(search: _Search, changes: tuple[Change, ...], fast: Outcome) -> Outcome:
+    """The outcome of the edited scenario, validated as a file would be."""
+    edits: dict = {}
+    for c in changes:
+        edits.update(c.edits)
+    try:
+        return outcome_of_edits(search.base, edits, search.catalog)
+    except CoreError:
+        return fast
+
+
+def _notes(search: _Search, result_points: list[FixPoint]) -> tuple[str, ...]:
+    s = search.base
+    notes: list[str] = []
+    if s.recovery.redo_apply_source != "scenario":
+        rate = s.recovery.redo_apply_rate_Bps
+        notes.append(
+            "Measure the redo apply rate first: the plan uses a default "
+            f"({format_rate(rate, per='h') if rate else 'unknown'}, "
+            f"{s.recovery.redo_apply_source}). Read 'Average Apply Rate' in "
+            "V$RECOVERY_PROGRESS after a test recovery, or time one; a measured rate "
+            "may change every answer below."
+        )
+    unpriced = sorted({w for p in result_points for w, _ in p.cost.unpriced})
+    if unpriced:
+        notes.append(
+            "No price for: " + ", ".join(unpriced) + ". Their cost is shown as unpriced, "
+            "never guessed; give your quote with `rto-planner catalog price ITEM AMOUNT` "
+            "or in the catalog browser."
+        )
+    return tuple(notes)
+
+
+def build_result(
+    search: _Search,
+    today: Outcome,
+    found: list[_Eval],
+    budget: float | None,
+    max_points: int,
+    progress: Progress | None,
+) -> FixResult:
+    from .search import _meets_but_rpo, _select, pareto
+
+    if progress:
+        progress(0.9, "checking the answer")
+    candidates = pareto(found)
+    meeting = sorted((e for e in found if _meets_but_rpo(e.outcome)), key=lambda e: e.cost.key)[:8]
+    pool = {id(e): e for e in (*_select(candidates, None, 3 * max_points), *meeting)}
+    completed = [search.complete_rpo(e) for e in pool.values()]
+    frontier = pareto(completed)
+    meets = sorted(
+        (e for e in completed if e.outcome.verdict == "meets"),
+        key=lambda e: (e.cost.key, e.outcome.recovery_s),
+    )
+    recommended = meets[0] if meets else None
+    if recommended is not None and recommended not in frontier:
+        frontier = sorted([*frontier, recommended], key=lambda e: e.cost.key)
+    frontier = [e for e in frontier if e.changes or not today.same_as(e.outcome)] or frontier
+    chosen_points = _select(frontier, recommended, max_points)
+    points = []
+    for e in chosen_points:
+        is_rec = e is recommended
+        e = _minimal(search, e)
+        changes = _alternatives(search, e) if is_rec else e.changes
+        checked = _checked(search, changes, e.outcome)
+        points.append(FixPoint(changes, e.cost, checked, recommended=is_rec))
+    points = _merged(points)
+    rec_point = next((p for p in points if p.recommended), None)
+    chosen = _within_budget(points, budget) if budget is not None else rec_point
+    if budget is None and chosen is None and points:
+        chosen = min(points, key=lambda p: p.recovery_s)
+    return FixResult(
+        scenario=search.base.name,
+        currency=search.prices.currency,
+        today=today,
+        frontier=tuple(points),
+        recommended=rec_point,
+        chosen=chosen,
+        budget=budget,
+        notes=_notes(search, points),
+        evaluated=search.count,
+        considered=_considered(search),
+    )
+
+
+def _merged(points: list[FixPoint]) -> list[FixPoint]:
+    """Points that became identical once stripped to what matters: keep the first."""
+    out: list[FixPoint] = []
+    for p in points:
+        same = next(
+            (q for q in out if q.cost.key == p.cost.key and q.outcome.same_as(p.outcome)), None
+        )
+        if same is None:
+            out.append(p)
+        elif p.recommended:
+            out[out.index(same)] = p
+    return sorted(out, key=lambda p: (p.cost.key, p.recovery_s))
+
+
+def _within_budget(points: list[FixPoint], budget: float) -> FixPoint | None:
+    """The fastest point whose known cost fits the budget (unpriced ones cannot)."""
+    fits = [p for p in points if p.cost.priced and p.cost.amount <= budget + 1e-9]
+    if not fits:
+        return None
+    return min(fits, key=lambda p: (p.recovery_s, p.cost.key))
+
+
+def _considered(search: _Search) -> tuple[str, ...]:
+    out = [f"{len(d.options) - 1} hardware options for {d.name}" for d in search.hw]
+    out += [c.words for o in search.free if (c := o.change) is not None]
+    out += [o.change.words for o in search.level1 if o is not None and o.change is not None]
+    out += [o.change.words for o in search.compression if o is not None and o.change is not None]
+    out += ["; ".join(c.words for c in o.changes) for o in search.rpo]
+    return tuple(out)
+
+
+def budget_text(budget: float | None, currency: str) -> str:
+    return "" if budget is None else format_money(budget, currency)

@@ -1,0 +1,441 @@
+"""The changes "What it takes" considers (DESIGN §8), each worded as a DBA would say it.
+
+- **Hardware**, one dimension per path stage: more units of it, or another catalog item
+  of the same kind (all its units bought). Units already in the scenario are owned.
+- **Configuration that is never worse** (free, applied to every variant and dropped from
+  an answer where it does not matter): multisection, archived logs kept on disk, block
+  change tracking.
+- **Configuration choices** (each may help or hurt): RMAN channels, the level 1 schedule,
+  the compression level.
+- **RPO**: archived-log backups more often, backups replicated off site, a standby.
+
+Never the workload (`database.*`) nor the redo apply rate: a customer cannot change
+them. Keys that the scenario format does not have yet (`backup.compression`,
+`backup.block_change_tracking`, `recovery.archivelog_restore`) switch their candidates on
+when the field exists.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..catalog import Catalog
+from ..errors import CoreError
+from ..scenario import Scenario, Stage, spec_for_key, with_values
+from ..units import exact_duration, exact_size, format_size
+from .engine import Deltas, deltas_between, stage_capacity
+from .model import FREE, HARDWARE, RPO, Change, Cost
+from .prices import ADVANCED_COMPRESSION, OPTION_KIND, REPLICATION, STANDBY, PriceBook
+
+NO_HARDWARE_KINDS = ("channel", "measured")
+"""Stages that are not something to buy: a per-channel ceiling, a measured whole path."""
+MAX_EXTRA_UNITS = 16
+ARCHIVELOG_STEPS_S = (3600.0, 1800.0, 900.0)
+GB = 1e9
+
+
+def _words_duration(seconds: float) -> str:
+    """'12 h', '30 min', '24 h' — as a DBA says it."""
+    if seconds % 3600 == 0 and seconds <= 7 * 86400:
+        return f"{seconds / 3600:g} h"
+    return exact_duration(seconds)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice in a dimension: its change (None: keep as is) and how to build it."""
+
+    change: Change | None
+    stage: Stage | None = None
+    """Hardware: the resolved stage that replaces the scenario's."""
+    deltas: Deltas = field(default_factory=dict)
+    """Configuration: parsed field changes."""
+    restore_Bps: float = 0.0
+    backup_Bps: float = 0.0
+
+    @property
+    def cost(self) -> Cost:
+        return FREE if self.change is None else self.change.cost
+
+
+@dataclass(frozen=True)
+class Dimension:
+    name: str
+    options: tuple[Option, ...]
+    """Option 0 keeps the scenario as it is."""
+    stage_index: int | None = None
+
+
+def has_key(dotted: str) -> bool:
+    """Whether the scenario format knows the key (fields of issue 9 switch on with it)."""
+    return spec_for_key(dotted) is not None
+
+
+def _units_cost(prices: PriceBook, kind: str, name: str | None, label: str, n: int) -> Cost:
+    price = prices.price(kind, name)
+    if price is None:
+        return Cost(0.0, ((label, n),))
+    return Cost(price * n)
+
+
+def _weighed(opt: Option, units: int) -> Option:
+    """An unpriced purchase weighs what it buys: `units` × one unit's capacity."""
+    if opt.change is None or opt.change.cost.priced or opt.stage is None:
+        return opt
+    unit = max(opt.restore_Bps, opt.backup_Bps) / max(1, opt.stage.count)
+    cost = replace(opt.change.cost, bought_Bps=unit * units)
+    return replace(opt, change=replace(opt.change, cost=cost))
+
+
+def _max_count(stage: Stage) -> int:
+    """More units: up to twice as many, or four more."""
+    return max(2 * stage.count, stage.count + MAX_EXTRA_UNITS // 4)
+
+
+def _max_swap_count(stage: Stage) -> int:
+    """Another item: up to twice as many units as today (at least four)."""
+    return max(2 * stage.count, 4)
+
+
+# ----------------------------------------------------------------------------- hardware
+
+
+def _more_units(base: Scenario, i: int, prices: PriceBook) -> list[Option]:
+    st = base.path[i]
+    out = []
+    for n in range(st.count + 1, _max_count(st) + 1):
+        extra = n - st.count
+        words = f"Add {extra} × {st.label} ({st.count} → {n})"
+        change = Change(
+            dim=f"path[{i}]",
+            words=words,
+            edits={f"path[{i}].count": n},
+            cost=_units_cost(prices, st.kind, st.name, st.label, extra),
+            category=HARDWARE,
+        )
+        out.append(Option(change, stage=replace(st, count=n)))
+    return out
+
+
+def _swap_edits(base: Scenario, i: int, item_name: str, count: int) -> dict[str, Any]:
+    st = base.path[i]
+    edits: dict[str, Any] = {
+        f"path[{i}].name": item_name,
+        f"path[{i}].rate": None,
+        f"path[{i}].efficiency": None,
+        f"path[{i}].backup_rate": None,
+        f"path[{i}].max_rate": None,
+        f"path[{i}].count": count,
+    }
+    if st.kind == "tape_drive":
+        edits[f"path[{i}].hw_compression"] = None
+    return edits
+
+
+def _other_items(base: Scenario, i: int, catalog: Catalog, prices: PriceBook) -> list[Option]:
+    st = base.path[i]
+    out: list[Option] = []
+    for item in catalog.by_kind(st.kind):
+        if item.rate_Bps is None or (st.name and item.name.lower() == st.name.lower()):
+            continue
+        try:
+            resolved = with_values(base, _swap_edits(base, i, item.name, 1), catalog=catalog)
+        except CoreError:
+            continue
+        unit_stage = resolved.path[i]
+        for n in range(1, _max_swap_count(st) + 1):
+            word_old = f"{st.count} × {st.label}" if st.count > 1 else st.label
+            change = Change(
+                dim=f"path[{i}]",
+                words=f"Replace {word_old} with {n} × {item.name}",
+                edits=_swap_edits(base, i, item.name, n),
+                cost=_units_cost(prices, st.kind, item.name, item.name, n),
+                category=HARDWARE,
+            )
+            out.append(Option(change, stage=replace(unit_stage, count=n)))
+    return out
+
+
+def _with_capacity(base: Scenario, i: int, opt: Option) -> Option:
+    scen = replace(base, path=tuple(opt.stage if j == i else s for j, s in enumerate(base.path)))
+    restore, backup = stage_capacity(scen, i)
+    return replace(opt, restore_Bps=restore, backup_Bps=backup)
+
+
+def _bought_units(current: Stage, opt: Option) -> int:
+    assert opt.stage is not None
+    same_item = opt.stage.name == current.name and opt.stage.rate_Bps == current.rate_Bps
+    return opt.stage.count - current.count if same_item else opt.stage.count
+
+
+def _undominated(options: list[Option]) -> list[Option]:
+    """Drop options that cost at least as much as another and carry no more either way."""
+    keep: list[Option] = []
+    ordered = sorted(options, key=lambda o: (o.cost.key, -o.restore_Bps, -o.backup_Bps))
+    for o in ordered:
+        if any(
+            k.restore_Bps >= o.restore_Bps
+            and k.backup_Bps >= o.backup_Bps
+            and k.cost.key <= o.cost.key
+            and _unit(k) >= _unit(o)
+            for k in keep
+        ):
+            continue
+        keep.append(o)
+    return keep
+
+
+def _unit(o: Option) -> float:
+    """Per-unit capacity of a stage that binds channels (what one channel gets)."""
+    if o.stage is None or not o.stage.binds_channel:
+        return 0.0
+    return o.restore_Bps / max(1, o.stage.count)
+
+
+def hardware_dimensions(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Dimension]:
+    dims = []
+    for i, st in enumerate(base.path):
+        if st.kind in NO_HARDWARE_KINDS:
+            continue
+        keep = _with_capacity(base, i, Option(None, stage=st))
+        others = [
+            _weighed(c := _with_capacity(base, i, o), _bought_units(st, c))
+            for o in (*_more_units(base, i, prices), *_other_items(base, i, catalog, prices))
+        ]
+        useful = [
+            o
+            for o in others
+            if o.restore_Bps > keep.restore_Bps * 1.000001
+            or o.backup_Bps > keep.backup_Bps * 1.000001
+        ]
+        options = [keep, *[o for o in _undominated([keep, *useful]) if o.change is not None]]
+        if len(options) > 1:
+            dims.append(Dimension(f"path[{i}]", tuple(options), stage_index=i))
+    return dims
+
+
+# ----------------------------------------------------------------------- configuration
+
+
+def _config_option(base: Scenario, catalog: Catalog, change: Change) -> Option | None:
+    try:
+        changed = with_values(base, change.edits, catalog=catalog)
+    except CoreError:
+        return None
+    return Option(change, deltas=deltas_between(base, changed))
+
+
+def free_changes(base: Scenario, catalog: Catalog) -> list[Option]:
+    """Configuration that never makes a plan worse: tried everywhere, kept where it helps."""
+    b, rc = base.backup, base.recovery
+    out: list[Change] = []
+    if not rc.archivelogs_on_disk:
+        out.append(
+            Change(
+                "recovery.archivelogs_on_disk",
+                "Keep archived logs on disk (FRA) instead of restoring them",
+                {"recovery.archivelogs_on_disk": True},
+            )
+        )
+    tracking = getattr(b, "block_change_tracking", True)
+    if has_key("backup.block_change_tracking") and b.level1 != "none" and not tracking:
+        out.append(
+            Change(
+                "backup.block_change_tracking",
+                "Enable block change tracking (level 1 backups read only changed blocks)",
+                {"backup.block_change_tracking": True},
+            )
+        )
+    return [o for c in out if (o := _config_option(base, catalog, c)) is not None]
+
+
+@functools.lru_cache(maxsize=256)
+def _section_text(section: float) -> str:
+    return exact_size(section)
+
+
+def section_change(base: Scenario, channels: int) -> Change | None:
+    """Multisection for the largest file, sized so every channel gets a piece."""
+    largest = base.database.largest_file_bytes
+    if not largest or base.backup.section_size_bytes or channels < 2:
+        return None
+    section = max(GB, math.ceil(largest / channels / GB) * GB)
+    if section >= largest:
+        return None
+    return Change(
+        "backup.section_size",
+        f"Multisection backups: SECTION SIZE {format_size(section, sig=2)}",
+        {"backup.section_size": _section_text(section)},
+    )
+
+
+def channel_change(base: Scenario, channels: int) -> Change | None:
+    if channels == base.backup.channels:
+        return None
+    return Change(
+        "backup.channels",
+        f"Allocate {channels} RMAN channels instead of {base.backup.channels}",
+        {"backup.channels": channels},
+    )
+
+
+CHANNEL_CHOICES = ("keep", "match", "double")
+"""Channels: as is; one per unit of the stage that binds channels; twice that."""
+
+
+def channel_count(base: Scenario, stages: list[Stage], choice: str) -> int:
+    current = base.backup.channels
+    binding = [s.count for s in stages if s.binds_channel]
+    matched = max(current, min(binding)) if binding else current
+    if choice == "keep":
+        return current
+    if choice == "match":
+        return matched
+    return min(255, 2 * matched)
+
+
+def level1_options(base: Scenario, catalog: Catalog) -> list[Option]:
+    b = base.backup
+    changes: list[Change] = []
+    if b.level1 == "none":
+        if base.database.daily_change > 0 or base.recovery.incremental_size_bytes:
+            changes.append(
+                Change(
+                    "backup.level1",
+                    "Take a cumulative level 1 backup every day",
+                    {"backup.level1": "cumulative", "backup.level1_every": "1d"},
+                )
+            )
+    else:
+        if b.level1 == "differential":
+            changes.append(
+                Change(
+                    "backup.level1",
+                    f"Take cumulative level 1 backups instead of differential ones (every "
+                    f"{_words_duration(b.level1_every_s)})",
+                    {"backup.level1": "cumulative"},
+                )
+            )
+        if b.level1_every_s >= 12 * 3600:
+            half = b.level1_every_s / 2
+            changes.append(
+                Change(
+                    "backup.level1",
+                    f"Take cumulative level 1 backups every {_words_duration(half)} instead "
+                    f"of every {_words_duration(b.level1_every_s)}",
+                    {"backup.level1": "cumulative", "backup.level1_every": exact_duration(half)},
+                )
+            )
+    return [o for c in changes if (o := _config_option(base, catalog, c)) is not None]
+
+
+def compression_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Option]:
+    """RMAN compression levels, when the format has `backup.compression` (issue 9)."""
+    if not has_key("backup.compression"):
+        return []
+    current = str(getattr(base.backup, "compression", "") or "").lower()
+    out: list[Option] = []
+    for item in catalog.by_kind("rman_compression"):
+        level = item.name.lower()
+        if level == current:
+            continue
+        cost = _compression_cost(level, item.price, prices)
+        change = Change(
+            "backup.compression",
+            f"Use RMAN compression {item.name.upper()} instead of "
+            f"{current.upper() or 'the ratio given'}",
+            {"backup.compression": level, "backup.compression_ratio": None},
+            cost=cost,
+        )
+        opt = _config_option(base, catalog, change)
+        if opt is not None:
+            out.append(opt)
+    return out
+
+
+def _compression_cost(level: str, item_price: float | None, prices: PriceBook) -> Cost:
+    if level in ("none", "basic"):
+        return FREE
+    if item_price is not None:
+        return Cost(item_price)
+    licence = prices.price(OPTION_KIND, ADVANCED_COMPRESSION)
+    return Cost(licence) if licence is not None else Cost(0.0, ((ADVANCED_COMPRESSION, 1),))
+
+
+# ----------------------------------------------------------------------------- RPO
+
+
+@dataclass(frozen=True)
+class RpoOption:
+    """One or two RPO changes made together (archived logs more often + replication)."""
+
+    changes: tuple[Change, ...]
+    deltas: Deltas
+
+    @property
+    def cost(self) -> Cost:
+        total = FREE
+        for c in self.changes:
+            total = total + c.cost
+        return total
+
+
+def rpo_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[RpoOption]:
+    """Changes that shorten the data loss of a site loss, each alone or combined."""
+    b = base.backup
+    if b.standby == "sync":
+        return []
+    singles: list[list[Change]] = []
+    if b.standby == "none":
+        for step in ARCHIVELOG_STEPS_S:
+            if step < b.archivelog_every_s:
+                singles.append(
+                    [
+                        Change(
+                            "backup.archivelog_every",
+                            f"Back up archived logs every {_words_duration(step)} instead "
+                            f"of every {_words_duration(b.archivelog_every_s)}",
+                            {"backup.archivelog_every": exact_duration(step)},
+                            category=RPO,
+                        )
+                    ]
+                )
+        if b.offsite_delay_s > 0:
+            replication = _option_cost(prices, REPLICATION)
+            repl = Change(
+                "backup.offsite_delay",
+                "Replicate backups off site as they are taken, instead of after "
+                f"{_words_duration(b.offsite_delay_s)}",
+                {"backup.offsite_delay": "0 s"},
+                cost=replication,
+                category=RPO,
+            )
+            singles.append([repl])
+            singles += [[*s, repl] for s in singles[:-1]]
+    standby_cost = _option_cost(prices, STANDBY)
+    for mode, words in (
+        ("async", "Add an asynchronous Data Guard standby at the second site"),
+        ("sync", "Add a synchronous Data Guard standby (no data loss)"),
+    ):
+        if mode == b.standby:
+            continue
+        edits: dict[str, Any] = {"backup.standby": mode}
+        if mode == "sync":
+            edits["backup.transport_lag"] = None
+        cost = FREE if b.standby == "async" else standby_cost
+        singles.append([Change("backup.standby", words, edits, cost=cost, category=RPO)])
+    out: list[RpoOption] = []
+    for changes in singles:
+        edits = {k: v for c in changes for k, v in c.edits.items()}
+        opt = _config_option(base, catalog, Change("rpo", "", edits))
+        if opt is not None:
+            out.append(RpoOption(tuple(changes), opt.deltas))
+    return sorted(out, key=lambda o: (o.cost.key, len(o.changes)))
+
+
+def _option_cost(prices: PriceBook, name: str) -> Cost:
+    price = prices.price(OPTION_KIND, name)
+    return Cost(price) if price is not None else Cost(0.0, ((name, 1),))

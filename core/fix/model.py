@@ -1,0 +1,148 @@
+"""Plain result data of "What it takes" (DESIGN §8): changes, costs, frontier points."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .prices import format_money
+
+HARDWARE = "hardware"
+CONFIGURATION = "configuration"
+RPO = "rpo"
+
+
+@dataclass(frozen=True)
+class Cost:
+    """A known amount plus the purchases nobody priced.
+
+    Costs compare by `key`: fewer unpriced purchases first (a known price beats an
+    unknown one), then the amount, then the unpriced units (two drives before four).
+    """
+
+    amount: float = 0.0
+    unpriced: tuple[tuple[str, int], ...] = ()
+    """(what, units) of each purchase without a price."""
+    bought_Bps: float = 0.0
+    """Capacity of the unpriced hardware bought: with no price, less hardware is taken as
+    cheaper (an order for the search, never shown as money)."""
+
+    @functools.cached_property
+    def key(self) -> tuple[int, float, float, int]:
+        return (
+            len(self.unpriced),
+            round(self.amount, 6),
+            round(self.bought_Bps, 3),
+            sum(n for _, n in self.unpriced),
+        )
+
+    @property
+    def priced(self) -> bool:
+        return not self.unpriced
+
+    def __add__(self, other: Cost) -> Cost:
+        merged: dict[str, int] = {}
+        for what, n in (*self.unpriced, *other.unpriced):
+            merged[what] = merged.get(what, 0) + n
+        return Cost(
+            self.amount + other.amount,
+            tuple(sorted(merged.items())),
+            self.bought_Bps + other.bought_Bps,
+        )
+
+    def text(self, currency: str) -> str:
+        """`12,000 USD`, `free`, `4,000 USD + unpriced: 2 × LTO-9`."""
+        parts: list[str] = []
+        if self.amount or not self.unpriced:
+            parts.append(format_money(self.amount, currency) if self.amount else "free")
+        if self.unpriced:
+            items = ", ".join(f"{n} × {what}" if n > 1 else what for what, n in self.unpriced)
+            parts.append(f"unpriced: {items}")
+        return " + ".join(parts)
+
+
+FREE = Cost()
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change a DBA or architect would make, worded as they would say it."""
+
+    dim: str
+    """What it changes (`path[0]`, `backup.channels`, …): one change per dim."""
+    words: str
+    edits: Mapping[str, Any]
+    """Raw scenario edits by dotted key, as `scenario.with_values` takes them."""
+    cost: Cost = FREE
+    category: str = CONFIGURATION
+    alternatives: tuple[str, ...] = ()
+    """Other changes with an identical outcome, dearer or equal (noted, not shown)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the plan's own engine says about one variant of the scenario."""
+
+    recovery_s: float
+    recovery_verdict: str
+    rpo_s: float
+    rpo_verdict: str
+    windows_ok: bool
+    verdict: str
+    """The headline verdict: the worst of recovery, RPO and every backup window."""
+    decided_by: str
+
+    def same_as(self, other: Outcome) -> bool:
+        return (
+            abs(self.recovery_s - other.recovery_s) < 1.0
+            and abs(self.rpo_s - other.rpo_s) < 1.0
+            and self.verdict == other.verdict
+            and self.windows_ok == other.windows_ok
+        )
+
+
+@dataclass(frozen=True)
+class FixPoint:
+    """A set of changes, what it costs and what the plan then says."""
+
+    changes: tuple[Change, ...]
+    cost: Cost
+    outcome: Outcome
+    recommended: bool = False
+
+    @property
+    def recovery_s(self) -> float:
+        return self.outcome.recovery_s
+
+    @property
+    def verdict(self) -> str:
+        return self.outcome.verdict
+
+    @property
+    def edits(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for c in self.changes:
+            out.update(c.edits)
+        return out
+
+
+@dataclass(frozen=True)
+class FixResult:
+    scenario: str
+    currency: str
+    today: Outcome
+    frontier: tuple[FixPoint, ...]
+    """Cost against worst-case recovery time, cheapest first (≤ 10 points)."""
+    recommended: FixPoint | None
+    """The cheapest set of changes whose headline verdict is `meets` (None: none found)."""
+    chosen: FixPoint | None
+    """The recommended point, or with a budget the fastest point within it."""
+    budget: float | None = None
+    notes: tuple[str, ...] = ()
+    """What to do first or know (measure the redo apply rate, unpriced items, …)."""
+    evaluated: int = 0
+    """Variants the engine computed (for benchmarks and curiosity)."""
+    considered: tuple[str, ...] = field(default_factory=tuple)
+    """The kinds of change considered, in words."""

@@ -1,0 +1,88 @@
+"""Prices for "What it takes" (DESIGN §8): what one unit of a thing costs, or that nobody
+said.
+
+A `PriceBook` answers `price(kind, name)` from the catalog's own `price` figures and the
+user's quotes (which win; the store keeps them). A missing price is `None` and the
+optimiser says "unpriced" rather than inventing a number.
+
+Some purchases are not hardware a catalog lists — a Data Guard standby, off-site
+replication of backups, the Advanced Compression Option. They are `OPTIONS` of kind
+`option`, priced the same way (`rto-planner catalog price "Data Guard standby" 80000`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ..catalog import DEFAULT_CURRENCY, Catalog
+
+OPTION_KIND = "option"
+STANDBY = "Data Guard standby"
+REPLICATION = "Off-site replication of backups"
+ADVANCED_COMPRESSION = "Advanced Compression Option"
+OPTIONS: dict[str, str] = {
+    STANDBY: "A standby database at the second site (servers, storage, Data Guard set-up).",
+    REPLICATION: "Backups copied off site as they are taken (replicated disk or cloud) "
+    "instead of vaulted tapes.",
+    ADVANCED_COMPRESSION: "Oracle licence needed for RMAN compression LOW, MEDIUM and HIGH.",
+}
+"""Purchases that are not catalog hardware, with what each stands for."""
+
+
+def norm_name(name: str) -> str:
+    """The lookup key of a name: lower-case letters and digits only (as the catalog does)."""
+    return "".join(ch for ch in name.lower() if ch.isalnum())
+
+
+@dataclass(frozen=True)
+class PriceBook:
+    """Unit prices by (kind, name) in one currency; the user's quotes over the catalog's."""
+
+    currency: str = DEFAULT_CURRENCY
+    prices: Mapping[tuple[str, str], float] = field(default_factory=dict)
+
+    def price(self, kind: str, name: str | None) -> float | None:
+        if not name:
+            return None
+        return self.prices.get((kind, norm_name(name)))
+
+    @classmethod
+    def from_catalog(
+        cls,
+        catalog: Catalog,
+        user_prices: Mapping[tuple[str, str], float] | None = None,
+        currency: str | None = None,
+    ) -> PriceBook:
+        """The catalog's item prices, overridden by `user_prices` keyed (kind, name)."""
+        prices: dict[tuple[str, str], float] = {
+            (item.kind, norm_name(item.name)): item.price
+            for item in catalog
+            if item.price is not None
+        }
+        for (kind, name), amount in (user_prices or {}).items():
+            prices[(kind, norm_name(name))] = amount
+        return cls(currency=currency or catalog.currency, prices=prices)
+
+
+def format_money(amount: float, currency: str) -> str:
+    """`12,500 USD`: whole units, thousands separated (quotes are never to the cent)."""
+    return f"{amount:,.0f} {currency}"
+
+
+def price_book(store: object | None = None, catalog: Catalog | None = None) -> PriceBook:
+    """The prices to use: the catalog's, then the store's quotes and currency (which win).
+
+    `store` is a `core.store.Store` (duck-typed: `catalog()`, `user_prices()`,
+    `currency()`), or None for the shipped catalog alone.
+    """
+    if store is None:
+        from ..catalog import shipped_catalog
+
+        return PriceBook.from_catalog(catalog or shipped_catalog())
+    cat = catalog or store.catalog()  # type: ignore[attr-defined]
+    return PriceBook.from_catalog(
+        cat,
+        store.user_prices(),  # type: ignore[attr-defined]
+        store.currency(),  # type: ignore[attr-defined]
+    )

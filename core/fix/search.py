@@ -1,0 +1,403 @@
+"""The search of "What it takes": exact for the candidate set, not a greedy walk.
+
+Structure used (DESIGN §3.2): a path moves data at the rate of its slowest stage, so a
+target rate needs *every* stage to reach it, each independently. For a rate level L the
+cheapest hardware reaching it is therefore the cheapest option of each stage that reaches
+L, chosen stage by stage; and any hardware set whose slowest stage reaches L costs at
+least that much while reaching no higher level. So only one hardware set per level — per
+*breakpoint*, a capacity some option offers — can be on the frontier. With backup windows
+in play the level is a pair (restore, backup rate). The configuration choices (channels,
+level 1 schedule, compression) are few and enumerated in full; changes that are never
+worse are applied everywhere and dropped again where they make no difference. RPO fixes
+are completed per point, cheapest first.
+
+Every variant is judged by the plan's engine (`engine.outcome`), and the points handed
+back are checked once more on the fully validated edited scenario.
+`tests/fix/test_exact.py` compares the answer with brute force over every combination.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from ..catalog import Catalog, shipped_catalog
+from ..errors import CoreError
+from ..scenario import Scenario, Stage
+from . import candidates as cand
+from .engine import Deltas, outcome, outcome_of_edits, path_signature, stage_capacity, variant
+from .model import FREE, Change, Cost, FixResult, Outcome
+from .prices import PriceBook
+
+MAX_POINTS = 10
+Progress = Callable[[float, str], None]
+
+
+@dataclass(frozen=True)
+class _Config:
+    channels: str
+    level1: cand.Option | None
+    compression: cand.Option | None
+
+    @property
+    def cost(self) -> Cost:
+        total = FREE
+        for o in (self.level1, self.compression):
+            if o is not None:
+                total = total + o.cost
+        return total
+
+
+@dataclass
+class _Eval:
+    config: _Config
+    hardware: tuple[int, ...]
+    changes: tuple[Change, ...]
+    cost: Cost
+    outcome: Outcome
+
+
+class _Search:
+    def __init__(
+        self,
+        scenario: Scenario,
+        catalog: Catalog,
+        prices: PriceBook,
+        should_cancel: Callable[[], bool] | None,
+    ) -> None:
+        self.base = scenario
+        self.catalog = catalog
+        self.prices = prices
+        self.should_cancel = should_cancel or (lambda: False)
+        self.hw = cand.hardware_dimensions(scenario, catalog, prices)
+        self.free = cand.free_changes(scenario, catalog)
+        self.level1 = [None, *cand.level1_options(scenario, catalog)]
+        self.compression = [None, *cand.compression_options(scenario, catalog, prices)]
+        self.rpo = cand.rpo_options(scenario, catalog, prices)
+        self.count = 0
+        self.seen: dict[tuple, _Eval] = {}
+        self.front: list[tuple[tuple, float]] = []
+        self._caps: dict[int, list[list[tuple[float, float]]]] = {}
+
+    # ------------------------------------------------------------------ building variants
+
+    def _stages(self, hardware: Sequence[int]) -> dict[int, Stage]:
+        out = {}
+        for dim, idx in zip(self.hw, hardware, strict=True):
+            opt = dim.options[idx]
+            if opt.change is not None and opt.stage is not None:
+                out[dim.stage_index] = opt.stage  # type: ignore[index]
+        return out
+
+    def _config_deltas(self, config: _Config) -> list[Deltas]:
+        out = [o.deltas for o in self.free]
+        out += [o.deltas for o in (config.level1, config.compression) if o is not None]
+        return out
+
+    def _dynamic_changes(self, config: _Config, stages: dict[int, Stage]) -> list[Change]:
+        """Channels and multisection follow the hardware (one channel per drive)."""
+        path = [stages.get(i, s) for i, s in enumerate(self.base.path)]
+        n = cand.channel_count(self.base, path, config.channels)
+        out = [c for c in (cand.channel_change(self.base, n), cand.section_change(self.base, n))]
+        return [c for c in out if c is not None]
+
+    def evaluate(self, config: _Config, hardware: tuple[int, ...]) -> _Eval | None:
+        key = (id(config.level1), id(config.compression), config.channels, hardware)
+        if key in self.seen:
+            return self.seen[key]
+        stages = self._stages(hardware)
+        dynamic = self._dynamic_changes(config, stages)
+        deltas = self._config_deltas(config)
+        deltas += [_parsed(c) for c in dynamic]
+        changes = [
+            *(dim.options[i].change for dim, i in zip(self.hw, hardware, strict=True)),
+            *(o.change for o in (config.level1, config.compression) if o is not None),
+            *dynamic,
+            *(o.change for o in self.free),
+        ]
+        real = tuple(c for c in changes if c is not None)
+        try:
+            result = outcome(variant(self.base, stages, deltas))
+        except CoreError:
+            self.seen[key] = None  # type: ignore[assignment]
+            return None
+        self.count += 1
+        ev = _Eval(config, hardware, real, _total(real), result)
+        self.seen[key] = ev
+        return ev
+
+    # ------------------------------------------------------------------ levels
+
+    def _capacities(self, config: _Config) -> list[list[tuple[float, float]]]:
+        """(restore, backup) capacity of every hardware option under this configuration
+        (compression changes what a stage carrying backup bytes delivers)."""
+        key = id(config.compression)
+        if key not in self._caps:
+            if config.compression is None:
+                caps = [[(o.restore_Bps, o.backup_Bps) for o in d.options] for d in self.hw]
+            else:
+                base = variant(self.base, {}, [config.compression.deltas])
+                caps = []
+                for d in self.hw:
+                    row = []
+                    for o in d.options:
+                        scen = replace(
+                            base,
+                            path=tuple(
+                                o.stage if j == d.stage_index else s
+                                for j, s in enumerate(base.path)
+                            ),
+                        )
+                        row.append(stage_capacity(scen, d.stage_index))  # type: ignore[arg-type]
+                    caps.append(row)
+            self._caps[key] = caps
+        return self._caps[key]
+
+    def level_sets(self, config: _Config, with_backup: bool) -> list[tuple[int, ...]]:
+        """One hardware set per breakpoint: each stage's cheapest option reaching it."""
+        caps = self._capacities(config)
+        restore_levels = sorted({c[0] for row in caps for c in row})
+        backup_levels = sorted({c[1] for row in caps for c in row}) if with_backup else [0.0]
+        floor_r = min((row[0][0] for row in caps), default=0.0)
+        floor_b = min((row[0][1] for row in caps), default=0.0)
+        restore_levels = restore_levels[bisect.bisect_left(restore_levels, floor_r) :]
+        if with_backup:
+            backup_levels = backup_levels[bisect.bisect_left(backup_levels, floor_b) :]
+        # Each stage's options cheapest first (at equal cost, the most capacity first).
+        ordered = [
+            sorted(range(len(row)), key=lambda i, d=d, row=row: (d.options[i].cost.key,
+                                                                 -row[i][0], -row[i][1]))
+            for d, row in zip(self.hw, caps, strict=True)
+        ]  # fmt: skip
+        sets: dict[tuple[int, ...], None] = {}
+        for lr, lb in itertools.product(restore_levels, backup_levels):
+            chosen = []
+            for order, row in zip(ordered, caps, strict=True):
+                best = next(
+                    (i for i in order if row[i][0] + 1e-6 >= lr and row[i][1] + 1e-6 >= lb),
+                    None,
+                )
+                if best is None:
+                    break
+                chosen.append(best)
+            else:
+                sets[tuple(chosen)] = None
+        return list(sets)
+
+    # ------------------------------------------------------------------ the search
+
+    def configs(self) -> list[_Config]:
+        out = [
+            _Config(ch, l1, comp)
+            for ch in cand.CHANNEL_CHOICES
+            for l1 in self.level1
+            for comp in self.compression
+        ]
+        return sorted(out, key=lambda c: c.cost.key)
+
+    def run(self, progress: Progress | None) -> list[_Eval]:
+        keep = tuple(0 for _ in self.hw)
+        configs = self.configs()
+        best_meets: Cost | None = None
+        found: list[_Eval] = []
+        for n, config in enumerate(configs):
+            if self.should_cancel():
+                raise _Cancelled
+            if progress:
+                progress(n / len(configs), "searching")
+            ceiling = self.evaluate(config, self._fastest(config))
+            if ceiling is None:
+                continue
+            can_meet = _meets_but_rpo(ceiling.outcome)
+            with_backup = not ceiling.outcome.windows_ok or not self._windows_ok(config, keep)
+            signatures: set[tuple] = set()
+            for hardware in self.level_sets(config, with_backup):
+                signature = self._signature(config, hardware)
+                if signature in signatures:
+                    continue  # a cheaper set moves data exactly as fast
+                signatures.add(signature)
+                cost = _total(self._static_changes(config, hardware))
+                if self._dominated(cost, ceiling.outcome.recovery_s) and not (
+                    can_meet and (best_meets is None or cost.key < best_meets.key)
+                ):
+                    continue
+                ev = self.evaluate(config, hardware)
+                if ev is None:
+                    continue
+                found.append(ev)
+                self._front_add(ev)
+                if ev.outcome.same_as(ceiling.outcome):
+                    break  # higher levels cost more and cannot do better
+                if _meets_but_rpo(ev.outcome) and (
+                    best_meets is None or ev.cost.key < best_meets.key
+                ):
+                    best_meets = ev.cost
+            found.append(ceiling)
+            self._front_add(ceiling)
+        return found
+
+    def _signature(self, config: _Config, hardware: tuple[int, ...]) -> tuple:
+        """The path's rate with 1…n channels in both directions: what the hardware does to
+        every transfer. Two sets with one signature give one outcome."""
+        stages = self._stages(hardware)
+        deltas = [d for o in (config.compression,) if o is not None for d in (o.deltas,)]
+        dynamic = self._dynamic_changes(config, stages)
+        deltas += [_parsed(c) for c in dynamic]
+        scen = variant(self.base, stages, deltas)
+        return path_signature(scen)
+
+    def _fastest(self, config: _Config) -> tuple[int, ...]:
+        caps = self._capacities(config)
+        return tuple(
+            max(range(len(row)), key=lambda i, row=row: (row[i][0], row[i][1])) for row in caps
+        )
+
+    def _windows_ok(self, config: _Config, hardware: tuple[int, ...]) -> bool:
+        ev = self.evaluate(config, hardware)
+        return ev is not None and ev.outcome.windows_ok
+
+    def _static_changes(self, config: _Config, hardware: tuple[int, ...]) -> list[Change]:
+        out = [dim.options[i].change for dim, i in zip(self.hw, hardware, strict=True)]
+        out += [o.change for o in (config.level1, config.compression) if o is not None]
+        return [c for c in out if c is not None]
+
+    def _front_add(self, ev: _Eval) -> None:
+        key, t = ev.cost.key, ev.outcome.recovery_s
+        if any(k <= key and s <= t for k, s in self.front):
+            return
+        self.front = [(k, s) for k, s in self.front if not (key <= k and t <= s)]
+        self.front.append((key, t))
+
+    def _dominated(self, cost: Cost, best_time_s: float) -> bool:
+        """Some point found costs no more and is as fast as this configuration can be."""
+        key = cost.key
+        return any(k <= key and s <= best_time_s + 0.5 for k, s in self.front)
+
+    # ------------------------------------------------------------------ RPO completion
+
+    def complete_rpo(self, ev: _Eval) -> _Eval:
+        """The cheapest RPO changes that make this point's RPO meet (none if it does)."""
+        if ev.outcome.rpo_verdict != "misses" or not self.rpo:
+            return ev
+        stages = self._stages(ev.hardware)
+        base_deltas = self._config_deltas(ev.config)
+        base_deltas += [_parsed(c) for c in self._dynamic_changes(ev.config, stages)]
+        for opt in self.rpo:
+            try:
+                result = outcome(variant(self.base, stages, [*base_deltas, opt.deltas]))
+            except CoreError:
+                continue
+            self.count += 1
+            if result.rpo_verdict != "misses":
+                changes = (*ev.changes, *opt.changes)
+                return _Eval(ev.config, ev.hardware, changes, _total(changes), result)
+        return ev
+
+
+class _Cancelled(Exception):
+    pass
+
+
+def _parsed(change: Change) -> Deltas:
+    """Parsed deltas of the dynamic changes (channels, section size), known fields only."""
+    out: dict[str, object] = {}
+    for key, value in change.edits.items():
+        if key == "backup.channels":
+            out["channels"] = value
+        elif key == "backup.section_size":
+            from ..units import parse_size
+
+            out["section_size_bytes"] = parse_size(value)
+    return {"backup": out} if out else {}
+
+
+def _total(changes: Sequence[Change]) -> Cost:
+    total = FREE
+    for c in changes:
+        total = total + c.cost
+    return total
+
+
+def _meets_but_rpo(o: Outcome) -> bool:
+    return o.recovery_verdict == "meets" and o.windows_ok
+
+
+def _cheapest_reaching(
+    dim: cand.Dimension, caps: list[tuple[float, float]], lr: float, lb: float
+) -> int | None:
+    best: int | None = None
+    for i, (r, b) in enumerate(caps):
+        if r + 1e-6 < lr or b + 1e-6 < lb:
+            continue
+        if best is None or _better(dim, caps, i, best):
+            best = i
+    return best
+
+
+def _better(dim: cand.Dimension, caps: list[tuple[float, float]], i: int, j: int) -> bool:
+    """Cheaper; at equal cost, more capacity."""
+    ci, cj = dim.options[i].cost.key, dim.options[j].cost.key
+    if ci != cj:
+        return ci < cj
+    return caps[i] > caps[j]
+
+
+def pareto(points: Sequence[_Eval]) -> list[_Eval]:
+    """Cost against recovery time: each point cheaper or faster than every other."""
+    ordered = sorted(points, key=lambda e: (e.cost.key, e.outcome.recovery_s, len(e.changes)))
+    out: list[_Eval] = []
+    best = float("inf")
+    for e in ordered:
+        if e.outcome.recovery_s < best - 0.5:
+            out.append(e)
+            best = e.outcome.recovery_s
+    return out
+
+
+def _select(points: list[_Eval], must: _Eval | None, limit: int) -> list[_Eval]:
+    """At most `limit` points: the cheapest, the fastest, the recommended, spread between."""
+    if len(points) <= limit:
+        return points
+    keep = {0, len(points) - 1}
+    if must is not None and must in points:
+        keep.add(points.index(must))
+    times = [p.outcome.recovery_s for p in points]
+    lo, hi = times[-1], times[0]
+    slots = limit - len(keep)
+    for k in range(1, slots + 1):
+        target = hi - (hi - lo) * k / (slots + 1)
+        idx = min(
+            (i for i in range(len(points)) if i not in keep),
+            key=lambda i: abs(times[i] - target),
+            default=None,
+        )
+        if idx is not None:
+            keep.add(idx)
+    return [points[i] for i in sorted(keep)]
+
+
+def what_it_takes(
+    scenario: Scenario,
+    *,
+    catalog: Catalog | None = None,
+    prices: PriceBook | None = None,
+    budget: float | None = None,
+    max_points: int = MAX_POINTS,
+    progress: Progress | None = None,
+    should_cancel: Callable[[], bool] | None = None,
+) -> FixResult:
+    """The cheapest changes that make the plan meet, and the cost/recovery-time frontier."""
+    from .answer import build_result
+
+    catalog = shipped_catalog() if catalog is None else catalog
+    prices = PriceBook.from_catalog(catalog) if prices is None else prices
+    today = outcome(scenario)
+    search = _Search(scenario, catalog, prices, should_cancel)
+    found = search.run(progress)
+    return build_result(search, today, found, budget, max_points, progress)
+
+
+__all__ = ["pareto", "what_it_takes"]
+_unused = (outcome_of_edits,)

@@ -1,0 +1,162 @@
+"""ESTATE.toml: the demo loads, and every error names the file, line and key."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from rtoplanner.app.__main__ import main
+from rtoplanner.core.errors import ScenarioError
+from rtoplanner.core.estate import is_estate_file, load_estate
+
+REPO = Path(__file__).resolve().parents[2]
+DEMO = REPO / "data" / "estates" / "site_loss.toml"
+
+SCENARIO = """\
+format = 1
+name = "{name}"
+[database]
+size = "1 TB"
+[backup]
+channels = 2
+[[path]]
+kind = "tape_drive"
+count = 2
+rate = "300 MB/s"
+shared = "LIB"
+[targets]
+rto = "4 h"
+"""
+
+ESTATE = """\
+format = 1
+name = "E"
+
+[[shared]]
+name = "LIB"
+kind = "tape_drive"
+count = 4
+rate = "300 MB/s"
+
+[[database]]
+scenario = "a.toml"
+priority = 1
+
+[[database]]
+scenario = "b.toml"
+priority = 2
+rto = "6 h"
+"""
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.toml").write_text(SCENARIO.format(name=name.upper()))
+    (tmp_path / "estate.toml").write_text(ESTATE)
+    return tmp_path
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_demo_estate_loads_with_every_database_sharing():
+    est = load_estate(DEMO)
+    assert len(est.databases) == 7
+    assert {r.name for r in est.shared} == {"LTO-8 library", "Media servers"}
+    assert is_estate_file(DEMO)
+    assert not is_estate_file(REPO / "data" / "scenarios" / "small_gige_lto.toml")
+
+
+def test_rto_override_and_scenario_paths(folder):
+    est = load_estate(folder / "estate.toml")
+    a, b = est.databases
+    assert (a.name, a.priority, b.rto_s) == ("A", 1, 6 * 3600.0)
+    assert a.rto_s == 4 * 3600.0  # the scenario's own
+    assert a.estate_scenario.path[0].count == 4  # the library's count, not the stage's 2
+    assert a.scenario.path[0].count == 2
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "where"),
+    [
+        ("priority = 2\n", "priority = 0\n", ":16: database[1].priority"),
+        ("priority = 2\n", "priority = 2\nprio = 3\n", ":17: database[1].prio"),
+        ('scenario = "b.toml"', 'scenario = "missing.toml"', ":15: database[1].scenario"),
+        ("count = 4", "count = -1", ":7: shared[0].count"),
+        ('rate = "300 MB/s"', 'rate = "fast"', ":8: shared[0].rate"),
+        ('kind = "tape_drive"', 'kind = "channel"', ":6: shared[0].kind"),
+        ('name = "E"', 'title = "E"', ":2: title"),
+        ("format = 1", "format = 2", ":1: format"),
+        ('scenario = "b.toml"', 'scenario = "a.toml"', "database[1].scenario"),
+        ('rto = "6 h"', 'rto = "soon"', ":17: database[1].rto"),
+    ],
+)
+def test_errors_name_file_line_and_key(folder, old, new, where):
+    path = folder / "estate.toml"
+    path.write_text(ESTATE.replace(old, new, 1))
+    with pytest.raises(ScenarioError) as info:
+        load_estate(path)
+    assert str(path) in str(info.value)
+    assert where in str(info.value)
+
+
+def test_unknown_shared_name_is_refused(folder):
+    (folder / "a.toml").write_text(SCENARIO.format(name="A").replace('"LIB"', '"LIBRARY"'))
+    with pytest.raises(ScenarioError, match=r"database\[0\]\.scenario.*'LIBRARY'"):
+        load_estate(folder / "estate.toml")
+
+
+def test_no_databases_is_refused(folder):
+    (folder / "estate.toml").write_text('format = 1\nname = "E"\n')
+    with pytest.raises(ScenarioError, match="at least one \\[\\[database\\]\\]"):
+        load_estate(folder / "estate.toml")
+
+
+def test_cli_text_and_json(capsys):
+    rc, out, err = run(capsys, "estate", str(DEMO), "--no-least")
+    assert rc == 0, err
+    assert "Deciding shared resource: LTO-8 library" in out
+    rc, out, err = run(capsys, "estate", str(DEMO), "--json")
+    assert rc == 0, err
+    doc = json.loads(out)
+    assert {d["name"] for d in doc["databases"]} >= {"ERP (Exadata)", "Billing", "HR"}
+    billing = next(d for d in doc["databases"] if d["name"] == "Billing")
+    assert billing["verdict"] == "misses" and billing["alone_verdict"] == "meets"
+    assert doc["least_hardware"]["counts"][0]["resource"] == doc["deciding_resource"]
+    assert doc["least_hardware"]["counts"][0]["needed"] > doc["shared"][0]["count"]
+
+
+def test_cli_only(capsys):
+    rc, out, err = run(capsys, "estate", str(DEMO), "--only", "HR", "--json", "--no-least")
+    assert rc == 0, err
+    doc = json.loads(out)
+    assert [d["name"] for d in doc["databases"]] == ["HR"]
+    assert doc["databases"][0]["waited_for"] is None  # alone, it waits for nothing
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--only", "Nobody"], "no database named 'Nobody'"),
+        ([], None),
+    ],
+)
+def test_cli_errors_are_one_line(capsys, folder, args, message):
+    path = folder / "estate.toml"
+    if message is None:
+        path.write_text(ESTATE.replace("count = 4", "count = 0"))
+        message = "shared[0].count"
+    rc, _out, err = run(capsys, "estate", str(path), *args)
+    assert rc == 2
+    assert err.count("\n") == 1 and message in err and "Traceback" not in err
+
+
+def test_cli_missing_file(capsys, tmp_path):
+    rc, _, err = run(capsys, "estate", str(tmp_path / "none.toml"))
+    assert rc == 2 and "no such file" in err

@@ -1,0 +1,84 @@
+"""A database alone in an estate, on its own hardware, gets exactly its own plan."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from rtoplanner.core.estate import run_estate
+from rtoplanner.core.plan import compute_core
+from rtoplanner.core.scenario import load_scenario
+
+from .estate_helpers import DRIVE, MEDIA, estate, scenario, shared_stage
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def assert_same_as_plan(est, scn) -> None:
+    plan = compute_core(scn)[2]
+    got = run_estate(est).databases[0]
+    assert [p.name for p in got.phases] == [p.name for p in plan.phases]
+    for mine, theirs in zip(got.phases, plan.phases, strict=True):
+        assert mine.start_s == pytest.approx(theirs.start_s, rel=1e-9, abs=1e-6)
+        assert mine.duration_s == pytest.approx(theirs.duration_s, rel=1e-9, abs=1e-6)
+    assert got.open_s == pytest.approx(plan.total_s, rel=1e-9)
+    assert got.verdict == plan.verdict
+    assert got.waited_s == 0
+
+
+@pytest.mark.parametrize("path", sorted((REPO / "data" / "scenarios").glob("*.toml")),
+                         ids=lambda p: p.stem)  # fmt: skip
+def test_demo_scenario_alone_is_its_plan(path):
+    scn = load_scenario(path)
+    assert_same_as_plan(estate([(scn, 1)]), scn)
+
+
+def test_alone_on_shared_resources_that_equal_its_own_stages_is_its_plan():
+    scn = scenario(
+        "db",
+        path=[shared_stage(DRIVE, "LIB"), shared_stage(MEDIA, "MS")],
+        level1="cumulative",
+        logs_on_disk=False,
+        largest_file="200 GB",
+    )
+    est = estate(
+        [(scn, 1)],
+        shared=[{**DRIVE, "name": "LIB"}, {**MEDIA, "name": "MS"}],
+    )
+    assert_same_as_plan(est, est.databases[0].estate_scenario)
+    # and the shared stages are the scenario's own, so it is the scenario's own plan too
+    assert compute_core(scn)[2].total_s == pytest.approx(run_estate(est).databases[0].open_s)
+
+
+rates = st.sampled_from(["80 MB/s", "160 MB/s", "300 MB/s", "1 GB/s", "2.5 GB/s"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.sampled_from(["50 GB", "700 GB", "3 TB", "12 TB"]),
+    channels=st.integers(1, 12),
+    drives=st.integers(1, 10),
+    init=st.sampled_from(["0 s", "5 s", "60 s", "10 min"]),
+    drive_rate=rates,
+    media_rate=rates,
+    largest=st.sampled_from([None, "10 GB", "40 GB", "400 GB"]),
+    level1=st.sampled_from(["none", "cumulative", "differential"]),
+    logs_on_disk=st.booleans(),
+    compression=st.sampled_from([1.0, 2.5]),
+    shared=st.booleans(),
+)
+def test_single_database_identity_property(size, channels, drives, init, drive_rate,
+                                           media_rate, largest, level1, logs_on_disk,
+                                           compression, shared):  # fmt: skip
+    assume(not (size == "50 GB" and largest == "400 GB"))
+    drive = {**DRIVE, "count": drives, "rate": drive_rate}
+    media = {**MEDIA, "count": 2, "rate": media_rate}
+    path = [shared_stage(drive, "LIB"), shared_stage(media, "MS")] if shared else [drive, media]
+    scn = scenario("db", size=size, channels=channels, init=init, path=path, level1=level1,
+                   logs_on_disk=logs_on_disk, largest_file=largest,
+                   compression=compression)  # fmt: skip
+    sh = [{**drive, "name": "LIB"}, {**media, "name": "MS"}] if shared else []
+    assert_same_as_plan(estate([(scn, 1)], shared=sh), scn)

@@ -1,0 +1,127 @@
+"""What a DBA winced at (issue 15): hover tips, small windows, invalid files, demos,
+help and the small things, each checked on the real widgets."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QEvent, QPointF
+from PySide6.QtGui import QHelpEvent
+from PySide6.QtWidgets import QApplication, QToolTip
+
+from .conftest import DEMO, close_window, show_window
+from .helpers import phase
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture
+def window(qtbot):
+    win = show_window(qtbot, path=DEMO)
+    win.doc.wait_idle()
+    yield win
+    close_window(win)
+
+
+def rest_mouse_on(plot, view_x: float, view_y: float) -> None:
+    """Move the mouse to a point of the plot, then let it rest (Qt's ToolTip event)."""
+    vb = plot.getPlotItem().getViewBox()
+    scene_pt = vb.mapViewToScene(QPointF(view_x, view_y))
+    pos = plot.mapFromScene(scene_pt)
+    viewport = plot.viewport()
+    plot.scene().sigMouseMoved.emit(scene_pt)
+    event = QHelpEvent(QEvent.Type.ToolTip, pos, viewport.mapToGlobal(pos))
+    QApplication.sendEvent(viewport, event)
+
+
+def test_timeline_hover_tip_stays_and_shows_volume_rate_and_bottleneck(qtbot, window):
+    window.show_view("timeline")
+    panel = window.timeline_panel
+    qtbot.wait(50)
+    p = phase(window, "restore_level0")
+    row = panel.shown.index(p)
+    rest_mouse_on(panel.plot, p.start_s + p.duration_s / 2, row)
+    qtbot.wait(600)  # Qt hides an empty tip after a delay
+    assert QToolTip.isVisible()
+    text = QToolTip.text()
+    assert "Volume" in text and "Rate" in text and "Bottleneck" in text
+    # Resting again (Qt repeats the event) keeps it up.
+    rest_mouse_on(panel.plot, p.start_s + p.duration_s / 2, row)
+    qtbot.wait(600)
+    assert QToolTip.isVisible() and "Bottleneck" in QToolTip.text()
+    QToolTip.hideText()
+
+
+def test_path_hover_tip_stays(qtbot, window):
+    window.show_view("path")
+    panel = window.path_panel
+    qtbot.wait(50)
+    row = window.doc.plan.restore_path.bottleneck_index
+    rest_mouse_on(panel.plot, 1.0, row - 0.18)
+    qtbot.wait(600)  # Qt hides an empty tip after a delay
+    assert QToolTip.isVisible() and "Bottleneck" in QToolTip.text()
+    QToolTip.hideText()
+
+
+def _bad_copy(tmp_path, old: str = "redo_rate", new: str = "redo_rat"):
+    text = DEMO.read_text(encoding="utf-8")
+    assert f"\n{old} =" in text
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace(f"\n{old} =", f"\n{new} =", 1), encoding="utf-8")
+    return bad
+
+
+def test_an_invalid_file_never_shows_the_previous_plan(qtbot, window, tmp_path):
+    """Issue 15.4: the previous scenario's plan stayed next to the new file's values."""
+    assert window.plan_area.showing_plan
+    assert window.open_file(_bad_copy(tmp_path), ask=False)
+    assert window.doc.plan is None
+    assert not window.plan_area.showing_plan
+    assert not window.results.isVisible()
+    empty = window.plan_area.empty
+    assert "No plan" in empty.title.text() and "1 input error" in empty.reason.text()
+    assert "MEETS" not in window.banner.text() and "MISSES" not in window.banner.text()
+    assert "no plan" in window.verdict_label.text()
+
+
+def test_an_unknown_key_is_fixed_by_renaming_it(qtbot, window, tmp_path):
+    window.open_file(_bad_copy(tmp_path), ask=False)
+    buttons = window.plan_area.empty.fix_buttons["database.redo_rat"]
+    assert [b.text() for b in buttons] == ["Rename to redo_rate", "Remove the key"]
+    buttons[0].click()
+    window.doc.wait_idle()
+    assert window.doc.value("database.redo_rate") is not None
+    assert window.doc.value("database.redo_rat") is None
+    assert window.doc.plan is not None and window.plan_area.showing_plan
+    assert window.undo_action.text() == "&Undo Rename database.redo_rat to database.redo_rate"
+
+
+def test_an_unknown_key_without_a_near_miss_can_be_removed(qtbot, window, tmp_path):
+    text = DEMO.read_text(encoding="utf-8").replace("[backup]\n", "[backup]\ncolour = 3\n", 1)
+    bad = tmp_path / "colour.toml"
+    bad.write_text(text, encoding="utf-8")
+    window.open_file(bad, ask=False)
+    buttons = window.plan_area.empty.fix_buttons["backup.colour"]
+    assert [b.text() for b in buttons] == ["Remove the key"]
+    buttons[0].click()
+    window.doc.wait_idle()
+    assert window.doc.plan is not None and window.plan_area.showing_plan
+
+
+def test_a_bad_value_leads_to_its_field(qtbot, window, tmp_path):
+    bad = _bad_copy(tmp_path, "size", "size")
+    bad.write_text(
+        bad.read_text(encoding="utf-8").replace("\nsize =", '\nsize = "lots"\n#', 1),
+        encoding="utf-8",
+    )
+    window.open_file(bad, ask=False)
+    (button,) = window.plan_area.empty.fix_buttons["database.size"]
+    window.editor.setCurrentIndex(0)
+    button.click()
+    assert window.editor.field("database.size").input.hasFocus()
+
+
+def test_size_edits_read_as_changes_in_undo(qtbot, window):
+    window.doc.set_value("database.size", "30 TB")
+    assert window.undo_action.text() == "&Undo Size change"
+    window.doc.set_value("path[1].count", 3)
+    assert window.undo_action.text() == "&Undo Stage 2 count change"
