@@ -31,7 +31,7 @@ def recovery_routes(scenario: Scenario, recovery: RecoveryResult) -> tuple[Route
             recovery.total_s,
             recovery.verdict,
             "the route when the standby is lost too, or for a media failure",
-        )  # fmt: skip
+        )
     ]
     rc, b = scenario.recovery, scenario.backup
     if b.standby != "none" and rc.failover_s is not None:
@@ -43,6 +43,6 @@ def recovery_routes(scenario: Scenario, recovery: RecoveryResult) -> tuple[Route
                 total,
                 _verdict(total, tg.rto_s, tg.risk_margin_abs_s),
                 "declare the failure, then recovery.failover",
-            )  # fmt: skip
+            )
         )
     return tuple(routes)
