@@ -44,11 +44,25 @@ def initial_scenario(requested: str | None, recent: list[str]) -> Path | None:
     return demo if demo.is_file() else None
 
 
+def is_demo(path: Path) -> bool:
+    """A shipped demo scenario (opened as an untitled copy, never written to)."""
+    from rtoplanner.core.paths import scenarios_dir
+
+    try:
+        return path.resolve().parent == scenarios_dir().resolve()
+    except OSError:
+        return False
+
+
 def take_screenshot(window, out: str | Path) -> bool:
     """Render the window (already showing a computed plan) into a PNG."""
     from PySide6.QtWidgets import QApplication
 
     window.doc.wait_idle()
+    for panel in window.results.built_panels():  # a view with a worker of its own
+        wait = getattr(panel, "wait_idle", None)
+        if wait is not None:
+            wait()
     QApplication.processEvents()
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 
@@ -94,6 +108,8 @@ def run_gui(args: argparse.Namespace) -> int:
             except CoreError as exc:
                 print(f"rto-planner gui: {exc}", file=sys.stderr)
                 return 1
+        elif is_demo(path):
+            window.open_demo(path, ask=False)  # a copy: Save must not overwrite the demo
         else:
             # On failure the error has been shown and the window keeps the new-scenario
             # template, which is a better start than no window at all.

@@ -192,6 +192,9 @@ class Scenario:
     notes: str = ""
     provenance: Mapping[str, str] = field(default_factory=dict)
     """Where imported figures came from, by dotted key (e.g. `database.redo_rate`)."""
+    uncertainty: Mapping[str, str] = field(default_factory=dict)
+    """The `[uncertainty]` table (DESIGN §7): range texts by key as written, flattened;
+    validated by `core.uncertainty`."""
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """The validated document as strings with units: what `dump_scenario` writes."""
 
@@ -333,7 +336,7 @@ SECTIONS: dict[str, tuple[FieldSpec, ...]] = {
     "recovery": RECOVERY_FIELDS,
     "targets": TARGETS_FIELDS,
 }
-_TABLE_KEYS = ("database", "backup", "path", "recovery", "targets", "provenance")
+_TABLE_KEYS = ("database", "backup", "path", "recovery", "targets", "provenance", "uncertainty")
 
 
 def field_spec(section: str, key: str) -> FieldSpec:
@@ -427,7 +430,7 @@ def _key_lines(text: str) -> dict[str, int]:
     table = ""
     counts: dict[str, int] = {}
     header = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\"' -]+?)\s*\]\]?\s*(#.*)?$")
-    keyline = re.compile(r"^\s*([A-Za-z0-9_\"'.-]+)\s*=")
+    keyline = re.compile(r"^\s*(\"[^\"]*\"|'[^']*'|[A-Za-z0-9_.-]+)\s*=")
     for no, line in enumerate(text.splitlines(), start=1):
         m = header.match(line)
         if m:
@@ -797,7 +800,10 @@ def scenario_from_mapping(
         risk_margin_fraction=frac,
         risk_margin_s=secs,
     )
-    return Scenario(
+    uncertainty = _uncertainty_table(loader, doc.get("uncertainty", {}))
+    if uncertainty:
+        raw["uncertainty"] = uncertainty
+    scenario = Scenario(
         name=top_vals["name"],
         database=database,
         backup=backup,
@@ -808,8 +814,27 @@ def scenario_from_mapping(
         author=top_vals.get("author", ""),
         notes=top_vals.get("notes", ""),
         provenance=dict(prov_doc),
+        uncertainty=uncertainty,
         raw=raw,
     )
+    if uncertainty:
+        from .uncertainty.inputs import check_uncertainty  # it needs the stages' names
+
+        check_uncertainty(scenario, loader.source, loader.lines)
+    return scenario
+
+
+def _uncertainty_table(loader: _Loader, table: Any) -> dict[str, Any]:
+    """The `[uncertainty]` table flattened to dotted keys (quoted or nested in the file)."""
+    if not isinstance(table, dict):
+        raise loader.error(
+            "uncertainty",
+            "[uncertainty] must be a table of ranges",
+            'e.g. "recovery.redo_apply_rate" = "-40%..+20%"',
+        )
+    from .uncertainty.inputs import flatten_table
+
+    return flatten_table(table)
 
 
 def load_scenario_text(
@@ -906,6 +931,10 @@ def dump_mapping(raw: Mapping[str, Any]) -> str:
     for section in ("recovery", "targets"):
         if raw.get(section):
             out += _table_lines(f"[{section}]", SECTIONS[section], raw[section])
+    uncertainty = raw.get("uncertainty") or {}
+    if uncertainty:
+        out.append("\n[uncertainty]")
+        out += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in uncertainty.items()]
     prov = raw.get("provenance") or {}
     if prov:
         out.append("\n[provenance]")
@@ -925,6 +954,11 @@ def with_values(scenario: Scenario, changes: Mapping[str, Any], catalog: Catalog
         prov = dict(raw.get("provenance") or {})
         prov.update(provenance)
         raw["provenance"] = prov
+        if raw.get("uncertainty"):
+            from .uncertainty.inputs import table_without
+
+            # A measured figure replaces the estimate: it takes the measured range.
+            raw["uncertainty"] = table_without(scenario, provenance)
     return scenario_from_mapping(raw, source=scenario.name, catalog=catalog)
 
 

@@ -12,6 +12,7 @@ one export runs at a time (the action is disabled meanwhile).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from collections.abc import Callable
@@ -32,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from rtoplanner.core.catalog import Catalog
 from rtoplanner.core.errors import CoreError
+from rtoplanner.core.fix.prices import price_book
 from rtoplanner.core.importers.evidence import evidence_for_scenario
 from rtoplanner.core.report import register_fonts, write_report
 from rtoplanner.core.scenario import Scenario
@@ -64,11 +66,14 @@ def export_plan(
     if callable(store):
         store = store()
     workload = None
+    prices = price_book(None, catalog)
     if store is not None:
         try:
             workload = evidence_for_scenario(store, scenario)
         except CoreError:
             workload = None  # the evidence section is optional; the plan is not
+        with contextlib.suppress(CoreError):  # else the catalog's prices; unpriced say so
+            prices = price_book(store, catalog)
     last = -1
 
     def throttled(fraction: float, message: str) -> None:
@@ -80,7 +85,7 @@ def export_plan(
 
     return write_report(
         scenario, out_path, catalog=catalog, workload=workload, binary=binary,
-        progress=throttled, should_cancel=should_cancel,
+        prices=prices, progress=throttled, should_cancel=should_cancel,
     )  # fmt: skip
 
 

@@ -34,6 +34,7 @@ EXIT_INTERNAL = 70
 # help the module's parser gives; tests/core/test_cli_startup.py keeps the two equal).
 COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("plan", "plan", "recovery timeline, backup jobs and RPO of a scenario"),
+    ("risk", "risk", "how sure is the plan: P(RTO met), percentiles, what decides it"),
     ("report", "report", "write the PDF plan of a scenario"),
     ("awr", "awr", "parse AWR / Statspack reports and print their workload figures"),
     ("import", "import_cmd", "store AWR / Statspack reports and CSV exports in the store"),
@@ -46,6 +47,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("scenarios", "scenarios", "scenarios kept in the store, with their version history"),
     ("fix", "fix", "what it takes: the cheapest changes that make the plan meet, and their cost"),
     ("estate", "estate", "when is each database open after a site loss, on shared hardware"),
+    ("estates", "estates", "estates kept in the store, with their version history"),
     (
         "desktop-install",
         "desktop",

@@ -9,7 +9,8 @@ from ..errors import CoreError
 from ..estate.model import is_estate_file
 from ..report import write_report
 from ..scenario import Scenario, load_scenario
-from .plan import _date, catalog_for
+from .fix import catalog_and_prices
+from .plan import _date
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -68,13 +69,14 @@ def run(args: argparse.Namespace) -> int:
         from .estate import report_estate
 
         return report_estate(args, args.scenario)
-    catalog = catalog_for(args)
+    catalog, prices = catalog_and_prices(args)
     scenario = load_scenario(args.scenario, catalog=catalog)
     out = write_report(
         scenario,
         args.output,
         as_of=args.as_of,
         catalog=catalog,
+        prices=prices,
         workload=_workload_evidence(args, scenario),
         binary=args.binary,
     )

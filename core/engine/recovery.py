@@ -8,6 +8,7 @@ from ..errors import ModelError
 from ..result import FailureState, Phase, RecoveryResult
 from ..scenario import Scenario
 from ..units import DAY
+from ..wording import plural
 from .flow import LARGEST_FILE_LABEL, move
 from .path import PathModel
 
@@ -247,8 +248,7 @@ def _incrementals(tl: _Timeline, state: FailureState) -> None:
     """Restore the level 1 backups and apply them; the apply overlaps the restore and
     ends when both are done: max(restore, volume ÷ apply rate + overhead × backups)."""
     s, n = tl.s, state.incremental_count
-    what = (f"{n} {s.backup.level1} level 1 backup{'s' if n != 1 else ''}" if n
-            else "no level 1 backup to restore")  # fmt: skip
+    what = plural(n, f"{s.backup.level1} level 1 backup") if n else "no level 1 backup to restore"
     dur, bn, detail = tl.flow(state.incremental_bytes, state.largest_incremental_piece_bytes, what)
     restore = tl.add("restore_incremental", dur, state.incremental_bytes, bn, detail, n)
     if state.incremental_bytes <= 0:
@@ -259,9 +259,9 @@ def _incrementals(tl: _Timeline, state: FailureState) -> None:
         raise ModelError("recovery.incremental_apply_rate is needed to apply incrementals")
     apply_s = state.incremental_bytes / rate + s.recovery.incremental_overhead_s * n
     if apply_s >= restore.duration_s:
-        bn, detail = "incremental_apply_rate", f"apply {n} backup(s) while they are read"
+        bn, detail = "incremental_apply_rate", f"apply {plural(n, 'backup')} while read"
     else:
-        bn, detail = restore.bottleneck, f"apply {n} backup(s) as fast as they are restored"
+        bn, detail = restore.bottleneck, f"apply {plural(n, 'backup')} as fast as restored"
     tl.add("apply_incremental", max(apply_s, restore.duration_s), state.incremental_bytes,
            bn, detail, n, start=restore.start_s)  # fmt: skip
 

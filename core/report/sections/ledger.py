@@ -135,6 +135,7 @@ class _Ledger:
         rows: list[tuple[str, ...]] = []
         groups: list[int] = []
         counts = {"measured": 0, "catalog": 0, "given": 0, "default": 0}
+        ranges = _ranges(self.b)
 
         def add(
             dotted: str,
@@ -155,6 +156,8 @@ class _Ledger:
             else:
                 origin, source, value = "default", "", model_text
             counts[origin] += 1
+            if dotted in ranges:  # the spread "How sure is this plan" drew it from
+                value = f"{value}\nrange {ranges[dotted]}"
             help_text = spec.help
             if dotted.startswith("path[") and not dotted.startswith("path[0]"):
                 help_text = ""  # said once, for the first stage
@@ -229,9 +232,17 @@ class _Ledger:
             f"(imported from the customer's reports or job history), {counts['catalog']} from "
             f"the hardware catalog (with its source), {counts['given']} given in the "
             f"scenario and {counts['default']} left at the default. Defaults for fixed times "
-            "are 0 s: the plan never contains a time nobody stated."
+            "are 0 s: the plan never contains a time nobody stated. Under a value, its range: "
+            "the spread 'How sure is this plan' drew it from."
         )
         return table, text
+
+
+def _ranges(ctx: ReportContext) -> dict[str, str]:
+    """The ranges of the figures that vary in the report's Monte Carlo run, by key."""
+    from .confidence import risk_of
+
+    return {row.key: row.range_text for row in risk_of(ctx).varied}
 
 
 SECTION = Section("assumptions", "assumptions", build, render)
