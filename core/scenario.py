@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .catalog import Catalog, shipped_catalog
+from .comments import source_comments
 from .errors import ScenarioError, ScenarioVersionError, UnitError
 from .units import (
     parse_duration,
@@ -165,6 +166,8 @@ class Scenario:
     validated by `core.uncertainty`."""
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """The validated document as strings with units: what `dump_scenario` writes."""
+    comments: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+    """The file's comments by dotted key (`core.comments`): where the figures come from."""
 
 
 # ------------------------------------------------------------------------ field tables
@@ -654,6 +657,7 @@ def scenario_from_mapping(
         provenance=dict(prov_doc),
         uncertainty=uncertainty,
         raw=raw,
+        comments=source_comments(text) if text else {},
     )
     if uncertainty:
         from .uncertainty.inputs import check_uncertainty  # it needs the stages' names

@@ -185,12 +185,12 @@ class _Flows:
         self.rest[ids] = np.maximum(self.rest[ids] - self.rest_rate[ids] * dt, 0.0)
         self.piece[ids] = np.maximum(self.piece[ids] - self.piece_rate[ids] * dt, 0.0)
         self.moved[ids] += self.rate[ids] * dt
-        lost = self.loss[ids] * dt
-        self.phase_wait[ids] += lost
         blamed = self.blame[ids]
         hit = blamed != NOT_FROZEN
-        if hit.any():
-            np.add.at(self.waits, (ids[hit], blamed[hit]), lost[hit])
+        if hit.any():  # (transfer, resource) pairs are unique: a plain fancy add is exact
+            lost = self.loss[ids[hit]] * dt[hit]
+            self.phase_wait[ids[hit]] += lost
+            self.waits[ids[hit], blamed[hit]] += lost
 
     def caps(self, ids: np.ndarray) -> np.ndarray:
         channels = np.where(self.rest[ids] > 0, self.k[ids], 1)
@@ -216,16 +216,14 @@ class _Flows:
         self.at_cap[ids] = ~frozen
         # time lost: the share below what it would move alone, charged to what held it
         alone = self.alone(ids)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            loss = 1.0 - rate / alone
-            blame = np.where(frozen, frozen_by, np.where(self.waiting[ids], self.pool[ids], -1))
-            charged = (loss > _LOSS_EPS) & (blame != NOT_FROZEN) & (alone > 0)
-            self.loss[ids] = np.where(charged, loss, 0.0)
-            self.blame[ids] = np.where(charged, blame, NOT_FROZEN)
-            t_rest = rest / rest_rate
-            t_piece = piece / piece_rate
-        t_rest[rest_rate <= 0] = np.inf
-        t_piece[piece_rate <= 0] = np.inf
+        loss = 1.0 - np.divide(rate, alone, out=np.ones_like(rate), where=alone > 0)
+        blame = np.where(frozen, frozen_by, np.where(self.waiting[ids], self.pool[ids], -1))
+        charged = (loss > _LOSS_EPS) & (blame != NOT_FROZEN)
+        self.loss[ids] = np.where(charged, loss, 0.0)
+        self.blame[ids] = np.where(charged, blame, NOT_FROZEN)
+        t_rest = np.divide(rest, rest_rate, out=np.full_like(rest, np.inf), where=rest_rate > 0)
+        t_piece = np.divide(piece, piece_rate, out=np.full_like(piece, np.inf),
+                            where=piece_rate > 0)  # fmt: skip
         self.t_done[ids] = self.t_last[ids] + np.minimum(t_rest, t_piece)
 
 

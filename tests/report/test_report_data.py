@@ -101,14 +101,14 @@ def test_verdict_words_follow_the_verdict():
 def test_assumption_ledger_lists_every_input_with_its_origin():
     _, d = data_for()
     keys = [
-        r[0].split("\n")[0]
+        r[0].split("\n")[-1]  # the input in words, its key below
         for i, r in enumerate(d.assumptions.rows)
         if i not in d.assumptions.group_rows
     ]
     for section, specs in SECTIONS.items():
         for spec in specs:
             assert f"{section}.{spec.key}" in keys
-    by_key = {r[0].split("\n")[0]: r for r in d.assumptions.rows}
+    by_key = {r[0].split("\n")[-1]: r for r in d.assumptions.rows}
     assert by_key["database.redo_rate"][3] == "measured"
     assert by_key["database.redo_rate"][4].startswith("AWR")
     assert by_key["database.size"][3] == "given"
