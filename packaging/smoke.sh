@@ -15,15 +15,21 @@ unset PYTHONPATH PYTHONHOME VIRTUAL_ENV
 cd "$T"
 demos=("$T/RTO Planner/_internal/rtoplanner/data/scenarios/"*.toml)
 for demo in "${demos[@]}"; do
-  "$B" plan "$demo" | grep -q "Recovery timeline" || { echo "FAIL plan $demo"; exit 1; }
+  [ "$("$B" plan "$demo" | grep -c "Recovery timeline")" -gt 0 ] || { echo "FAIL plan $demo"; exit 1; }
   echo "ok   plan $(basename "$demo")"
 done
-"$B" catalog list | grep -q "tape_drive" && echo "ok   catalog list"
+[ "$(for estate in "$T/RTO Planner/_internal/rtoplanner/data/estates/"*.toml; do
+  [ "$("$B" estate "$estate" | grep -c "Estate:")" -gt 0 ] || { echo "FAIL estate $estate"; exit 1; }
+  echo "ok   estate $(basename "$estate")"
+done
+"$B" catalog list | grep -c "tape_drive")" -gt 0 ] && echo "ok   catalog list"
 "$B" report "${demos[0]}" -o "$T/plan.pdf" >/dev/null && head -c4 "$T/plan.pdf" | grep -q "%PDF" \
   && echo "ok   report ($(du -k "$T/plan.pdf" | cut -f1) KB)"
 "$B" gui --screenshot "$T/window.png" && head -c8 "$T/window.png" | grep -q "PNG" \
   && echo "ok   gui --screenshot"
 "$B" --version
+grep -q "rto-planner gui --screenshot" "$XDG_STATE_HOME/rto-planner/log/rto-planner.log" \
+  && echo "ok   log: $(wc -l < "$XDG_STATE_HOME/rto-planner/log/rto-planner.log") lines in \$XDG_STATE_HOME/rto-planner/log/rto-planner.log"
 ls "$T/RTO Planner/_internal/licenses/" | tr '\n' ' '; echo "(licences in the bundle)"
 echo "size: $(du -sh "$T/RTO Planner" | cut -f1)"
 median() {  # median wall time of N runs of a command, in seconds

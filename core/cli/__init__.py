@@ -47,6 +47,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("scenarios", "scenarios", "scenarios kept in the store, with their version history"),
     ("fix", "fix", "what it takes: the cheapest changes that make the plan meet, and their cost"),
     ("estate", "estate", "when is each database open after a site loss, on shared hardware"),
+    ("estates", "estates", "estates kept in the store, with their version history"),
     (
         "desktop-install",
         "desktop",

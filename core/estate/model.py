@@ -183,8 +183,8 @@ def _scenario_for(
 ) -> tuple[Scenario, str]:
     """A database's scenario: a file next to the estate file, else a stored scenario."""
     looks_like_file = ref.lower().endswith(".toml") or "/" in ref or "\\" in ref
-    if base_dir is not None and looks_like_file:
-        path = (base_dir / ref).resolve()
+    if looks_like_file and (base_dir is not None or Path(ref).is_absolute()):
+        path = ((base_dir or Path("/")) / ref).resolve()
         if path.is_file():
             return load_scenario(path, catalog=catalog), str(path)
         if resolve is None:

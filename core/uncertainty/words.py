@@ -49,9 +49,7 @@ def spread(d: Distribution) -> str:
 def origin_words(row: InputRow) -> str:
     """Where a row's range came from: "from [uncertainty]" or its provenance."""
     if row.origin == "uncertainty":
-        return (
-            f"[uncertainty]; default {row.default_range} ({PROVENANCE_WORDS[row.default_origin]})"
-        )
+        return f"[uncertainty]; default {row.default_range} ({row.default_origin})"
     return PROVENANCE_WORDS.get(row.origin, row.origin)
 
 

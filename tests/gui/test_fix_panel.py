@@ -106,3 +106,26 @@ def test_a_plan_that_meets_computes_only_on_demand(qtbot, demo_paths):
         qtbot.waitUntil(lambda: panel.result is not None, timeout=30000)
     finally:
         close_window(win)
+
+
+def test_catalog_browser_shows_and_sets_prices(qtbot, store_path):
+    from rtoplanner.app.dialogs.catalog_browser import CatalogBrowser
+    from rtoplanner.app.models.catalog_table_model import COL_NAME, COL_PRICE
+
+    service = StoreService(store_path)
+    service.store.set_currency("EUR")
+    win = show_window(qtbot, service)
+    try:
+        browser = CatalogBrowser(win)
+        qtbot.addWidget(browser)
+        assert browser.select("tape_drive", "LTO-9")
+        row = browser.view.currentIndex().row()
+        assert browser.proxy.index(row, COL_PRICE).data() == ""
+        assert browser.set_price("tape_drive", "LTO-9", 9500.0)
+        assert browser.proxy.index(row, COL_NAME).data() == "LTO-9"
+        assert browser.proxy.index(row, COL_PRICE).data() == "9,500 EUR"
+        assert service.store.user_prices() == {("tape_drive", "LTO-9"): 9500.0}
+        browser.close()
+    finally:
+        close_window(win)
+        service.close()

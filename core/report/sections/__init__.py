@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..model import ReportContext, Section
 from .backups import SECTION as BACKUPS
+from .confidence import SECTION as CONFIDENCE
 from .contents import SECTION as CONTENTS
 from .cover import SECTION as COVER
 from .cycle import SECTION as CYCLE
@@ -33,6 +34,7 @@ PLAN_SECTIONS: tuple[Section, ...] = (
     PATH,
     BACKUPS,
     CYCLE,
+    CONFIDENCE,
     RPO,
     GROWTH,
     WORKLOAD,
