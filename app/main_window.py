@@ -259,7 +259,8 @@ class MainWindow(QMainWindow):
         sb.addPermanentWidget(self.busy_label)
         sb.addPermanentWidget(self.units_label)
         sb.addPermanentWidget(self.verdict_label)
-        sb.addWidget(self.scenario_list.undo_message)
+        # Permanent: a button's status tip must not paint over "Deleted … Undo".
+        sb.insertPermanentWidget(0, self.scenario_list.undo_message, 1)
 
         self._make_actions()
         self._make_menus()
@@ -640,11 +641,13 @@ class MainWindow(QMainWindow):
         """Store a version with a comment; a file's scenario is also saved to its file."""
         if self.scenario_list.store is None:
             return self.save()
-        comment, ok = QInputDialog.getText(
-            self, "Save with Comment", "What changed in this version?"
-        )
-        if not ok:
+        dialog = QInputDialog(self)
+        dialog.setWindowTitle("Save with Comment")
+        dialog.setLabelText("What changed in this version?")
+        dialog.setMinimumWidth(460)  # the title is not cut short
+        if dialog.exec() != QDialog.DialogCode.Accepted:
             return False
+        comment = dialog.textValue()
         if self._saves_to_store():
             return self.save_to_store(comment.strip())
         return self.save() and self.add_to_store(comment.strip())

@@ -14,19 +14,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
+from rtoplanner.core.palette import PHASE_STYLE, phase_hex
+
 VERDICT_COLORS = {"meets": "#2e9d4f", "at_risk": "#e39a1b", "misses": "#d23c3c"}
 VERDICT_WORDS = {"meets": "MEETS", "at_risk": "AT RISK", "misses": "MISSES"}
 
-PHASE_COLORS = {
-    "detect": "#8c8c8c",
-    "tape_recall": "#a57c52",
-    "restore_level0": "#2f6db5",
-    "restore_incremental": "#4f93d8",
-    "apply_incremental": "#7a5cc2",
-    "restore_archivelogs": "#2aa3a3",
-    "redo_apply": "#c2558a",
-    "open": "#6b6b6b",
-}
+PHASE_COLORS = {phase: phase_hex(phase) for phase in PHASE_STYLE}
+"""One colour per kind of work, the same as the PDF's (core.palette)."""
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,8 @@ EXPORT_LABELS = {
     "recovery_progress": "V$RECOVERY_PROGRESS export",
 }
 REDO_LABELS = {"p95": "p95 of hourly redo", "avg": "average", "peak": "peak hour"}
+APPLIED_WORDS = {"p95": "p95 of hourly redo", "avg": "average redo", "peak": "peak-hour redo"}
+"""How the status line names the redo figure applied ("Applied the p95 of hourly redo…")."""
 REDO_TIPS = {
     "p95": "The rate 95 % of the hours stay under: redo apply and archived-log volumes "
     "are sized for a busy hour, not an average one (the usual choice).",
@@ -830,7 +832,7 @@ class ImportDialog(QDialog):
         self.doc.set_values(changes, f"Apply workload from {name}")
         self.doc.recompute_now()
         self.status_label.setText(
-            f"Applied {REDO_LABELS[self.redo_choice()]} redo of {name} to the scenario "
+            f"Applied the {APPLIED_WORDS[self.redo_choice()]} of {name} to the scenario "
             "(Edit › Undo takes it back)."
         )
         log.info("applied the workload of %s to the scenario", name)

@@ -126,6 +126,25 @@ class StageDelegate(QStyledItemDelegate):
             model.setData(index, editor.text())
 
 
+_RESTORE_RANK = {
+    "tape_drive": 0, "disk": 0, "nas_head": 0, "measured": 0,
+    "media_server": 1, "network": 2, "channel": 3, "cpu": 3, "storage_write": 4,
+}  # fmt: skip
+"""Where a kind of stage sits in the restore order: media first, datafiles last."""
+
+
+def restore_order_index(path: list, kind: str) -> int:
+    """Where a new stage of `kind` goes when none is selected: before the first stage
+    that comes later in the restore order (a network link never lands after the
+    datafiles)."""
+    rank = _RESTORE_RANK.get(kind, 2)
+    for i, stage in enumerate(path):
+        other = stage.get("kind") if isinstance(stage, dict) else None
+        if _RESTORE_RANK.get(other, 2) > rank:
+            return i
+    return len(path)
+
+
 class StageTablePanel(QWidget):
     """Toolbar, table and the errors of the path (the table cells show them too)."""
 
@@ -165,7 +184,8 @@ class StageTablePanel(QWidget):
         self.down_action.setToolTip("Move the stage towards the datafiles (Alt+Down)")
         self.down_action.triggered.connect(lambda: self.move_stage(+1))
         for action in (self.add_action, self.remove_action, self.up_action, self.down_action):
-            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            # Window-wide, as the Edit menu shows them: Alt+Up works wherever the focus is.
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             self.addAction(action)
             button = QToolButton()
             button.setDefaultAction(action)
@@ -280,7 +300,8 @@ class StageTablePanel(QWidget):
     def use_catalog_item(self, item: CatalogItem) -> None:
         row = self.current_row()
         if row < 0:
-            row = self.doc.add_stage(None, {"kind": item.kind, "name": item.name})
+            at = restore_order_index(self.doc.raw.get("path") or [], item.kind)
+            row = self.doc.add_stage(at, {"kind": item.kind, "name": item.name})
             self.select_row(row)
             return
         self.doc.apply_catalog_item(row, item)

@@ -8,6 +8,7 @@ numbers, not their text), and `RowRole` gives the row itself.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -62,6 +63,13 @@ HEADER_TIPS = {
 }
 
 SortRole = Qt.ItemDataRole.UserRole + 1
+
+
+def natural_key(text: str) -> str:
+    """Text that sorts as people read it: numbers by value (1GFC < 16GFC, LTO-9 < LTO-10)."""
+    return re.sub(r"\d+", lambda m: m.group().zfill(10), text.lower())
+
+
 RowRole = Qt.ItemDataRole.UserRole + 2
 """The `CatalogRow` of the row."""
 ItemRole = Qt.ItemDataRole.UserRole + 3
@@ -164,7 +172,7 @@ class CatalogTableModel(RowTableModel[CatalogRow]):
             return -1.0 if price is None else price
         if col in _NUMERIC:
             return -1.0 if value is None else float(value)
-        return self._text(r, col).lower()
+        return natural_key(self._text(r, col))
 
     def _tooltip(self, r: CatalogRow) -> str:
         item = r.item

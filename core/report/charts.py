@@ -16,6 +16,7 @@ from reportlab.graphics.shapes import Circle, Drawing, Group, Line, PolyLine, Re
 from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from ..palette import STYLE_HEX
 from ..units import DAY, GB, HOUR, MB, TB, GiB, MiB, TiB, format_duration
 from .fonts import FONT, FONT_BOLD
 from .model import ReportData
@@ -39,7 +40,8 @@ AMBER = colors.HexColor("#d68910")
 AMBER_BAND = colors.HexColor("#fbeed5")
 RED_BAND = colors.HexColor("#f9e0dd")
 
-PHASE_COLOURS = {"fixed": GREY, "restore": BLUE, "apply": TEAL, "redo": ORANGE}
+PHASE_COLOURS = {style: colors.HexColor(hex_) for style, hex_ in STYLE_HEX.items()}
+"""The GUI's timeline uses the same palette (core.palette)."""
 PHASE_LEGEND = (
     ("fixed", "fixed time"),
     ("restore", "restore through the path"),

@@ -76,6 +76,8 @@ def test_importing_a_sample_report_updates_the_redo_rate(qtbot, store_window, se
     after_redo = next(p for p in doc.plan.recovery.phases if p.name == "redo_apply")
     assert after_redo.data_bytes != pytest.approx(before_redo.data_bytes)
     assert doc.undo_stack.undoText() == "Apply workload from DBU"
+    assert "redo redo" not in dlg.status_label.text()  # issue 15.8
+    assert "Applied the average redo of DBU" in dlg.status_label.text()
 
     # One undo step takes the value and its provenance back.
     doc.undo_stack.undo()

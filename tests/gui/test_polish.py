@@ -264,3 +264,78 @@ def test_the_guide_is_read_through_the_installed_package():
 
     assert paths.docs_dir().samefile(REPO / "docs")
     assert (paths.docs_dir() / "guide.md").is_file()
+
+
+def test_a_status_tip_never_covers_the_undo_message(qtbot, window):
+    from PySide6.QtGui import QStatusTipEvent
+
+    undo = window.scenario_list.undo_message
+    undo.show_message("Deleted “ERP”.", lambda: None)
+    assert undo.isVisible()
+    QApplication.sendEvent(window, QStatusTipEvent("Save the scenario"))
+    assert window.statusBar().currentMessage() == "Save the scenario"
+    assert undo.isVisible()  # a temporary message hides the bar's normal widgets
+    undo.dismiss()
+
+
+def test_the_catalog_sorts_names_as_people_read_them():
+    from rtoplanner.app.models.catalog_table_model import natural_key
+
+    names = ["LTO-10", "16GFC", "LTO-9", "1GFC", "LTO-1", "8GFC"]
+    assert sorted(names, key=natural_key) == ["1GFC", "8GFC", "16GFC", "LTO-1", "LTO-9", "LTO-10"]
+
+
+def test_a_catalog_stage_lands_in_restore_order_not_after_the_datafiles(qtbot, window):
+    stages = window.stages
+    stages.view.clearSelection()
+    stages.view.setCurrentIndex(stages.model.index(-1, 0))
+    item = window.doc.catalog.by_kind("network")[0]
+    kinds_before = [s["kind"] for s in window.doc.raw["path"]]
+    assert kinds_before[-1] == "storage_write"
+    stages.use_catalog_item(item)
+    kinds = [s["kind"] for s in window.doc.raw["path"]]
+    assert kinds[-1] == "storage_write"
+    assert kinds.index("network") < kinds.index("storage_write")
+    assert len(kinds) == len(kinds_before) + 1
+
+
+def test_alt_up_moves_a_stage_wherever_the_focus_is(qtbot, window):
+    from PySide6.QtCore import Qt
+
+    window.stages.select_row(2)
+    before = [s["name"] for s in window.doc.raw["path"]]
+    window.activateWindow()
+    window.editor.show_field("database.size")  # focus in the editor form
+    field = window.editor.field("database.size").input
+    qtbot.keyClick(field, Qt.Key.Key_Up, Qt.KeyboardModifier.AltModifier)
+    after = [s["name"] for s in window.doc.raw["path"]]
+    assert after[1] == before[2] and after[2] == before[1]
+
+
+def test_the_save_with_comment_dialog_is_wide_enough_for_its_title(qtbot, service, monkeypatch):
+    from PySide6.QtWidgets import QDialog, QInputDialog
+
+    seen = []
+
+    def fake_exec(dialog):
+        seen.append(dialog)
+        return QDialog.DialogCode.Rejected
+
+    monkeypatch.setattr(QInputDialog, "exec", fake_exec)
+    win = show_window(qtbot, service, DEMO)
+    try:
+        assert win.save_with_comment() is False
+    finally:
+        close_window(win)
+    (dialog,) = seen
+    title_px = dialog.fontMetrics().horizontalAdvance(dialog.windowTitle())
+    assert dialog.minimumWidth() >= title_px + 200  # title, icon and window buttons
+
+
+def test_phase_colours_are_the_pdfs():
+    from rtoplanner.app.theme import PHASE_COLORS
+    from rtoplanner.core.palette import PHASE_STYLE
+    from rtoplanner.core.report.charts import PHASE_COLOURS
+
+    for name, style in PHASE_STYLE.items():
+        assert PHASE_COLORS[name].lower() == "#" + PHASE_COLOURS[style].hexval()[2:].lower()

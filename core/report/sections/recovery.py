@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Spacer
 
+from ...palette import PHASE_STYLE
 from ...result import PHASE_TITLES
 from ...units import format_duration
 from .. import charts
@@ -35,18 +36,6 @@ class RecoveryPart:
     gantt: tuple[GanttBar, ...]
     phase_table: Table
     phase_notes: tuple[str, ...]
-
-
-PHASE_STYLE = {
-    "detect": "fixed",
-    "tape_recall": "fixed",
-    "restore_level0": "restore",
-    "restore_incremental": "restore",
-    "apply_incremental": "apply",
-    "restore_archivelogs": "restore",
-    "redo_apply": "redo",
-    "open": "fixed",
-}
 
 
 def build(ctx: ReportContext) -> RecoveryPart:

@@ -1,0 +1,28 @@
+"""The colours of the recovery phases, one palette for the GUI and the PDF.
+
+A phase is drawn in the colour of its kind of work (fixed time, restore through the path,
+applying incrementals, redo apply), the same in the timeline on screen, the estate view
+and the PDF's Gantt and legend.
+"""
+
+from __future__ import annotations
+
+PHASE_STYLE = {
+    "detect": "fixed",
+    "tape_recall": "fixed",
+    "restore_level0": "restore",
+    "restore_incremental": "restore",
+    "apply_incremental": "apply",
+    "restore_archivelogs": "restore",
+    "redo_apply": "redo",
+    "open": "fixed",
+}
+"""Phase → the kind of work it is."""
+
+STYLE_HEX = {"fixed": "#a7b1bc", "restore": "#3b73b9", "apply": "#2a9d8f", "redo": "#e08e2b"}
+"""Kind of work → its colour (prints well in grey too)."""
+
+
+def phase_hex(phase: str) -> str:
+    """The colour of a phase, as #rrggbb."""
+    return STYLE_HEX[PHASE_STYLE.get(phase, "fixed")]
