@@ -5,7 +5,7 @@ is `raw`, the document as the user writes it (strings with units, ints, bools), 
 was typed is what is saved. Every change goes through the `QUndoStack` as a snapshot
 command; consecutive keystrokes in one field merge into one undo step.
 
-After a change the document waits a few milliseconds (debounce), validates the raw
+After a change the document waits for the next turn of the event loop, validates the raw
 document with core (`parse_value` per field for inline errors, `scenario_from_mapping`
 for cross-field ones), runs the fast `compute_plan(..., include_cycle=False,
 include_growth=False)` synchronously and emits `plan_changed`; the full plan (cycle scan
@@ -17,10 +17,11 @@ jumps while the user is half-way through typing "2.5 TB".
 from __future__ import annotations
 
 import copy
+import logging
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from rtoplanner.core.bounds import MAX_SCENARIO_BYTES
 from rtoplanner.core.catalog import Catalog, CatalogItem, shipped_catalog
+from rtoplanner.core.comments import source_comments
 from rtoplanner.core.errors import CoreError, ScenarioError, UnitError
 from rtoplanner.core.inputfile import read_limited
 from rtoplanner.core.outfile import write_output_text
@@ -48,11 +50,17 @@ from rtoplanner.core.scenario import (
     set_dotted,
     spec_for_key,
 )
+from rtoplanner.core.toml_edit import merge_into_text
+from rtoplanner.core.uncertainty.inputs import follow_stage_edits
 
 from .editor.fields import label_for
 from .workers import TaskRunner
 
-DEBOUNCE_MS = 50
+log = logging.getLogger(__name__)  # core/logs.py attaches the log file
+
+DEBOUNCE_MS = 0
+"""The fast plan takes a few milliseconds: it runs on the next turn of the event loop after
+a change (which still merges the changes of one paste or one event burst), no later."""
 UNTITLED = "Untitled"
 
 NEW_SCENARIO: dict[str, Any] = {
@@ -203,6 +211,8 @@ class ScenarioDocument(QObject):
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self._raw: dict[str, Any] = copy.deepcopy(NEW_SCENARIO)
         self._file_path: Path | None = None
+        self._copy_of: str | None = None
+        self._layout_text: str | None = None  # the file's text, whose layout Save keeps
         self._store_origin: StoreOrigin | None = None
         self._scenario: Scenario | None = None
         self._plan: Plan | None = None
@@ -263,7 +273,9 @@ class ScenarioDocument(QObject):
     def display_name(self) -> str:
         if self._store_origin is not None:
             return f"{self._store_origin.name} (stored, version {self._store_origin.version})"
-        return self._file_path.name if self._file_path else UNTITLED
+        if self._file_path is not None:
+            return self._file_path.name
+        return f"{UNTITLED} (copy of {self._copy_of})" if self._copy_of else UNTITLED
 
     @property
     def stage_count(self) -> int:
@@ -314,8 +326,9 @@ class ScenarioDocument(QObject):
         after = copy.deepcopy(self._raw)
         path = after.setdefault("path", [])
         index = len(path) if index is None else max(0, min(index, len(path)))
+        moved = {i: i + (i >= index) for i in range(len(path))}
         path.insert(index, dict(stage or NEW_STAGE))
-        self._push("Add stage", after, structural=True)
+        self._push("Add stage", after, structural=True, moved=moved)
         return index
 
     def remove_stage(self, index: int) -> None:
@@ -323,8 +336,9 @@ class ScenarioDocument(QObject):
         path = after.get("path") or []
         if not 0 <= index < len(path):
             return
+        moved = {i: None if i == index else i - (i > index) for i in range(len(path))}
         del path[index]
-        self._push("Remove stage", after, structural=True)
+        self._push("Remove stage", after, structural=True, moved=moved)
 
     def move_stage(self, index: int, delta: int) -> int:
         """Move a stage up (-1) or down (+1) the restore order; returns its new index."""
@@ -334,7 +348,8 @@ class ScenarioDocument(QObject):
         if not (0 <= index < len(path) and 0 <= new < len(path)):
             return index
         path[index], path[new] = path[new], path[index]
-        self._push("Move stage", after, structural=True)
+        moved = {i: i for i in range(len(path))} | {index: new, new: index}
+        self._push("Move stage", after, structural=True, moved=moved)
         return new
 
     def apply_catalog_item(self, index: int, item: CatalogItem) -> None:
@@ -356,8 +371,13 @@ class ScenarioDocument(QObject):
         after: dict[str, Any],
         merge_key: tuple[str, int] | None = None,
         structural: bool = False,
+        moved: dict[int, int | None] | None = None,
     ) -> None:
         before = copy.deepcopy(self._raw)
+        if after.get("uncertainty"):  # ranges follow their stages (renamed, moved, removed)
+            after["uncertainty"] = follow_stage_edits(
+                after["uncertainty"], before.get("path"), after.get("path"), moved
+            )
         self.undo_stack.push(_EditCommand(self, text, before, after, merge_key, structural))
 
     def _apply_raw(self, raw: dict[str, Any], structural: bool) -> None:
@@ -379,6 +399,8 @@ class ScenarioDocument(QObject):
                 scenario = scenario_from_mapping(
                     self._raw, source=self.display_name, catalog=self.catalog
                 )
+                if self._layout_text:  # the file's comments: the ledger's sources
+                    scenario = replace(scenario, comments=source_comments(self._layout_text))
             except ScenarioError as exc:
                 errors[exc.key or ""] = error_message(exc)
         plan = None
@@ -439,18 +461,26 @@ class ScenarioDocument(QObject):
     # ------------------------------------------------------------------ files
 
     def new(self, raw: Mapping[str, Any] | None = None) -> None:
+        self._copy_of = None
         self._install(copy.deepcopy(dict(raw or NEW_SCENARIO)), None)
 
-    def open(self, path: str | Path) -> None:
+    def open(self, path: str | Path, *, as_copy: bool = False) -> None:
         """Open a scenario file. A file that parses as TOML but does not validate opens
-        with its errors marked (so it can be fixed here); anything else raises."""
+        with its errors marked (so it can be fixed here); anything else raises.
+
+        `as_copy` opens it as an untitled copy (a shipped demo): Save then asks for a
+        new file (or stores it) and never writes over the original."""
         p = Path(path)
         try:
             scenario = load_scenario(p, catalog=self.catalog)
             raw = copy.deepcopy(dict(scenario.raw))
         except ScenarioError as exc:
             raw = self._salvage(p, exc)
-        self._install(raw, p)
+            log.warning("opened %s with errors: %s", p, exc)
+        self._copy_of = p.name if as_copy else None
+        # The file's text: Save keeps its layout, the ledger its comments (a copy too).
+        self._install(raw, None if as_copy else p, layout_text=_read_text(p))
+        log.info("opened %s%s", p, " as an untitled copy" if as_copy else "")
 
     @staticmethod
     def _salvage(path: Path, exc: ScenarioError) -> dict[str, Any]:
@@ -478,7 +508,9 @@ class ScenarioDocument(QObject):
                 raw = tomllib.loads(text)
             except tomllib.TOMLDecodeError:
                 raise exc from None
+        self._copy_of = None
         self._install(raw, None, origin)
+        log.info("opened %s from the store", source)
 
     def text(self) -> str:
         """The document as TOML text (what Save writes to a file or the store)."""
@@ -492,15 +524,22 @@ class ScenarioDocument(QObject):
         belongs to that stored scenario (not to a file)."""
         self._store_origin = origin
         self._file_path = None
+        self._copy_of = None
+        self._layout_text = None
         self.undo_stack.setClean()
         self.file_changed.emit("")
 
     def _install(
-        self, raw: dict[str, Any], path: Path | None, origin: StoreOrigin | None = None
+        self,
+        raw: dict[str, Any],
+        path: Path | None,
+        origin: StoreOrigin | None = None,
+        layout_text: str | None = None,
     ) -> None:
         self._runner.cancel()
         self._raw = raw
         self._file_path = path
+        self._layout_text = layout_text
         self._store_origin = origin
         self._scenario = None
         self._plan = None
@@ -514,15 +553,22 @@ class ScenarioDocument(QObject):
         self.dirty_changed.emit(False)
 
     def save(self, path: str | Path | None = None) -> Path:
-        """Write the raw document as TOML (what the user typed, in the canonical layout).
+        """Write the raw document as TOML: into the layout of the file it was opened from
+        (comments kept, only edited values changed: core/toml_edit.py), else canonical.
         Raises OSError; the caller asks first when the document has errors."""
         target = Path(path) if path is not None else self._file_path
         if target is None:
             raise ValueError("no file name: use Save As")
-        self.export(target)
+        text = self.text()
+        if self._layout_text is not None:
+            text = merge_into_text(self._layout_text, text)
+        write_output_text(target, text)  # regular files only, all or nothing
+        log.info("saved %s", target)
+        self._layout_text = text
         if target != self._file_path or self._store_origin is not None:
             self._file_path = target
             self._store_origin = None
+            self._copy_of = None
             self.file_changed.emit(str(target))
         self.undo_stack.setClean()
         return target
@@ -533,8 +579,17 @@ class ScenarioDocument(QObject):
         written as TOML."""
         target = Path(path)
         write_output_text(target, self.text())  # regular files only, all or nothing
+        log.info("exported %s", target)
         return target
 
     @Slot(bool)
     def _on_clean_changed(self, clean: bool) -> None:
         self.dirty_changed.emit(not clean)
+
+
+def _read_text(path: Path) -> str | None:
+    """A file's text for Save to keep its layout; None when it cannot be read as TOML."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return None

@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     )
     p.add_argument(
         "--view",
-        choices=("timeline", "path", "backups", "cycle", "rpo"),
+        choices=("timeline", "path", "backups", "cycle", "rpo", "confidence"),
         help="the result view to show first (with --screenshot: the one rendered)",
     )
     p.set_defaults(func=run)

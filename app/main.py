@@ -7,8 +7,6 @@ import os
 import sys
 from pathlib import Path
 
-APP_NAME = "RTO Planner"
-ORG_NAME = "RTO Planner"
 SCREENSHOT_SIZE = (1440, 900)
 
 
@@ -18,10 +16,11 @@ def make_app(argv: list[str] | None = None):
 
     app = QApplication.instance()
     if app is None:
+        from . import crash, desktop
+
+        crash.install()  # log file, crash dialog, Qt messages into the log
         app = QApplication(argv if argv is not None else [sys.argv[0]])
-        app.setOrganizationName(ORG_NAME)
-        app.setApplicationName(APP_NAME)
-        app.setApplicationDisplayName(APP_NAME)
+        desktop.apply_identity(app)  # names, desktop file name, icon
         from .main_window import app_version
         from .theme import follow_system_palette
 
@@ -45,11 +44,25 @@ def initial_scenario(requested: str | None, recent: list[str]) -> Path | None:
     return demo if demo.is_file() else None
 
 
+def is_demo(path: Path) -> bool:
+    """A shipped demo scenario (opened as an untitled copy, never written to)."""
+    from rtoplanner.core.paths import scenarios_dir
+
+    try:
+        return path.resolve().parent == scenarios_dir().resolve()
+    except OSError:
+        return False
+
+
 def take_screenshot(window, out: str | Path) -> bool:
     """Render the window (already showing a computed plan) into a PNG."""
     from PySide6.QtWidgets import QApplication
 
     window.doc.wait_idle()
+    for panel in window.results.built_panels():  # a view with a worker of its own
+        wait = getattr(panel, "wait_idle", None)
+        if wait is not None:
+            wait()
     QApplication.processEvents()
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 
@@ -68,6 +81,11 @@ def run_gui(args: argparse.Namespace) -> int:
     screenshot = getattr(args, "screenshot", None)
     if screenshot and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from .crash import no_display_message
+
+    if message := no_display_message():
+        print(message, file=sys.stderr)
+        return 2
     app = make_app()
 
     from rtoplanner.core.errors import CoreError
@@ -90,6 +108,8 @@ def run_gui(args: argparse.Namespace) -> int:
             except CoreError as exc:
                 print(f"rto-planner gui: {exc}", file=sys.stderr)
                 return 1
+        elif is_demo(path):
+            window.open_demo(path, ask=False)  # a copy: Save must not overwrite the demo
         else:
             # On failure the error has been shown and the window keeps the new-scenario
             # template, which is a better start than no window at all.

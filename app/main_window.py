@@ -15,12 +15,14 @@ The window wires the `ScenarioDocument` to the views and owns the file commands
 from __future__ import annotations
 
 import html
+import logging
 import platform
 import re
 import sys
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
@@ -49,27 +51,33 @@ from rtoplanner.core.errors import CoreError
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.units import format_duration
 
-from .compare import CompareChooser, CompareSource, CompareWindow
-from .compare.chooser import STORED, resolve_source
 from .dialogs.confirm import confirm
 from .document import NEW_SCENARIO, ScenarioDocument, StoreOrigin
 from .editor.scenario_editor import ScenarioEditor
 from .editor.stage_table import StageTablePanel
+from .estate import install_estate
+from .fix_panel import register_what_it_takes
 from .plan_area import PlanArea
 from .plots.backups_panel import BackupsPanel
+from .plots.confidence_panel import ConfidencePanel
 from .plots.cycle_panel import CyclePanel
 from .plots.path_panel import PathPanel
 from .plots.rpo_growth_panel import RpoGrowthPanel
 from .plots.timeline_panel import TimelinePanel
 from .result_tabs import ResultTabs
-from .scenario_list import ScenarioListPanel
+from .scenario_list import ScenarioListPanel, short_folder
 from .settings import AppSettings
 from .store_service import StoreService
 from .theme import VERDICT_COLORS, VERDICT_WORDS
 
+if TYPE_CHECKING:  # compare windows load when first opened (start-up time, issue 14)
+    from .compare import CompareSource, CompareWindow
+
+log = logging.getLogger(__name__)  # core/logs.py attaches the log file
+
 APP_NAME = "RTO Planner"
 FILE_FILTER = "Scenario files (*.toml);;All files (*)"
-VIEW_NAMES = ("timeline", "path", "backups", "cycle", "rpo")
+VIEW_NAMES = ("timeline", "path", "backups", "cycle", "rpo", "confidence")
 
 
 def app_version() -> str:
@@ -188,6 +196,10 @@ class MainWindow(QMainWindow):
         )
         add_view("rpo", "RPO and growth", RpoGrowthPanel,
                  tip="Data loss, and when growth breaks the plan (Ctrl+5)")  # fmt: skip
+        add_view("confidence", "Confidence",
+                 lambda: ConfidencePanel(self.doc.set_value, self.doc.catalog),
+                 tip="How likely the plan is to hold, what decides it (Ctrl+6)")  # fmt: skip
+        register_what_it_takes(self)  # Ctrl+7; flags its tab when the plan misses
 
         right = QWidget()
         rl = QVBoxLayout(right)
@@ -207,8 +219,9 @@ class MainWindow(QMainWindow):
         self.main_split.setObjectName("main_split")
         self.main_split.addWidget(self.top_split)
         self.main_split.addWidget(self.stages)
-        self.main_split.setStretchFactor(0, 1)
-        self.main_split.setStretchFactor(1, 0)
+        # Both give when the window is small (1024 × 700), the stage table less.
+        self.main_split.setStretchFactor(0, 4)
+        self.main_split.setStretchFactor(1, 1)
         self.main_split.setSizes([620, 230])
         self.setCentralWidget(self.main_split)
 
@@ -224,6 +237,7 @@ class MainWindow(QMainWindow):
         dock_width = 300 if self.scenario_list.store is not None else 190  # names, versions, dates
         self.resizeDocks([self.list_dock], [dock_width], Qt.Orientation.Horizontal)
         self.scenario_list.open_requested.connect(self.open_file)
+        self.scenario_list.demo_requested.connect(self.open_demo)
         self.scenario_list.new_requested.connect(self.new_scenario)
         self.scenario_list.browse_requested.connect(self.open_dialog)
         self.scenario_list.open_stored_requested.connect(self.open_stored)
@@ -249,6 +263,7 @@ class MainWindow(QMainWindow):
         self._make_actions()
         self._make_menus()
         self._make_dialog_menus()
+        self.estates = install_estate(self)  # File › Open Estate…, View › Estate…
         self._update_units_label()
 
         # ---- document → views
@@ -498,6 +513,7 @@ class MainWindow(QMainWindow):
         try:
             self.doc.open(path)
         except CoreError as exc:
+            log.warning("cannot open %s: %s", path, exc)
             QMessageBox.critical(self, APP_NAME, f"Cannot open the scenario:\n\n{exc}")
             return False
         p = Path(path)
@@ -512,6 +528,23 @@ class MainWindow(QMainWindow):
                 self.editor.show_field(key)
         else:
             self.statusBar().showMessage(f"Opened {p.name}", 4000)
+        return True
+
+    @Slot(str)
+    def open_demo(self, path: str | Path, ask: bool = True) -> bool:
+        """Open a shipped demo as an untitled copy: Save never writes over the demo."""
+        if ask and not self.maybe_save():
+            return False
+        try:
+            self.doc.open(path, as_copy=True)
+        except CoreError as exc:
+            QMessageBox.critical(self, APP_NAME, f"Cannot open the demo:\n\n{exc}")
+            return False
+        self._refresh_recent()
+        self.statusBar().showMessage(
+            f"Opened the demo {Path(path).name} as an untitled copy; Save asks where to keep it",
+            6000,
+        )
         return True
 
     @Slot()
@@ -544,6 +577,7 @@ class MainWindow(QMainWindow):
         try:
             saved = write(path)
         except (OSError, ValueError) as exc:
+            log.warning("cannot %s %s: %s", verb, path, exc)
             QMessageBox.critical(self, APP_NAME, f"Cannot {verb} {path}:\n\n{exc}")
             return None
         self.settings.set("files/last_dir", str(saved.resolve().parent))
@@ -655,6 +689,8 @@ class MainWindow(QMainWindow):
     @Slot()
     def compare_dialog(self) -> CompareWindow | None:
         """View › Compare…: choose two scenarios or versions, then compare them."""
+        from .compare import CompareChooser
+
         chooser = CompareChooser(self.scenario_list.store, self.doc, self)
         if chooser.exec() != QDialog.DialogCode.Accepted:
             return None
@@ -662,11 +698,17 @@ class MainWindow(QMainWindow):
 
     @Slot(str, int, str, int)
     def compare_stored(self, name_a: str, version_a: int, name_b: str, version_b: int):
+        from .compare import CompareSource
+        from .compare.chooser import STORED
+
         return self.compare_sources(
             CompareSource(STORED, name_a, version_a), CompareSource(STORED, name_b, version_b)
         )
 
     def compare_sources(self, a: CompareSource, b: CompareSource) -> CompareWindow | None:
+        from .compare import CompareWindow
+        from .compare.chooser import resolve_source
+
         store = self.scenario_list.store
         try:
             label_a, scenario_a = resolve_source(a, self.doc, store, self.doc.catalog)
@@ -687,7 +729,7 @@ class MainWindow(QMainWindow):
         recent = self.settings.recent_files()
         self.recent_menu.clear()
         for p in recent:
-            action = self.recent_menu.addAction(Path(p).name)
+            action = self.recent_menu.addAction(f"{Path(p).name}  —  {short_folder(Path(p))}")
             action.setToolTip(p)
             action.setStatusTip(p)
             action.triggered.connect(lambda _c=False, p=p: self.open_file(p))
@@ -837,7 +879,9 @@ class MainWindow(QMainWindow):
         for w in self.compare_windows:
             w.shutdown()
             w.close()
+        self.estates.shutdown()
         self._shutdown_dialogs()
+        self.results.shutdown()
         self.doc.shutdown()
         self._save_geometry()
         event.accept()

@@ -105,6 +105,13 @@ class ResultTabs(QTabWidget):
         for panel in self.built_panels():
             panel.apply_theme()
 
+    def shutdown(self) -> None:
+        """Let panels with work of their own (a worker) stop it before the window closes."""
+        for panel in self.built_panels():
+            stop = getattr(panel, "shutdown", None)
+            if stop is not None:
+                stop()
+
     # ------------------------------------------------------------------ internals
 
     def _view_at(self, index: int) -> _View | None:

@@ -1,4 +1,4 @@
-"""Report speed: a full PDF plan (plan, advice, ReportData, layout, charts, PDF bytes).
+"""Report speed: a full PDF plan (plan, what it takes, ReportData, layout, charts, PDF bytes).
 
 Target (issue 6): under 1 s for a demo scenario on a 2-core machine.
 Run: .venv/bin/python bench/bench_report.py

@@ -50,6 +50,7 @@ from .bounds import (
     Bound,
 )
 from .catalog import Catalog, shipped_catalog
+from .comments import source_comments
 from .errors import ScenarioError, ScenarioVersionError, UnitError
 from .inputfile import InputFileError, read_limited
 from .units import (
@@ -190,8 +191,13 @@ class Scenario:
     notes: str = ""
     provenance: Mapping[str, str] = field(default_factory=dict)
     """Where imported figures came from, by dotted key (e.g. `database.redo_rate`)."""
+    uncertainty: Mapping[str, str] = field(default_factory=dict)
+    """The `[uncertainty]` table (DESIGN §7): range texts by key as written, flattened;
+    validated by `core.uncertainty`."""
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """The validated document as strings with units: what `dump_scenario` writes."""
+    comments: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+    """The file's comments by dotted key (`core.comments`): where the figures come from."""
 
 
 # ------------------------------------------------------------------------ field tables
@@ -346,7 +352,7 @@ SECTIONS: dict[str, tuple[FieldSpec, ...]] = {
     "recovery": RECOVERY_FIELDS,
     "targets": TARGETS_FIELDS,
 }
-_TABLE_KEYS = ("database", "backup", "path", "recovery", "targets", "provenance")
+_TABLE_KEYS = ("database", "backup", "path", "recovery", "targets", "provenance", "uncertainty")
 
 
 def field_spec(section: str, key: str) -> FieldSpec:
@@ -492,7 +498,7 @@ def _key_lines(text: str) -> dict[str, int]:
     return lines
 
 
-_KEYLINE = re.compile(r"([A-Za-z0-9_\"'.-]+)[ \t]*=")
+_KEYLINE = re.compile(r"(\"[^\"]*\"|'[^']*'|[A-Za-z0-9_.-]+)[ \t]*=")
 _HEADER_CHARS = re.compile(r"[A-Za-z0-9_.\"' -]+")
 
 
@@ -761,7 +767,10 @@ def scenario_from_mapping(
         risk_margin_fraction=frac,
         risk_margin_s=secs,
     )
-    return Scenario(
+    uncertainty = _uncertainty_table(loader, doc.get("uncertainty", {}))
+    if uncertainty:
+        raw["uncertainty"] = uncertainty
+    scenario = Scenario(
         name=top_vals["name"],
         database=database,
         backup=backup,
@@ -772,8 +781,28 @@ def scenario_from_mapping(
         author=top_vals.get("author", ""),
         notes=top_vals.get("notes", ""),
         provenance=dict(prov_doc),
+        uncertainty=uncertainty,
         raw=raw,
+        comments=source_comments(text) if text else {},
     )
+    if uncertainty:
+        from .uncertainty.inputs import check_uncertainty  # it needs the stages' names
+
+        check_uncertainty(scenario, loader.source, loader.lines)
+    return scenario
+
+
+def _uncertainty_table(loader: _Loader, table: Any) -> dict[str, Any]:
+    """The `[uncertainty]` table flattened to dotted keys (quoted or nested in the file)."""
+    if not isinstance(table, dict):
+        raise loader.error(
+            "uncertainty",
+            "[uncertainty] must be a table of ranges",
+            'e.g. "recovery.redo_apply_rate" = "-40%..+20%"',
+        )
+    from .uncertainty.inputs import flatten_table
+
+    return flatten_table(table)
 
 
 def load_scenario_text(
@@ -899,6 +928,10 @@ def dump_mapping(raw: Mapping[str, Any]) -> str:
     for section in ("recovery", "targets"):
         if raw.get(section):
             out += _table_lines(f"[{section}]", SECTIONS[section], raw[section])
+    uncertainty = raw.get("uncertainty") or {}
+    if uncertainty:
+        out.append("\n[uncertainty]")
+        out += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in uncertainty.items()]
     prov = raw.get("provenance") or {}
     if prov:
         out.append("\n[provenance]")
@@ -918,6 +951,11 @@ def with_values(scenario: Scenario, changes: Mapping[str, Any], catalog: Catalog
         prov = dict(raw.get("provenance") or {})
         prov.update(provenance)
         raw["provenance"] = prov
+        if raw.get("uncertainty"):
+            from .uncertainty.inputs import table_without
+
+            # A measured figure replaces the estimate: it takes the measured range.
+            raw["uncertainty"] = table_without(scenario, provenance)
     return scenario_from_mapping(raw, source=scenario.name, catalog=catalog)
 
 

@@ -12,3 +12,8 @@ def describe_cycle_time(since_level0_s: float, period_s: float) -> str:
     d, rem = divmod(since_level0_s, 86400)
     clock = f"{int(rem // 3600):02d}:{int(rem % 3600 // 60):02d}"
     return f"on day {int(d) + 1} at {clock} after the level 0"
+
+
+def plural(count: int, noun: str, nouns: str | None = None) -> str:
+    """'1 channel', '3 channels', '0 backups' (`nouns` when the plural is not noun + s)."""
+    return f"{count} {noun if count == 1 else (nouns or noun + 's')}"

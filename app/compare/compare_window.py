@@ -75,12 +75,10 @@ class CompareTimeline(TimelinePanel):
         self.plot.getPlotItem().getAxis("left").setWidth(LEFT_AXIS_WIDTH)
         self.plot.setMinimumHeight(150)
 
-    def _fit_x(self) -> None:
+    def shared_x_max(self) -> float:
         """The shared axis ends where the longer of the two plans (and its labels) ends,
         whichever panel was redrawn or resized last."""
-        x_max = max(self.x_max_needed(), self.partner.x_max_needed() if self.partner else 0.0)
-        if x_max:
-            self.plot.setXRange(0, x_max, padding=0)
+        return max(self.x_max_needed(), self.partner.x_max_needed() if self.partner else 0.0)
 
     def redraw(self) -> None:
         super().redraw()
@@ -180,8 +178,8 @@ class CompareWindow(QWidget):
         assert self.items is not None
         rows = max(len(t.shown) for t in (self.timeline_a, self.timeline_b)) or 1
         for t in (self.timeline_a, self.timeline_b):
-            t.plot.setYRange(-0.7, rows - 0.3, padding=0)
-        self.timeline_a._fit_x()
+            t.min_rows = rows
+            t._fit()
 
     @Slot(object)
     def _on_plans(self, plans: object) -> None:

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
+    QInputDialog,
     QLabel,
     QLineEdit,
     QMessageBox,
@@ -49,9 +50,11 @@ from rtoplanner.core.catalog import (
     CatalogItem,
     item_from_mapping,
     item_to_mapping,
+    parse_price,
     shipped_catalog,
 )
 from rtoplanner.core.errors import CoreError
+from rtoplanner.core.fix.prices import PriceBook, price_book
 from rtoplanner.core.store import Store
 
 from ..models.catalog_table_model import (
@@ -259,7 +262,13 @@ class CatalogBrowser(QDialog):
             "rate, derate and compression then come from the catalog"
         )
         self.use_button.clicked.connect(self.use_in_path)
-        for b in (self.add_button, self.edit_button, self.remove_button, self.use_button):
+        self.price_button = QPushButton("Set price…")
+        self.price_button.setToolTip(
+            "Your price for one unit of this item (kept in the store; What it takes uses it)"
+        )
+        self.price_button.clicked.connect(self.ask_price)
+        for b in (self.add_button, self.edit_button, self.remove_button, self.use_button,
+                  self.price_button):  # fmt: skip
             bar.addWidget(b)
         layout.addLayout(bar)
 
@@ -278,7 +287,7 @@ class CatalogBrowser(QDialog):
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        widths = (100, 190, 90, 60, 105, 95, 125, 90)
+        widths = (100, 190, 90, 60, 105, 95, 125, 95, 90)
         for col, width in enumerate(widths):
             self.view.setColumnWidth(col, width)
         self.view.doubleClicked.connect(lambda _i: self.edit_item())
@@ -335,9 +344,53 @@ class CatalogBrowser(QDialog):
                 + ": showing the shipped catalog, read-only. Your own items need the store."
             )
         self.model.set_rows(rows)
+        self.model.set_prices(self._prices())
         if key is not None:
             self.select(*key)
         self._update_buttons()
+
+    def _prices(self) -> PriceBook:
+        store = self.store
+        if store is not None:
+            try:
+                return price_book(store)
+            except CoreError:
+                pass
+        return price_book(None)
+
+    def set_price(self, kind: str, name: str, amount: float | None) -> bool:
+        """Keep the user's price of one unit in the store (None forgets it)."""
+        store = self.store
+        if store is None:
+            return False
+        try:
+            store.set_price(kind, name, amount)
+        except CoreError as exc:
+            QMessageBox.warning(self, "Price", str(exc))
+            return False
+        self.model.set_prices(self._prices())
+        return True
+
+    @Slot()
+    def ask_price(self) -> None:
+        row = self.current_row()
+        if row is None:
+            return
+        current = self.model.prices.price(row.item.kind, row.item.name)
+        text, ok = QInputDialog.getText(
+            self,
+            "Price of one unit",
+            f"{row.item.name}, in {self.model.prices.currency}; empty forgets yours:",
+            text="" if current is None else f"{current:.0f}",
+        )
+        if not ok:
+            return
+        try:
+            amount = parse_price(text) if text.strip() else None
+        except CoreError as exc:
+            QMessageBox.warning(self, "Price", str(exc))
+            return
+        self.set_price(row.item.kind, row.item.name, amount)
 
     def current_row(self) -> CatalogRow | None:
         idx = self.view.currentIndex()
@@ -373,6 +426,7 @@ class CatalogBrowser(QDialog):
         self.edit_button.setText("Edit…" if row is None or row.is_user else "Edit a copy…")
         self.remove_button.setEnabled(writable and row is not None and row.is_user)
         self.use_button.setEnabled(row is not None and row.item.kind in STAGE_KINDS)
+        self.price_button.setEnabled(writable and row is not None)
         tip = "" if writable else "Needs the store (not available)"
         for b in (self.add_button, self.edit_button, self.remove_button):
             b.setToolTip(tip)

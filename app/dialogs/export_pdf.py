@@ -12,6 +12,8 @@ one export runs at a time (the action is disabled meanwhile).
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -31,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from rtoplanner.core.catalog import Catalog
 from rtoplanner.core.errors import CoreError
+from rtoplanner.core.fix.prices import price_book
 from rtoplanner.core.importers.evidence import evidence_for_scenario
 from rtoplanner.core.report import register_fonts, write_report
 from rtoplanner.core.scenario import Scenario
@@ -38,6 +41,8 @@ from rtoplanner.core.store import Store
 
 from ..workers import TaskRunner
 from .confirm import confirm
+
+log = logging.getLogger(__name__)  # core/logs.py attaches the log file
 
 APP_NAME = "RTO Planner"
 PDF_FILTER = "PDF files (*.pdf)"
@@ -61,11 +66,14 @@ def export_plan(
     if callable(store):
         store = store()
     workload = None
+    prices = price_book(None, catalog)
     if store is not None:
         try:
             workload = evidence_for_scenario(store, scenario)
         except CoreError:
             workload = None  # the evidence section is optional; the plan is not
+        with contextlib.suppress(CoreError):  # else the catalog's prices; unpriced say so
+            prices = price_book(store, catalog)
     last = -1
 
     def throttled(fraction: float, message: str) -> None:
@@ -77,7 +85,7 @@ def export_plan(
 
     return write_report(
         scenario, out_path, catalog=catalog, workload=workload, binary=binary,
-        progress=throttled, should_cancel=should_cancel,
+        prices=prices, progress=throttled, should_cancel=should_cancel,
     )  # fmt: skip
 
 
@@ -237,6 +245,7 @@ class PdfExporter(QObject):
         window = self.window_
         out = Path(str(path))
         window.statusBar().showMessage(f"Exported {out.name}", 6000)
+        log.info("exported the PDF plan %s", out)
         self.exported.emit(out)
         answer = QMessageBox.question(
             window, APP_NAME,
@@ -256,5 +265,12 @@ class PdfExporter(QObject):
         else:  # a bug: say what, never a traceback
             message = f"an unexpected error ({type(exc).__name__}: {exc})"
         window.statusBar().showMessage("PDF export failed", 6000)
+        log.error(
+            "PDF export failed: %s",
+            message,
+            exc_info=exc
+            if isinstance(exc, BaseException) and not isinstance(exc, CoreError)
+            else None,
+        )
         self.failed.emit(message)
         QMessageBox.critical(window, APP_NAME, f"Cannot export the PDF:\n\n{message}")

@@ -27,6 +27,7 @@ step.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -72,6 +73,8 @@ from rtoplanner.core.units import format_duration, format_rate, format_size, par
 
 from ..models.row_table_model import RIGHT_ALIGNED, RowTableModel
 from ..workers import TaskRunner
+
+log = logging.getLogger(__name__)  # core/logs.py attaches the log file
 
 REPORT_FILTER = "Reports and exports (*.html *.htm *.txt *.lst *.out *.csv);;All files (*)"
 EXPORT_LABELS = {
@@ -690,6 +693,7 @@ class ImportDialog(QDialog):
         if failed:
             parts.append(f"{failed} not read (see Notes)")
         text = "; ".join(parts)
+        log.info("import: %s", text)
         if run.stopped:
             text = "Stopped: " + text
         self.progress_bar.setValue(100 if not run.stopped else self.progress_bar.value())
@@ -829,6 +833,7 @@ class ImportDialog(QDialog):
             f"Applied {REDO_LABELS[self.redo_choice()]} redo of {name} to the scenario "
             "(Edit › Undo takes it back)."
         )
+        log.info("applied the workload of %s to the scenario", name)
         self.applied.emit(result)
         self._update_apply_preview()
         return True

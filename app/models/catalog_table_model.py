@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt
 
 from rtoplanner.core.catalog import Catalog, CatalogItem
+from rtoplanner.core.fix.prices import PriceBook, format_money
 from rtoplanner.core.store import CatalogEntry
 from rtoplanner.core.units import format_duration, format_rate
 
@@ -27,9 +28,10 @@ COL_DERATE = 3
 COL_PRACTICAL = 4
 COL_COMPRESSION = 5
 COL_COMPRESSED_RATE = 6
-COL_ORIGIN = 7
-COL_SOURCE = 8
-COLUMN_COUNT = 9
+COL_PRICE = 7
+COL_ORIGIN = 8
+COL_SOURCE = 9
+COLUMN_COUNT = 10
 
 HEADERS = {
     COL_KIND: "Kind",
@@ -39,6 +41,7 @@ HEADERS = {
     COL_PRACTICAL: "Practical rate",
     COL_COMPRESSION: "Compression",
     COL_COMPRESSED_RATE: "Compressed rate",
+    COL_PRICE: "Price",
     COL_ORIGIN: "Origin",
     COL_SOURCE: "Source",
 }
@@ -51,6 +54,8 @@ HEADER_TIPS = {
     "compression level's typical ratio (data bytes per backup byte)",
     COL_COMPRESSED_RATE: "A tape drive's ceiling on compressible data (its host interface); "
     "fills a stage's max_rate",
+    COL_PRICE: "Price of one unit: your quote (kept in the store) or the catalog's; "
+    "What it takes uses it. Empty: unpriced",
     COL_ORIGIN: "shipped with RTO Planner, or your own (yours win over a shipped item of "
     "the same kind and name)",
     COL_SOURCE: "Where the figure comes from; hover for the full source and notes",
@@ -92,6 +97,12 @@ class CatalogTableModel(RowTableModel[CatalogRow]):
     def __init__(self, parent: QObject | None = None, binary: bool = False) -> None:
         super().__init__(parent)
         self.binary = binary
+        self.prices = PriceBook()
+
+    def set_prices(self, prices: PriceBook) -> None:
+        """The prices to show (the user's quotes over the catalog's)."""
+        self.prices = prices
+        self.refresh()
 
     def set_binary(self, binary: bool) -> None:
         self.binary = binary
@@ -128,6 +139,9 @@ class CatalogTableModel(RowTableModel[CatalogRow]):
             return "" if ratio is None else f"{ratio:g}:1"
         if col == COL_COMPRESSED_RATE:
             return self._rate(item.compressed_rate_Bps)
+        if col == COL_PRICE:
+            price = self.prices.price(item.kind, item.name)
+            return "" if price is None else format_money(price, self.prices.currency)
         if col == COL_ORIGIN:
             if r.is_user:
                 return "user (replaces shipped)" if r.overrides_shipped else "user"
@@ -145,6 +159,9 @@ class CatalogTableModel(RowTableModel[CatalogRow]):
             COL_COMPRESSION: item.hw_compression if item.hw_compression is not None else item.ratio,
             COL_COMPRESSED_RATE: item.compressed_rate_Bps,
         }.get(col)
+        if col == COL_PRICE:
+            price = self.prices.price(item.kind, item.name)
+            return -1.0 if price is None else price
         if col in _NUMERIC:
             return -1.0 if value is None else float(value)
         return self._text(r, col).lower()
@@ -183,7 +200,7 @@ class CatalogTableModel(RowTableModel[CatalogRow]):
             return self._sort_value(r, col)
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(r)
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in _NUMERIC:
+        if role == Qt.ItemDataRole.TextAlignmentRole and (col in _NUMERIC or col == COL_PRICE):
             return RIGHT_ALIGNED
         if role == Qt.ItemDataRole.FontRole and r.is_user and col in (COL_NAME, COL_ORIGIN):
             return bold_font()

@@ -92,6 +92,40 @@ class ScenarioListModel(RowTableModel[ScenarioSummary]):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self._current: str | None = None
+        self._sort: tuple[int, Qt.SortOrder] | None = None
+
+    # Sorting happens here, on Python keys, not in a sort proxy: a proxy asks `data()`
+    # twice per comparison, ~280,000 calls for 10,000 scenarios (issue 14).
+
+    def set_rows(self, rows) -> None:
+        rows = list(rows)
+        if self._sort is not None:
+            rows = self._sorted(rows, *self._sort)
+        super().set_rows(rows)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(self.HEADERS):
+            return
+        self._sort = (column, order)
+        self.layoutAboutToBeChanged.emit()
+        before = self._rows
+        self._rows = self._sorted(before, column, order)
+        new_row = {id(r): i for i, r in enumerate(self._rows)}
+        old = self.persistentIndexList()
+        self.changePersistentIndexList(
+            old, [self.index(new_row[id(before[i.row()])], i.column()) for i in old]
+        )
+        self.layoutChanged.emit()
+
+    def _sorted(
+        self, rows: list[ScenarioSummary], column: int, order: Qt.SortOrder
+    ) -> list[ScenarioSummary]:
+        # Ties keep their order (a stable sort), as the proxy's sort did.
+        return sorted(
+            rows,
+            key=lambda r: self.cell(r, 0, column, SortRole),
+            reverse=order == Qt.SortOrder.DescendingOrder,
+        )
 
     def names(self) -> list[str]:
         return [r.name for r in self._rows]

@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from rtoplanner.core.engine.flow import ramp_curve
 from rtoplanner.core.result import BackupJob
 from rtoplanner.core.units import format_duration, format_rate, format_size
+from rtoplanner.core.wording import plural
 
 from ..theme import VERDICT_COLORS
 from .common import (
@@ -191,5 +192,5 @@ class BackupsPanel(PlanPanel):
                 rate, k = r, i
         return (
             f"At {format_duration(x)}: {format_rate(rate, binary=self.binary)} "
-            f"({k} channel step(s) started)"
+            f"({plural(k, 'channel step')} started)"
         )

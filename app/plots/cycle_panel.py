@@ -8,6 +8,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
 from rtoplanner.core.units import format_duration
+from rtoplanner.core.wording import plural
 
 from ..theme import VERDICT_COLORS
 from .common import DurationAxis, HoverTip, PlanPanel, alpha, mkpen, text_item
@@ -102,7 +103,7 @@ class CyclePanel(PlanPanel):
         if cyc.hours_missing:
             tail = (
                 f"<span style='color:{VERDICT_COLORS['misses']}'>a failure in "
-                f"{cyc.hours_missing} hour(s) of the cycle would miss the RTO</span>"
+                f"{plural(cyc.hours_missing, 'hour')} of the cycle would miss the RTO</span>"
             )
         else:
             tail = (

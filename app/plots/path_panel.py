@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 
 from rtoplanner.core.engine.path import CHANNELS_LABEL, PathModel, StageCapacity
 from rtoplanner.core.units import format_rate
+from rtoplanner.core.wording import plural
 
 from .common import HoverTip, PlanPanel, category_axis, mkpen, rate_unit, text_item
 
@@ -126,7 +127,8 @@ class PathPanel(PlanPanel):
         )
         self.note.setText(
             f"Restore: {restore.explain()}.<br>Backup: {backup.explain()}.<br>"
-            f"{restore.active_channels} of {restore.channels} channel(s) can stream at once. "
+            f"{restore.active_channels} of {plural(restore.channels, 'channel')} can stream "
+            "at once. "
             "Dashed/dotted lines: the steady rate of the whole path. "
             "A per-channel stage is drawn times the active channels."
         )
@@ -141,7 +143,7 @@ class PathPanel(PlanPanel):
         model = self.plan.restore_path if y < row else self.plan.backup_path
         if st is None:
             return (
-                f"<b>{CHANNELS_LABEL}</b>: {model.channels} RMAN channel(s) × "
+                f"<b>{CHANNELS_LABEL}</b>: {plural(model.channels, 'RMAN channel')} × "
                 f"{format_rate(model.per_channel_Bps, binary=self.binary)} = "
                 f"{format_rate(model.rate_Bps, binary=self.binary)} ({direction})"
             )

@@ -8,12 +8,22 @@ from PySide6.QtCore import Qt
 
 from rtoplanner.core.result import Phase
 from rtoplanner.core.units import format_duration, format_rate, format_size
+from rtoplanner.core.wording import plural
 
 from ..theme import PHASE_COLORS, VERDICT_COLORS, VERDICT_WORDS
 from .common import DurationAxis, HoverTip, PlanPanel, alpha, category_axis, mkpen, text_item
 
 BAR_HEIGHT = 0.62
 MAX_PHASES = 8
+
+
+ROW_PX = 19
+"""The least height of a row: a phase label never reaches into the next bar."""
+
+
+def min_plot_height(rows: int) -> int:
+    """Rows of ROW_PX, two label lines above them and the time axis below."""
+    return ROW_PX * rows + 2 * ROW_PX + 45
 
 
 class TimelinePanel(PlanPanel):
@@ -39,13 +49,18 @@ class TimelinePanel(PlanPanel):
             self.plot.addItem(line)
         self.rto_label = text_item(VERDICT_COLORS["misses"], anchor=(0, 0), bold=True)
         self.margin_label = text_item(VERDICT_COLORS["meets"], anchor=(0, 0), bold=True)
-        self.plot.getViewBox().sigResized.connect(self._fit_x)
-        self.plot.addItem(self.rto_label)
-        self.plot.addItem(self.margin_label)
+        self.plot.getViewBox().sigResized.connect(self._fit)
         self.labels = [text_item(self.theme.foreground, anchor=(0, 0.5)) for _ in range(MAX_PHASES)]
-        for label in self.labels:
+        for label in (*self.labels, self.rto_label, self.margin_label):
+            label.setZValue(20)  # above the lines and the margin band
+            label.textItem.document().setDocumentMargin(1)  # one row high, not 22 px
             self.plot.addItem(label)
         self.shown: list[Phase] = []
+        self._inner, self._outer = self.margin_label, self.rto_label
+        self._lo = self._hi = 0.0
+        self.min_rows = 0
+        """At least this many rows (Compare gives both timelines the same rows)."""
+        self.plot.setMinimumHeight(min_plot_height(MAX_PHASES // 2))
         self.add_plot(self.plot)
         self.finish_layout()
         self.hover = HoverTip(self.plot, self.text_at)
@@ -67,12 +82,14 @@ class TimelinePanel(PlanPanel):
             pens=[mkpen(th.background, 1) for _ in self.shown],
         )
         category_axis(self.plot, [p.title for p in self.shown])
+        self.plot.setMinimumHeight(min_plot_height(max(n, self.min_rows)))
 
         span = max(rec.total_s, rec.rto_s) or 1.0
         for i, label in enumerate(self.labels):
             if i < n:
                 p = self.shown[i]
                 label.setColor(th.foreground)
+                label.fill = pg.mkBrush(alpha(th.background, 215))  # legible over lines
                 text = format_duration(p.duration_s)
                 if p.data_bytes:
                     text += f"  ·  {format_size(p.data_bytes, binary=self.binary)}"
@@ -98,17 +115,19 @@ class TimelinePanel(PlanPanel):
 
         self.rto_label.setText(f"RTO {format_duration(rec.rto_s)}")
         self.rto_label.setColor(VERDICT_COLORS["misses"])
-        # Labels to the right of the RTO line (or of the total when it overruns), at the
-        # top where the short first phases leave room.
-        self.rto_label.setPos(rec.rto_s, -0.68)
         word = "margin" if rec.margin_s >= 0 else "over by"
         self.margin_label.setText(f"{word} {format_duration(abs(rec.margin_s))}")
         self.margin_label.setColor(color)
-        self.margin_label.setPos(max(rec.rto_s, rec.total_s), -0.3)
+        # One line above the rows (a band `_fit` keeps free): each label beside its
+        # line on the outer side; `_fit` moves the inner one when it has no room.
+        meets = rec.total_s <= rec.rto_s
+        self._inner, self._outer = (
+            (self.margin_label, self.rto_label) if meets else (self.rto_label, self.margin_label)
+        )
+        self._lo, self._hi = sorted((rec.total_s, rec.rto_s))
 
         self._span = span
-        self._fit_x()
-        self.plot.setYRange(-0.7, n - 0.3, padding=0)
+        self._fit()
 
         self.headline.setText(
             f"Recovery phases, worst case of the cycle: {format_duration(rec.total_s)} "
@@ -119,18 +138,67 @@ class TimelinePanel(PlanPanel):
         longest = rec.longest_phase
         self.note.setText(
             f"Worst case: a failure {format_duration(f.since_level0_s)} after the level 0 "
-            f"starts ({f.incremental_count} incremental backup(s) to restore, "
+            f"starts ({plural(f.incremental_count, 'incremental backup')} to restore, "
             f"{format_duration(f.redo_since_s)} of redo). Longest phase: "
             f"<b>{longest.title}</b> ({format_duration(longest.duration_s)}). "
             f"At risk below a margin of {format_duration(rec.risk_margin_s)} (dotted line)."
         )
 
-    def _fit_x(self) -> None:
-        """Fit the time axis to the bars, the lines and their labels; called again when
-        the plot is resized."""
-        x_max = self.x_max_needed()
-        if x_max:
-            self.plot.setXRange(0, x_max, padding=0)
+    def _fit(self) -> None:
+        """Fit both axes to the plot's size (called again when it is resized): the time
+        axis to the bars, lines and labels, the rows below a band for the line labels."""
+        x_max = self.shared_x_max()
+        if not x_max:
+            return
+        self.plot.setXRange(0, x_max, padding=0)
+        chained = self._line_labels_chained(x_max)
+        top = self._fit_y(2 if chained else 1)
+        self._place_line_labels(top, chained)
+
+    def shared_x_max(self) -> float:
+        """The end of the time axis (Compare makes it cover both of its plans)."""
+        return self.x_max_needed()
+
+    def _fit_y(self, lines: int = 1) -> float:
+        """The rows, and above them a band `lines` labels high for the RTO and margin
+        labels; returns the band's top.
+
+        Labels keep their size in pixels, so the band's height in rows depends on the
+        plot's height: with L the band's pixels, H the plot's and n rows, the band is
+        h = L·n / (H − L) rows.
+        """
+        rows = max(len(self.shown), self.min_rows) or 1
+        height = self.plot.getViewBox().height()
+        label_px = (self.rto_label.boundingRect().height() + 1) * lines
+        band = 0.6 * lines
+        if height > label_px + 20:
+            band = label_px * rows / (height - label_px)
+        top = -0.5 - band
+        self.plot.setYRange(top, rows - 0.5, padding=0)
+        return top
+
+    def _line_labels_chained(self, x_max: float) -> bool:
+        """True when the inner label has no room left of its line (it then goes on a
+        second line, under the outer one)."""
+        width = self.plot.getViewBox().width()
+        if width <= 50 or not x_max:
+            return False
+        room_px = self._lo * width / x_max
+        return room_px < self._inner.boundingRect().width() + 4
+
+    def _place_line_labels(self, top: float, chained: bool) -> None:
+        inner, outer = self._inner, self._outer
+        outer.setAnchor((0, 0))
+        outer.setPos(self._hi, top)
+        if chained:
+            height = self.plot.getViewBox().height()
+            y_lo, y_hi = self.plot.getViewBox().viewRange()[1]
+            rows_per_px = (y_hi - y_lo) / height if height > 0 else 0.0
+            inner.setAnchor((0, 0))
+            inner.setPos(self._hi, top + (outer.boundingRect().height() + 1) * rows_per_px)
+        else:
+            inner.setAnchor((1, 0))
+            inner.setPos(self._lo, top)
 
     def x_max_needed(self) -> float:
         """The end of the time axis that shows every bar, line and label (0: no plan).
@@ -143,14 +211,21 @@ class TimelinePanel(PlanPanel):
         if not span:
             return 0.0
         width = self.plot.getViewBox().width()
-        x_max = span * 1.25
-        if width > 50:
+        if width <= 50:
+            return span * 1.25
+        ends = [(lb.pos().x(), lb.boundingRect().width())
+                for lb in self.labels if lb.isVisible() and lb.toPlainText()]  # fmt: skip
+
+        def solve(outer_px: float) -> float:
             x_max = span * 1.04
-            items = [lb for lb in (*self.labels, self.margin_label, self.rto_label)
-                     if lb.isVisible() and lb.toPlainText()]  # fmt: skip
-            for lb in items:
-                share = min(0.75, (lb.boundingRect().width() + 12) / width)
-                x_max = max(x_max, lb.pos().x() / (1 - share))
+            for x, px in [*ends, (self._hi, outer_px)]:
+                x_max = max(x_max, x / (1 - min(0.75, (px + 12) / width)))
+            return x_max
+
+        x_max = solve(self._outer.boundingRect().width())
+        if self._line_labels_chained(x_max):  # both labels start at the outer line
+            widest = max(self._outer.boundingRect().width(), self._inner.boundingRect().width())
+            x_max = solve(widest)
         return x_max
 
     def text_at(self, x: float, y: float) -> str:

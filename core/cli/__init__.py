@@ -28,6 +28,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from ..errors import CoreError
+from ..logs import log, setup_logging
 from ..textsafe import SafeStream, safe_text
 
 EXIT_USAGE = 2
@@ -37,6 +38,7 @@ EXIT_INTERNAL = 70
 # help the module's parser gives; tests/core/test_cli_startup.py keeps the two equal).
 COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("plan", "plan", "recovery timeline, backup jobs and RPO of a scenario"),
+    ("risk", "risk", "how sure is the plan: P(RTO met), percentiles, what decides it"),
     ("report", "report", "write the PDF plan of a scenario"),
     ("awr", "awr", "parse AWR / Statspack reports and print their workload figures"),
     ("import", "import_cmd", "store AWR / Statspack reports and CSV exports in the store"),
@@ -49,6 +51,12 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("scenarios", "scenarios", "scenarios kept in the store, with their version history"),
     ("fix", "fix", "what it takes: the cheapest changes that make the plan meet, and their cost"),
     ("estate", "estate", "when is each database open after a site loss, on shared hardware"),
+    ("estates", "estates", "estates kept in the store, with their version history"),
+    (
+        "desktop-install",
+        "desktop",
+        "install the menu entry, icon and scenario file type into a Linux desktop",
+    ),
 )
 
 Register = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]
@@ -133,6 +141,8 @@ def _main(argv: Sequence[str] | None, extra_commands: Sequence[Register]) -> int
     if not getattr(args, "command", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
+    setup_logging()  # core/logs.py: every command and error lands in the log file
+    log.info("rto-planner %s", " ".join(argv))
     if sys.stdout is None:  # started with standard output closed (`>&-`)
         sys.stdout = _ClosedOutput()
     try:
@@ -140,6 +150,7 @@ def _main(argv: Sequence[str] | None, extra_commands: Sequence[Register]) -> int
         sys.stdout.flush()  # a full or broken device shows up here, not at exit
         return code
     except CoreError as exc:
+        log.warning("error: %s", exc)
         print(f"rto-planner: error: {safe_text(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
@@ -161,6 +172,7 @@ def _main(argv: Sequence[str] | None, extra_commands: Sequence[Register]) -> int
         print("rto-planner: error: the input is nested too deeply to read", file=sys.stderr)
         return EXIT_USAGE
     except Exception as exc:  # a bug: say so in one line, never dump a traceback on a user
+        log.exception("internal error")
         if os.environ.get("RTOPLANNER_DEBUG"):
             import traceback
 

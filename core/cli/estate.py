@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 from ..estate import (
@@ -37,8 +38,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument(
         "estate",
         metavar="ESTATE.toml",
-        help="the estate file: databases (scenario files or stored names), priorities, "
-        "shared resources",
+        help="the estate file (databases as scenario files or stored names, priorities, "
+        "shared resources), or the name of an estate kept in the store",
     )
     p.add_argument(
         "--only",
@@ -77,15 +78,37 @@ class StoreScenarios:
         return self.store.load_scenario(name)
 
 
-def load_estate_for(args: argparse.Namespace, stack: ExitStack) -> Estate:
-    resolve = None if args.no_store else StoreScenarios(args, stack)
-    estate = load_estate(args.estate, catalog=catalog_for(args), resolve=resolve)
-    return estate.only(args.only) if args.only else estate
+def load_estate_for(args: argparse.Namespace, stack: ExitStack, path: str) -> Estate:
+    """An estate file, else (when no such file exists) an estate kept in the store."""
+    stored = not Path(path).exists() and not path.lower().endswith(".toml")
+    if stored and not args.no_store:
+        from ..store import open_store_from_args
+        from ..store.estates import load_stored_estate
+
+        store = stack.enter_context(open_store_from_args(args, read_only=True))
+        estate = load_stored_estate(store, path)
+    else:
+        resolve = None if args.no_store else StoreScenarios(args, stack)
+        estate = load_estate(path, catalog=catalog_for(args), resolve=resolve)
+    only = getattr(args, "only", None)
+    return estate.only(only) if only else estate
+
+
+def report_estate(args: argparse.Namespace, path: str) -> int:
+    """`rto-planner report ESTATE.toml -o PLAN.pdf`: the estate PDF."""
+    from ..report.estate import write_estate_report
+
+    with ExitStack() as stack:
+        estate = load_estate_for(args, stack, path)
+    out = write_estate_report(estate, args.output)
+    if not args.quiet:
+        print(f"wrote {out}")
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
-        estate = load_estate_for(args, stack)
+        estate = load_estate_for(args, stack, args.estate)
     result = run_estate(estate)
     least = None if args.no_least else least_hardware(estate, result)
     if args.json:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..catalog import Catalog, parse_price
 from ..errors import CoreError
-from ..fix import FixPoint, FixResult, what_it_takes
+from ..fix import FixPoint, FixResult, common_changes, what_it_takes
 from ..fix.export import annotated_scenario_text
 from ..fix.prices import PriceBook, format_money, price_book
 from ..jsonable import json_ready
@@ -60,8 +60,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.set_defaults(func=run)
 
 
-def _catalog_and_prices(args: argparse.Namespace) -> tuple[Catalog | None, PriceBook]:
-    if args.no_store:
+def catalog_and_prices(args: argparse.Namespace) -> tuple[Catalog | None, PriceBook]:
+    """The store's catalog and prices (yours win), or the shipped ones with `--no-store`
+    or when the store cannot be opened (with a warning)."""
+    if getattr(args, "no_store", False):
         return None, price_book()
     from ..store import open_store_from_args
 
@@ -79,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         raise CoreError(
             f"{args.output}: is the scenario itself", hint="write the fixed plan to a new file"
         )
-    catalog, prices = _catalog_and_prices(args)
+    catalog, prices = catalog_and_prices(args)
     scenario = load_scenario(args.scenario, catalog=catalog)
     result = what_it_takes(scenario, catalog=catalog, prices=prices, budget=budget)
     written = _write(args.output, scenario, result, catalog) if args.output else None
@@ -142,8 +144,12 @@ def render_text(result: FixResult) -> str:
         )
     lines.append(format_table(["#", "RECOVERY", "VERDICT", "COST"], rows))
     lines.append("")
+    common = common_changes(result.frontier)
+    if common:
+        lines.append("Every point includes: " + "; ".join(common))
     for n, p in enumerate(result.frontier, start=1):
-        lines.append(f"{n}. " + "; ".join(c.words for c in p.changes))
+        own = [c.words for c in p.changes if c.words not in common]
+        lines.append(f"{n}. " + ("; ".join(own) if own else "(only the common changes)"))
     lines.append("")
     lines += _recommendation(result)
     return "\n".join(lines) + "\n"

@@ -6,9 +6,11 @@ import argparse
 import sys
 
 from ..errors import CoreError
+from ..estate.model import is_estate_file
 from ..report import write_report
 from ..scenario import Scenario, load_scenario
-from .plan import _date, catalog_for
+from .fix import catalog_and_prices
+from .plan import _date
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -20,7 +22,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "recovery timeline, path and bottleneck, backups, cycle, RPO, growth, assumptions "
         "and formulas. With SOURCE_DATE_EPOCH set the PDF is byte-for-byte reproducible.",
     )
-    p.add_argument("scenario", metavar="SCENARIO.toml", help="the scenario file to report on")
+    p.add_argument(
+        "scenario",
+        metavar="SCENARIO.toml",
+        help="the scenario file to report on (an estate file gives the estate PDF)",
+    )
     p.add_argument(
         "-o", "--output", metavar="PLAN.pdf", required=True, help="the PDF file to write"
     )
@@ -59,13 +65,18 @@ def _workload_evidence(args: argparse.Namespace, scenario: Scenario):
 
 
 def run(args: argparse.Namespace) -> int:
-    catalog = catalog_for(args)
+    if is_estate_file(args.scenario):
+        from .estate import report_estate
+
+        return report_estate(args, args.scenario)
+    catalog, prices = catalog_and_prices(args)
     scenario = load_scenario(args.scenario, catalog=catalog)
     out = write_report(
         scenario,
         args.output,
         as_of=args.as_of,
         catalog=catalog,
+        prices=prices,
         workload=_workload_evidence(args, scenario),
         binary=args.binary,
     )

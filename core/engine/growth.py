@@ -51,6 +51,14 @@ def _check(
     return reason, GrowthPoint(on, size, total, l0)
 
 
+def anniversary(d: date, years: int) -> date:
+    """The same calendar day `years` later (29 February becomes 28 February)."""
+    try:
+        return d.replace(year=d.year + years)
+    except ValueError:
+        return d.replace(year=d.year + years, day=28)
+
+
 def growth_outlook(
     scenario: Scenario,
     restore: PathModel,
@@ -68,7 +76,11 @@ def growth_outlook(
     def check(years: float) -> tuple[str | None, GrowthPoint]:
         return _check(scenario, restore, backup, years, day(years))
 
-    points = [check(float(y))[1] for y in range(int(horizon_years) + 1)]
+    def on(d: date) -> GrowthPoint:
+        return _check(scenario, restore, backup, (d - as_of).days * 86400 / YEAR, d)[1]
+
+    # Yearly points fall on the anniversary (1 March stays 1 March), not every 365.25 days.
+    points = [on(anniversary(as_of, y)) for y in range(int(horizon_years) + 1)]
     reason0 = check(0.0)[0]
     if reason0:
         return GrowthResult(as_of, as_of, reason0, scenario.database.size_bytes,

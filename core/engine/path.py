@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ..errors import ModelError
 from ..scenario import Scenario, Stage
 from ..units import format_rate
+from ..wording import plural
 
 RESTORE = "restore"
 BACKUP = "backup"
@@ -121,14 +122,14 @@ class PathModel:
         idx = self.bottleneck_index
         if idx is None:
             return (
-                f"only {self.channels} RMAN channel(s) run, at "
+                f"only {plural(self.channels, 'RMAN channel')} run, at "
                 f"{format_rate(self.per_channel_Bps)} each; more channels would help"
             )
         st = self.stages[idx]
         if idx == self.shared_index and st.total_Bps == self.shared_Bps:
             return f"{st.label} ({st.count} × {format_rate(st.unit_Bps)} of data) is saturated"
         return (
-            f"{self.active_channels} active channel(s), each limited to "
+            f"{plural(self.active_channels, 'active channel')}, each limited to "
             f"{format_rate(self.per_channel_Bps)} by {st.label}"
         )
 

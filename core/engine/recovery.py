@@ -8,6 +8,7 @@ from ..errors import ModelError
 from ..result import FailureState, Phase, RecoveryResult
 from ..scenario import Scenario
 from ..units import DAY
+from ..wording import plural
 from .flow import LARGEST_FILE_LABEL, move
 from .path import PathModel
 
@@ -126,7 +127,7 @@ def recovery_timeline(
         "restore_incremental",
         state.incremental_bytes,
         state.largest_incremental_piece_bytes,
-        f"{state.incremental_count} {b.level1} level 1 backup(s)"
+        plural(state.incremental_count, f"{b.level1} level 1 backup")
         if state.incremental_count
         else "no level 1 backup to restore",
         state.incremental_count,
@@ -143,7 +144,7 @@ def recovery_timeline(
             dur,
             state.incremental_bytes,
             "incremental_apply_rate",
-            f"apply {state.incremental_count} backup(s)",
+            f"apply {plural(state.incremental_count, 'backup')}",
             state.incremental_count,
         )
     else:

@@ -6,15 +6,18 @@ with each database's own plan, `least_hardware` finds the least shared hardware 
 priority-1 databases to meet their RTO.
 """
 
-from .least import LeastCount, LeastHardware, least_hardware, least_to_json
+from .least import LeastCount, LeastHardware, answer_estate, least_hardware, least_to_json
 from .model import (
     Estate,
     EstateDatabase,
     SharedResource,
+    dump_estate,
     is_estate_file,
     is_estate_text,
     load_estate,
     load_estate_text,
+    with_priority,
+    with_rto,
     with_shared_count,
 )
 from .run import DatabaseOutcome, EstateResult, ResourceSummary, estate_to_json, run_estate
@@ -28,6 +31,8 @@ __all__ = [
     "LeastHardware",
     "ResourceSummary",
     "SharedResource",
+    "answer_estate",
+    "dump_estate",
     "estate_to_json",
     "is_estate_file",
     "is_estate_text",
@@ -36,5 +41,7 @@ __all__ = [
     "load_estate",
     "load_estate_text",
     "run_estate",
+    "with_priority",
+    "with_rto",
     "with_shared_count",
 ]

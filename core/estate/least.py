@@ -104,3 +104,11 @@ def least_to_json(least: LeastHardware) -> dict[str, object]:
             for c in least.counts
         ],
     }
+
+
+def answer_estate(
+    estate: Estate, *, should_cancel: Callable[[], bool] | None = None
+) -> tuple[EstateResult, LeastHardware]:
+    """Everything the Estate window and the PDF show: the recovery and the least hardware."""
+    result = run_estate(estate, should_cancel=should_cancel)
+    return result, least_hardware(estate, result, should_cancel=should_cancel)

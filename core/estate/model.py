@@ -30,8 +30,10 @@ from ..scenario import (
     _key_lines,
     _Loader,
     _resolve_stage,
+    _toml_value,
     load_scenario,
 )
+from ..units import exact_duration
 
 ESTATE_FORMAT_VERSION = 1
 
@@ -100,6 +102,8 @@ class EstateDatabase:
     """Where the scenario came from: a file path, or 'store: NAME'."""
     rto_override_s: float | None = None
     shared_names: tuple[str, ...] = ()
+    ref: str = ""
+    """The `scenario = ...` value as written in the estate file."""
 
     @property
     def rto_s(self) -> float:
@@ -179,8 +183,8 @@ def _scenario_for(
 ) -> tuple[Scenario, str]:
     """A database's scenario: a file next to the estate file, else a stored scenario."""
     looks_like_file = ref.lower().endswith(".toml") or "/" in ref or "\\" in ref
-    if base_dir is not None and looks_like_file:
-        path = (base_dir / ref).resolve()
+    if looks_like_file and (base_dir is not None or Path(ref).is_absolute()):
+        path = ((base_dir or Path("/")) / ref).resolve()
         if path.is_file():
             return load_scenario(path, catalog=catalog), str(path)
         if resolve is None:
@@ -297,6 +301,7 @@ def estate_from_mapping(
                 source=origin,
                 rto_override_s=vals.get("rto"),
                 shared_names=used,
+                ref=vals["scenario"],
             )
         )
     return Estate(
@@ -388,3 +393,47 @@ def with_shared_count(estate: Estate, name: str, count: int) -> Estate:
         path = tuple(new.stage if st.shared == name else st for st in db.estate_scenario.path)
         dbs.append(replace(db, estate_scenario=replace(db.estate_scenario, path=path)))
     return replace(estate, shared=shared, databases=tuple(dbs))
+
+
+def with_priority(estate: Estate, name: str, priority: int) -> Estate:
+    """The estate with database `name` in tier `priority` (the GUI's drag and edit)."""
+    if priority < 1:
+        raise ScenarioError("a priority is 1 or more", key="priority", source=estate.source)
+    dbs = tuple(replace(d, priority=priority) if d.name == name else d for d in estate.databases)
+    return replace(estate, databases=dbs)
+
+
+def with_rto(estate: Estate, name: str, rto_s: float | None) -> Estate:
+    """The estate with database `name`'s RTO overridden (None: the scenario's own)."""
+    if rto_s is not None and rto_s <= 0:
+        raise ScenarioError("an RTO must be greater than zero", key="rto", source=estate.source)
+    dbs = []
+    for d in estate.databases:
+        if d.name == name:
+            targets = d.scenario.targets if rto_s is None else replace(
+                d.estate_scenario.targets, rto_s=rto_s)  # fmt: skip
+            d = replace(d, rto_override_s=rto_s,
+                        estate_scenario=replace(d.estate_scenario, targets=targets))  # fmt: skip
+        dbs.append(d)
+    return replace(estate, databases=tuple(dbs))
+
+
+def dump_estate(estate: Estate) -> str:
+    """ESTATE.toml for an estate as edited (priorities, RTOs); the shared resources and
+    scenario references as they were loaded. The original's comments are not kept."""
+    out = ["format = 1", f"name = {_toml_value(estate.name)}"]
+    if estate.customer:
+        out.append(f"customer = {_toml_value(estate.customer)}")
+    if estate.notes:
+        out.append(f"notes = {_toml_value(estate.notes)}")
+    for entry in estate.raw.get("shared", []):
+        out.append("\n[[shared]]")
+        out += [f"{k} = {_toml_value(v)}" for k, v in entry.items()]
+    for d in estate.databases:
+        out += ["\n[[database]]", f"scenario = {_toml_value(d.ref)}"]
+        if d.name != d.scenario.name:
+            out.append(f"name = {_toml_value(d.name)}")
+        out.append(f"priority = {d.priority}")
+        if d.rto_override_s is not None:
+            out.append(f"rto = {_toml_value(exact_duration(d.rto_override_s))}")
+    return "\n".join(out) + "\n"

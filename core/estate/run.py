@@ -9,6 +9,7 @@ from typing import Any
 
 from .. import ENGINE_VERSION
 from ..engine.recovery import recovery_verdict
+from ..result import Phase
 from .jobs import Job, build_jobs
 from .model import Estate
 from .simulate import DatabaseRun, PhaseRun, UsageSample, simulate
@@ -31,6 +32,8 @@ class DatabaseOutcome:
     alone_s: float
     """When it would open with the estate's hardware to itself (its own plan)."""
     alone_verdict: str
+    alone_phases: tuple[Phase, ...]
+    """Its own plan's phases on the estate's hardware (for comparison)."""
     waited_for: str
     """The shared resource it lost most time to, or NOTHING."""
     waited_s: float
@@ -102,6 +105,7 @@ def _outcome(estate: Estate, job: Job, run: DatabaseRun) -> DatabaseOutcome:
         verdict=recovery_verdict(open_s, job.rto_s, job.risk_margin_s),
         alone_s=job.alone.total_s,
         alone_verdict=job.alone.verdict,
+        alone_phases=job.alone.phases,
         waited_for=waited_for,
         waited_s=waited,
         waits_s=dict(run.waits_s),

@@ -78,26 +78,48 @@ def _fill_tier(
         live = live[~done]
 
 
-def allocate(
-    tier: np.ndarray, caps: np.ndarray, use: np.ndarray, capacity: np.ndarray
-) -> Allocation:
-    """Rates for every active transfer: `tier` (priority), `cap` (data bytes/s), `use`
-    (transfers × resources), `capacity` (per resource)."""
+def share_tier(caps: np.ndarray, use: np.ndarray, room: np.ndarray) -> Allocation:
+    """Max-min fair rates for one tier's transfers given what the higher tiers left
+    (`room`, reduced in place by what this tier takes)."""
     n = len(caps)
+    caps = np.minimum(caps, UNBOUNDED_Bps)
     rate = np.zeros(n)
     frozen_by = np.full(n, NOT_FROZEN, dtype=np.int64)
     if n == 0:
         return Allocation(rate, frozen_by)
-    caps = np.minimum(caps, UNBOUNDED_Bps)
-    room = capacity.astype(float).copy()
-    if use.shape[1] == 0 or np.all(caps @ use <= room):
+    users = use > 0
+    need = caps @ use
+    if np.all(need <= room):  # nothing saturates: every transfer gets its cap
         rate[:] = caps
+        room -= need
         return Allocation(rate, frozen_by)
-    for t in np.unique(tier):
-        members = np.nonzero(tier == t)[0]
-        sub_rate = np.zeros(len(members))
-        sub_by = np.full(len(members), NOT_FROZEN, dtype=np.int64)
-        _fill_tier(caps[members], use[members], room, sub_rate, sub_by)
-        rate[members] = sub_rate
-        frozen_by[members] = sub_by
+    if not np.any(room[users.any(axis=0)] > 0):  # what they all need is used up
+        shares = users.any(axis=1)
+        rate[~shares] = caps[~shares]
+        frozen_by[shares] = np.argmax(users[shares] & (room <= 0), axis=1)
+        return Allocation(rate, frozen_by)
+    _fill_tier(caps, use, room, rate, frozen_by)
     return Allocation(rate, frozen_by)
+
+
+def allocate_tiers(
+    tiers: list[np.ndarray], caps: np.ndarray, use: np.ndarray, capacity: np.ndarray
+) -> Allocation:
+    """Rates for the active transfers, given as index arrays per tier, highest first:
+    `caps` (data bytes/s), `use` (transfers × resources), `capacity` (per resource)."""
+    rate = np.zeros(len(caps))
+    frozen_by = np.full(len(caps), NOT_FROZEN, dtype=np.int64)
+    room = capacity.astype(float).copy()
+    for members in tiers:
+        got = share_tier(caps[members], use[members], room)
+        rate[members] = got.rate
+        frozen_by[members] = got.frozen_by
+    return Allocation(rate, frozen_by)
+
+
+def allocate(
+    tier: np.ndarray, caps: np.ndarray, use: np.ndarray, capacity: np.ndarray
+) -> Allocation:
+    """`allocate_tiers` with each transfer's priority given (1 first)."""
+    groups = [np.nonzero(tier == t)[0] for t in np.unique(tier)]
+    return allocate_tiers(groups, caps, use, capacity)

@@ -21,13 +21,19 @@ Between two events every rate is constant, so the simulation is exact and event-
 the next event is a fixed phase ending, a channel's start-up ending, or a transfer's
 remaining bytes reaching zero at its current rate. A database alone on its hardware gets
 exactly its own plan (a test checks it).
+
+For speed the transfers' state lives in numpy arrays indexed by database, and rates are
+re-shared only where the sharing can change: a transfer starts or ends, its cap falls,
+or the cap rises of a transfer that was at its cap (one held below its cap by a
+saturated resource keeps its max-min fair rate when it gains a channel); and only from
+the tier of the change down, stopping at the first tier whose transfers and leftover
+capacity are as they were (strict priority: a lower tier never changes a higher one).
 """
 
 from __future__ import annotations
 
 import heapq
 import itertools
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -35,10 +41,10 @@ import numpy as np
 
 from ..errors import CoreError
 from .jobs import Job, Step
-from .share import NOT_FROZEN, allocate
+from .share import NOT_FROZEN, share_tier
 
-_PHASE_END, _INIT_END, _FLOW = 0, 1, 2
-_REST, _PIECE = 0, 1
+_PHASE_END, _INIT_END = 0, 1
+_LOSS_EPS = 1e-12
 
 
 @dataclass(frozen=True)
@@ -111,12 +117,11 @@ class _Resources:
 
 
 class _Db:
-    """A database's state while it recovers."""
+    """A database's progress through its phases (the transfer's bytes are in _Flows)."""
 
     __slots__ = (
-        "blame", "held", "initing", "job", "k", "loss", "moved", "phase_start", "phase_wait",
-        "phases", "piece", "piece_rate", "rate", "rest", "rest_rate", "serial", "shape",
-        "step", "t_last", "version", "wait_since", "waiting", "waits",
+        "held", "initing", "job", "phase_start", "phases", "serial", "step", "wait_since",
+        "waiting",
     )  # fmt: skip
 
     def __init__(self, job: Job) -> None:
@@ -124,69 +129,102 @@ class _Db:
         self.step = -1
         self.phase_start = 0.0
         self.phases: list[PhaseRun] = []
-        self.waits: dict[int, float] = {}
         self.serial = 0  # counts transfers, so stale events and requests are ignored
-        self._reset_transfer(0.0, 0.0)
-
-    def _reset_transfer(self, volume: float, piece: float) -> None:
-        self.rest = volume - piece
-        self.piece = piece
-        self.k = 0
         self.held = 0
         self.initing = False
         self.waiting = False
-        self.rate = self.rest_rate = self.piece_rate = 0.0
-        self.blame = NOT_FROZEN
-        self.loss = 0.0
-        self.t_last = 0.0
-        self.version = 0
-        self.moved = 0.0
-        self.phase_wait = 0.0
         self.wait_since = 0.0
-        self.shape: tuple[float, bool, bool] | None = None
 
     @property
     def current(self) -> Step:
         return self.job.steps[self.step]
 
-    def cap(self) -> float:
-        """Data bytes/s the database can take with its streaming channels."""
-        job = self.job
-        if self.k == 0:
-            return 0.0
-        channels = self.k if self.rest > 0 else 1
-        return min(job.private_Bps, channels * job.per_channel_Bps)
 
-    def settle(self, now: float) -> None:
-        dt = now - self.t_last
-        if dt > 0:
-            self.rest = max(0.0, self.rest - self.rest_rate * dt)
-            self.piece = max(0.0, self.piece - self.piece_rate * dt)
-            self.moved += self.rate * dt
-            if self.loss > 0 and self.blame != NOT_FROZEN:
-                lost = dt * self.loss
-                self.waits[self.blame] = self.waits.get(self.blame, 0.0) + lost
-                self.phase_wait += lost
-        self.t_last = now
+class _Flows:
+    """Every database's transfer state as arrays indexed by database."""
 
-    def set_rate(self, rate: float) -> None:
-        self.rate = rate
-        if self.piece > 0:
-            self.piece_rate = rate if self.rest <= 0 else min(rate, self.job.per_channel_Bps)
-        else:
-            self.piece_rate = 0.0
-        self.rest_rate = rate - self.piece_rate if self.rest > 0 else 0.0
+    def __init__(self, jobs: list[Job], n_resources: int) -> None:
+        n = len(jobs)
+        self.volume = np.zeros(n)
+        self.rest = np.zeros(n)
+        self.piece = np.zeros(n)
+        self.rate = np.zeros(n)
+        self.rest_rate = np.zeros(n)
+        self.piece_rate = np.zeros(n)
+        self.moved = np.zeros(n)
+        self.loss = np.zeros(n)
+        self.blame = np.full(n, NOT_FROZEN, dtype=np.int64)
+        self.at_cap = np.zeros(n, dtype=bool)
+        self.phase_wait = np.zeros(n)
+        self.k = np.zeros(n, dtype=np.int64)
+        self.waiting = np.zeros(n, dtype=bool)
+        self.per_channel = np.array([j.per_channel_Bps for j in jobs])
+        self.private = np.array([j.private_Bps for j in jobs])
+        self.channels = np.array([j.channels for j in jobs], dtype=np.int64)
+        self.alone_fluid = np.array([min((t for _, t in j.fluid), default=np.inf) for j in jobs])
+        self.pool = np.array([-1 if j.pool is None else j.pool for j in jobs], dtype=np.int64)
+        self.waits = np.zeros((n, n_resources))
+        self.t_last = np.zeros(n)
+        self.t_done = np.full(n, np.inf)
+        """When each transfer's rest or piece is next through at its current rates."""
 
-    def next_done(self) -> tuple[float, int] | None:
-        """Seconds until the rest or the piece is through at the current rates."""
-        best = None
-        if self.rest > 0 and self.rest_rate > 0:
-            best = (self.rest / self.rest_rate, _REST)
-        if self.piece > 0 and self.piece_rate > 0:
-            dt = self.piece / self.piece_rate
-            if best is None or dt < best[0]:
-                best = (dt, _PIECE)
-        return best
+    def start(self, i: int, volume: float, piece: float) -> None:
+        self.volume[i] = volume
+        self.rest[i] = volume - piece
+        self.piece[i] = piece
+        self.rate[i] = self.rest_rate[i] = self.piece_rate[i] = 0.0
+        self.moved[i] = self.loss[i] = self.phase_wait[i] = 0.0
+        self.blame[i] = NOT_FROZEN
+        self.k[i] = 0
+        self.t_done[i] = np.inf
+
+    def settle(self, ids: np.ndarray, now: float) -> None:
+        """Move transfers forward to `now` at their (constant) rates."""
+        dt = now - self.t_last[ids]
+        self.t_last[ids] = now
+        self.rest[ids] = np.maximum(self.rest[ids] - self.rest_rate[ids] * dt, 0.0)
+        self.piece[ids] = np.maximum(self.piece[ids] - self.piece_rate[ids] * dt, 0.0)
+        self.moved[ids] += self.rate[ids] * dt
+        blamed = self.blame[ids]
+        hit = blamed != NOT_FROZEN
+        if hit.any():  # (transfer, resource) pairs are unique: a plain fancy add is exact
+            lost = self.loss[ids[hit]] * dt[hit]
+            self.phase_wait[ids[hit]] += lost
+            self.waits[ids[hit], blamed[hit]] += lost
+
+    def caps(self, ids: np.ndarray) -> np.ndarray:
+        channels = np.where(self.rest[ids] > 0, self.k[ids], 1)
+        return np.minimum(self.private[ids], channels * self.per_channel[ids])
+
+    def alone(self, ids: np.ndarray) -> np.ndarray:
+        """What each would move now with all its channels and nothing else running."""
+        channels = np.where(self.rest[ids] > 0, self.channels[ids], 1)
+        own = np.minimum(self.private[ids], channels * self.per_channel[ids])
+        return np.minimum(own, self.alone_fluid[ids])
+
+    def set_rates(self, ids: np.ndarray, rate: np.ndarray, frozen_by: np.ndarray) -> None:
+        rest, piece = self.rest[ids], self.piece[ids]
+        rest_left = rest > 0
+        piece_rate = np.minimum(rate, np.where(rest_left, self.per_channel[ids], np.inf))
+        piece_rate[piece <= 0] = 0.0
+        rest_rate = rate - piece_rate
+        rest_rate[~rest_left] = 0.0
+        self.rate[ids] = rate
+        self.piece_rate[ids] = piece_rate
+        self.rest_rate[ids] = rest_rate
+        frozen = frozen_by != NOT_FROZEN
+        self.at_cap[ids] = ~frozen
+        # time lost: the share below what it would move alone, charged to what held it
+        alone = self.alone(ids)
+        loss = 1.0 - np.divide(rate, alone, out=np.ones_like(rate), where=alone > 0)
+        blame = np.where(frozen, frozen_by, np.where(self.waiting[ids], self.pool[ids], -1))
+        charged = (loss > _LOSS_EPS) & (blame != NOT_FROZEN)
+        self.loss[ids] = np.where(charged, loss, 0.0)
+        self.blame[ids] = np.where(charged, blame, NOT_FROZEN)
+        t_rest = np.divide(rest, rest_rate, out=np.full_like(rest, np.inf), where=rest_rate > 0)
+        t_piece = np.divide(piece, piece_rate, out=np.full_like(piece, np.inf),
+                            where=piece_rate > 0)  # fmt: skip
+        self.t_done[ids] = self.t_last[ids] + np.minimum(t_rest, t_piece)
 
 
 class _Simulation:
@@ -194,74 +232,83 @@ class _Simulation:
                  trace: bool) -> None:  # fmt: skip
         self.jobs = jobs
         self.res = _Resources(resource_names, jobs, units)
+        self.flows = _Flows(jobs, len(resource_names))
         self.dbs = [_Db(j) for j in jobs]
-        self.events: list[tuple[float, int, int, int, int, int]] = []
+        self.events: list[tuple[float, int, int, int, int]] = []
         self.seq = itertools.count()
         self.queues: dict[int, list[tuple[int, int, int, int, int]]] = {}
         # Drives still to come to the transfers of each tier, by pool: a lower tier
         # gets a drive only when what is free exceeds what the higher tiers still want.
         self.owed: dict[int, dict[int, int]] = {}
-        self.active: set[int] = set()
-        self.dirty = False
+        self.active: dict[int, set[int]] = {}
+        """Transfers with a channel streaming, by tier."""
+        self.shared: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        """By tier, as last shared: its transfers and the capacity the higher tiers left."""
+        self.next_flow_t = np.inf
+        self.dirty: set[int] = set()
+        """Tiers whose sharing may have changed."""
         self.trace_on = trace
         self.trace: list[UsageSample] = []
-        self.alone_fluid = np.zeros((len(jobs), len(resource_names)))
-        for job in jobs:
-            for r, total in job.fluid:
-                self.alone_fluid[job.index, r] = total
 
-    # ---------------------------------------------------------------- events
+    # ---------------------------------------------------------------- the loop
 
-    def push(self, t: float, kind: int, i: int, token: int = 0, part: int = 0) -> None:
-        heapq.heappush(self.events, (t, next(self.seq), kind, i, token, part))
+    def push(self, t: float, kind: int, i: int, token: int = 0) -> None:
+        heapq.heappush(self.events, (t, next(self.seq), kind, i, token))
 
     def run(self, should_cancel: Callable[[], bool] | None) -> None:
         for db in self.dbs:
             self.next_step(db, 0.0)
         steps = 0
-        while self.events:
-            now = self.events[0][0]
+        while self.events or self.next_flow_t < np.inf:
+            t_event = self.events[0][0] if self.events else np.inf
+            now = min(t_event, self.next_flow_t)
+            if self.next_flow_t <= now:
+                self.finish_parts(now)
             while self.events and self.events[0][0] <= now:
-                _, _, kind, i, token, part = heapq.heappop(self.events)
-                self.handle(kind, self.dbs[i], now, token, part)
+                _, _, kind, i, token = heapq.heappop(self.events)
+                self.handle(kind, self.dbs[i], now, token)
             if self.dirty:
                 self.reallocate(now)
             steps += 1
             if should_cancel is not None and steps % 512 == 0 and should_cancel():
                 raise CoreError("estate simulation cancelled")
 
-    def handle(self, kind: int, db: _Db, now: float, token: int, part: int) -> None:
+    def handle(self, kind: int, db: _Db, now: float, token: int) -> None:
         if kind == _PHASE_END:
             step = db.current
             db.phases.append(PhaseRun(step.name, db.phase_start, step.duration_s, 0.0, 0.0, 0.0))
             self.next_step(db, now)
-        elif kind == _INIT_END:
-            if token != db.serial:
-                return
-            db.settle(now)
-            db.initing = False
-            db.k += 1
-            self.active.add(db.job.index)
-            self.dirty = True
-            self.want_channel(db, now)
-        elif kind == _FLOW:
-            if token != db.serial or part != db.version:
-                return
-            db.settle(now)
-            self.finish_part(db, now)
+        elif token == db.serial:  # _INIT_END of a transfer still running
+            self.channel_streams(db, now)
 
-    def finish_part(self, db: _Db, now: float) -> None:
-        """Called when a part of a transfer may be through: snap round-off, and end the
-        transfer or re-share (the database's cap or split changed)."""
-        tol = 1e-9 * max(db.current.volume_bytes, 1.0)
-        if db.rest <= tol:
-            db.rest = 0.0
-        if db.piece <= tol:
-            db.piece = 0.0
-        if db.rest <= 0 and db.piece <= 0:
-            self.end_transfer(db, now)
-        else:
-            self.dirty = True
+    def channel_streams(self, db: _Db, now: float) -> None:
+        f, i = self.flows, db.job.index
+        db.initing = False
+        f.k[i] += 1
+        if f.k[i] == 1:
+            self.active.setdefault(db.job.priority, set()).add(i)
+            f.t_last[i] = now
+            self.dirty.add(db.job.priority)
+        elif f.at_cap[i]:
+            self.dirty.add(db.job.priority)  # its cap held it: one more channel counts
+        self.want_channel(db, now)
+
+    def finish_parts(self, now: float) -> None:
+        """A rest or piece is through: snap round-off, end finished transfers, and
+        re-share their tiers (caps or splits changed)."""
+        f = self.flows
+        ids = np.flatnonzero(f.t_done <= now)
+        f.settle(ids, now)
+        tol = 1e-9 * np.maximum(f.volume[ids], 1.0)
+        f.rest[ids] = np.where(f.rest[ids] <= tol, 0.0, f.rest[ids])
+        f.piece[ids] = np.where(f.piece[ids] <= tol, 0.0, f.piece[ids])
+        f.t_done[ids] = np.inf
+        for i in ids.tolist():
+            db = self.dbs[i]
+            self.dirty.add(db.job.priority)
+            if f.rest[i] <= 0 and f.piece[i] <= 0:
+                self.end_transfer(db, now)
+        self.next_flow_t = np.inf
 
     # ---------------------------------------------------------------- phases
 
@@ -275,15 +322,16 @@ class _Simulation:
             self.push(now + step.duration_s, _PHASE_END, db.job.index)
             return
         db.serial += 1
-        db._reset_transfer(step.volume_bytes, step.piece_bytes)
-        db.t_last = now
+        db.held = 0
+        db.initing = db.waiting = False
+        self.flows.start(db.job.index, step.volume_bytes, step.piece_bytes)
         if db.job.pool is not None:
             owed = self.owed.setdefault(db.job.pool, {})
             owed[db.job.priority] = owed.get(db.job.priority, 0) + db.job.channels
         self.want_channel(db, now)
 
     def end_transfer(self, db: _Db, now: float) -> None:
-        job = db.job
+        job, f, i = db.job, self.flows, db.job.index
         step = db.current
         db.phases.append(
             PhaseRun(
@@ -291,39 +339,48 @@ class _Simulation:
                 db.phase_start,
                 now - db.phase_start,
                 step.volume_bytes,
-                db.moved,
-                db.phase_wait,
+                float(f.moved[i]),
+                float(f.phase_wait[i]),
             )
         )
-        self.active.discard(job.index)
+        self.active[job.priority].discard(i)
+        self.dirty.add(job.priority)
+        f.rate[i] = f.rest_rate[i] = f.piece_rate[i] = f.loss[i] = 0.0
+        f.t_done[i] = np.inf
+        f.k[i] = 0
         db.serial += 1  # its pending init and drive request are void now
         if job.pool is not None:
             self.owed[job.pool][job.priority] -= job.channels - db.held
             self.res.free[job.pool] += db.held
             db.held = 0
+            self.set_waiting(db, False)
             self.grant(job.pool, now)
-        db.k = 0
-        db.rate = db.rest_rate = db.piece_rate = 0.0
-        self.dirty = True
         self.next_step(db, now)
 
     # ---------------------------------------------------------------- channels
 
+    def set_waiting(self, db: _Db, waiting: bool) -> None:
+        db.waiting = waiting
+        self.flows.waiting[db.job.index] = waiting
+
     def want_channel(self, db: _Db, now: float) -> None:
         """Start the next channel's initialisation (after a drive, if it needs one)."""
         job = db.job
-        if db.initing or db.waiting or db.k >= job.channels:
+        if db.initing or db.waiting or self.flows.k[job.index] >= job.channels:
             return
         if job.pool is None:
             self.start_init(db, now)
             return
-        db.waiting = True
+        self.set_waiting(db, True)
         db.wait_since = now
         queue = self.queues.setdefault(job.pool, [])
         heapq.heappush(queue, (job.priority, db.held, next(self.seq), job.index, db.serial))
-        if db.k:
-            self.dirty = True  # its rate now falls short for want of a drive
+        if self.flows.k[job.index] and self.flows.at_cap[job.index]:
+            self.dirty.add(job.priority)  # short of a channel for want of a drive
         self.grant(job.pool, now)
+
+    def owed_above(self, pool: int, tier: int) -> int:
+        return sum(n for t, n in self.owed.get(pool, {}).items() if t < tier)
 
     def grant(self, pool: int, now: float) -> None:
         queue = self.queues.get(pool, [])
@@ -336,20 +393,15 @@ class _Simulation:
             if self.res.free[pool] <= self.owed_above(pool, tier):
                 return  # what is free is kept for higher tiers' channels still to start
             heapq.heappop(queue)
-            db.settle(now)
-            db.waiting = False
-            if db.k == 0 and now > db.wait_since:  # nothing streamed while it waited
+            self.set_waiting(db, False)
+            if self.flows.k[i] == 0 and now > db.wait_since:  # nothing streamed meanwhile
                 lost = now - db.wait_since
-                db.waits[pool] = db.waits.get(pool, 0.0) + lost
-                db.phase_wait += lost
+                self.flows.waits[i, pool] += lost
+                self.flows.phase_wait[i] += lost
             db.held += 1
             self.owed[pool][tier] -= 1
             self.res.free[pool] -= 1
             self.start_init(db, now)
-            self.dirty = True
-
-    def owed_above(self, pool: int, tier: int) -> int:
-        return sum(n for t, n in self.owed.get(pool, {}).items() if t < tier)
 
     def start_init(self, db: _Db, now: float) -> None:
         db.initing = True
@@ -358,48 +410,44 @@ class _Simulation:
     # ---------------------------------------------------------------- sharing
 
     def reallocate(self, now: float) -> None:
-        self.dirty = False
-        ids = np.fromiter(sorted(self.active), dtype=np.int64)
-        dbs = [self.dbs[i] for i in ids]
-        caps = np.array([d.cap() for d in dbs])
-        tier = np.array([d.job.priority for d in dbs])
-        use = self.res.use[ids]
-        got = allocate(tier, caps, use, self.res.capacity)
-        for d, rate, by in zip(dbs, got.rate.tolist(), got.frozen_by.tolist(), strict=True):
-            self.update(d, now, rate, by)
+        """Re-share from the highest changed tier down (see the module docstring)."""
+        f = self.flows
+        dirty = self.dirty
+        self.dirty = set()
+        first = min(dirty)
+        room = self.res.capacity.copy()
+        for tier in sorted(set(self.active) | set(self.shared)):
+            members = self.active.get(tier, set())
+            if tier < first:
+                if tier in self.shared:
+                    room = self.shared[tier][1].copy()
+                    self.take(room, self.shared[tier][0])
+                continue
+            before = self.shared.get(tier)
+            ids = np.array(sorted(members), dtype=np.int64)
+            if (tier not in dirty and before is not None and np.array_equal(before[0], ids)
+                    and np.array_equal(before[1], room)):  # fmt: skip
+                if not any(t > tier for t in dirty):
+                    break  # this tier, and every lower one, shares as before
+                room = before[1].copy()
+                self.take(room, before[0])
+                continue
+            if not len(ids):
+                self.shared.pop(tier, None)
+                continue
+            self.shared[tier] = (ids, room.copy())
+            f.settle(ids, now)
+            got = share_tier(f.caps(ids), self.res.use[ids], room)
+            f.set_rates(ids, got.rate, got.frozen_by)
+        self.next_flow_t = float(f.t_done.min()) if len(f.t_done) else np.inf
         if self.trace_on:
-            self.sample(now, ids, got.rate)
+            active = np.flatnonzero(f.k > 0)
+            self.sample(now, active, f.rate[active])
 
-    def update(self, db: _Db, now: float, rate: float, frozen_by: int) -> None:
-        db.settle(now)
-        job = db.job
-        alone = self.alone_rate(db)
-        loss = 1.0 - rate / alone if alone > 0 else 0.0
-        blame = NOT_FROZEN
-        if loss > 1e-12:
-            if frozen_by != NOT_FROZEN:
-                blame = frozen_by
-            elif db.waiting and job.pool is not None:
-                blame = job.pool
-        db.loss, db.blame = (loss, blame) if blame != NOT_FROZEN else (0.0, NOT_FROZEN)
-        shape = (rate, db.rest > 0, db.piece > 0)
-        if shape == db.shape:
-            return  # same rates: its pending event stands
-        db.shape = shape
-        db.set_rate(rate)
-        db.version += 1
-        nxt = db.next_done()
-        if nxt is not None and math.isfinite(nxt[0]):
-            self.push(now + nxt[0], _FLOW, job.index, db.serial, db.version)
-
-    def alone_rate(self, db: _Db) -> float:
-        """What the database would move now with all its channels and nothing else."""
-        job = db.job
-        channels = job.channels if db.rest > 0 else 1
-        rate = min(job.private_Bps, channels * job.per_channel_Bps)
-        for _r, total in job.fluid:
-            rate = min(rate, total)
-        return rate
+    def take(self, room: np.ndarray, ids: np.ndarray) -> None:
+        """What a tier's transfers use, taken from `room`."""
+        room -= self.flows.rate[ids] @ self.res.use[ids]
+        np.maximum(room, 0.0, out=room)
 
     def sample(self, now: float, ids: np.ndarray, rate: np.ndarray) -> None:
         use = rate @ self.res.use[ids] if len(ids) else np.zeros(len(self.res.names))
@@ -410,12 +458,13 @@ class _Simulation:
 
     def results(self) -> list[DatabaseRun]:
         names = self.res.names
+        waits = self.flows.waits
         return [
             DatabaseRun(
                 d.job.index,
                 d.job.name,
                 tuple(d.phases),
-                {names[r]: s for r, s in d.waits.items()},
+                {names[r]: float(s) for r, s in enumerate(waits[d.job.index]) if s > 0},
             )
             for d in self.dbs
         ]

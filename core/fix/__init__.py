@@ -5,7 +5,7 @@ frontier of cost against worst-case recovery time.
 (`rto-planner fix`), the GUI's *What it takes* panel and the PDF all call it.
 """
 
-from .model import Change, Cost, FixPoint, FixResult, Outcome
+from .model import Change, Cost, FixPoint, FixResult, Outcome, common_changes
 from .prices import OPTIONS, PriceBook, format_money
 from .search import what_it_takes
 
@@ -17,6 +17,7 @@ __all__ = [
     "FixResult",
     "Outcome",
     "PriceBook",
+    "common_changes",
     "format_money",
     "what_it_takes",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..errors import CoreError
@@ -104,7 +105,7 @@ def _alternatives(search: _Search, ev: _Eval) -> tuple[Change, ...]:
             result = _outcome_of(search, trial)
             if result is not None and result.same_as(ev.outcome):
                 same.append(opt.change.words)
-        out.append(Change(c.dim, c.words, c.edits, c.cost, c.category, tuple(same)))
+        out.append(replace(c, alternatives=tuple(same)))
     return tuple(out)
 
 

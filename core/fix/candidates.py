@@ -115,6 +115,7 @@ def _more_units(base: Scenario, i: int, prices: PriceBook) -> list[Option]:
             edits={f"path[{i}].count": n},
             cost=_units_cost(prices, st.kind, st.name, st.label, extra),
             category=HARDWARE,
+            item=(st.kind, st.name or st.label),
         )
         out.append(Option(change, stage=replace(st, count=n)))
     return out
@@ -154,6 +155,7 @@ def _other_items(base: Scenario, i: int, catalog: Catalog, prices: PriceBook) ->
                 edits=_swap_edits(base, i, item.name, n),
                 cost=_units_cost(prices, st.kind, item.name, item.name, n),
                 category=HARDWARE,
+                item=(st.kind, item.name),
             )
             out.append(Option(change, stage=replace(unit_stage, count=n)))
     return out
@@ -349,6 +351,7 @@ def compression_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> 
             f"{current.upper() or 'the ratio given'}",
             {"backup.compression": level, "backup.compression_ratio": None},
             cost=cost,
+            item=None if level in ("none", "basic") else (OPTION_KIND, ADVANCED_COMPRESSION),
         )
         opt = _config_option(base, catalog, change)
         if opt is not None:
@@ -412,6 +415,7 @@ def rpo_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Rpo
                 {"backup.offsite_delay": "0 s"},
                 cost=replication,
                 category=RPO,
+                item=(OPTION_KIND, REPLICATION),
             )
             singles.append([repl])
             singles += [[*s, repl] for s in singles[:-1]]
@@ -426,7 +430,8 @@ def rpo_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Rpo
         if mode == "sync":
             edits["backup.transport_lag"] = None
         cost = FREE if b.standby == "async" else standby_cost
-        singles.append([Change("backup.standby", words, edits, cost=cost, category=RPO)])
+        item = None if b.standby == "async" else (OPTION_KIND, STANDBY)
+        singles.append([Change("backup.standby", words, edits, cost=cost, category=RPO, item=item)])
     out: list[RpoOption] = []
     for changes in singles:
         edits = {k: v for c in changes for k, v in c.edits.items()}

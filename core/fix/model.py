@@ -52,6 +52,14 @@ class Cost:
             self.bought_Bps + other.bought_Bps,
         )
 
+    def short_text(self, currency: str) -> str:
+        """`800 EUR + 1 unpriced`: for a table cell (the full text in its tooltip)."""
+        known = format_money(self.amount, currency) if self.amount else ""
+        if not self.unpriced:
+            return known or "free"
+        more = f"{len(self.unpriced)} unpriced"
+        return f"{known} + {more}" if known else more
+
     def text(self, currency: str) -> str:
         """`12,000 USD`, `free`, `4,000 USD + unpriced: 2 × LTO-9`."""
         parts: list[str] = []
@@ -79,6 +87,8 @@ class Change:
     category: str = CONFIGURATION
     alternatives: tuple[str, ...] = ()
     """Other changes with an identical outcome, dearer or equal (noted, not shown)."""
+    item: tuple[str, str] | None = None
+    """(kind, name) of what it buys, the key of its price (None: nothing to buy)."""
 
 
 @dataclass(frozen=True)
@@ -146,3 +156,20 @@ class FixResult:
     """Variants the engine computed (for benchmarks and curiosity)."""
     considered: tuple[str, ...] = field(default_factory=tuple)
     """The kinds of change considered, in words."""
+
+    def purchases(self) -> list[tuple[str, str]]:
+        """(kind, name) of everything the frontier's points would buy: what to price."""
+        seen: dict[tuple[str, str], None] = {}
+        for p in self.frontier:
+            for c in p.changes:
+                if c.item is not None:
+                    seen[c.item] = None
+        return sorted(seen)
+
+
+def common_changes(points: tuple[FixPoint, ...] | list[FixPoint]) -> tuple[str, ...]:
+    """The changes (by their words) that every point makes, to print once."""
+    if len(points) < 2:
+        return ()
+    first = [c.words for c in points[0].changes]
+    return tuple(w for w in first if all(w in {c.words for c in p.changes} for p in points))

@@ -296,8 +296,11 @@ class _Search:
         return ev
 
 
-class _Cancelled(Exception):
-    pass
+class _Cancelled(CoreError):
+    """The caller's `should_cancel` said stop."""
+
+    def __init__(self) -> None:
+        super().__init__("what it takes: cancelled")
 
 
 def _parsed(change: Change) -> Deltas:

@@ -15,8 +15,10 @@ from .errors import NotAReportError, UnsupportedReportError
 
 HEAD_BYTES = 96 * 1024
 
+# Searched in the lower-cased head without IGNORECASE: a case-insensitive pattern loses
+# re's literal-prefix scan and made detection ~40 % of parsing an HTML report (issue 14).
 _LAYOUTS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
-    (re.compile(p, re.IGNORECASE), kind, layout)
+    (re.compile(p.lower()), kind, layout)
     for p, kind, layout in (
         (r"WORKLOAD\s+REPOSITORY\s+COMPARE\s+PERIOD\s+REPORT|AWR\s+Compare\s+Period\s+Report",
          "awr", "compare"),
@@ -29,7 +31,7 @@ _LAYOUTS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
 )  # fmt: skip
 
 _UNSUPPORTED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(p, re.IGNORECASE), what)
+    (re.compile(p.lower()), what)
     for p, what in (
         (r"ASH\s+Report\s+For", "an ASH report"),
         (r"ADDM\s+Report\s+for\s+Task", "an ADDM report"),
@@ -70,7 +72,7 @@ def decode(data: bytes) -> str:
 
 def detect(data: bytes, source: str) -> Detected:
     """Classify `data`; raise `NotAReportError`/`UnsupportedReportError` naming `source`."""
-    if not data.strip():
+    if not data or data.isspace():
         raise NotAReportError("empty file, not an AWR or Statspack report", source=source)
     for magic, what in _MAGIC:
         if data.startswith(magic):
@@ -87,11 +89,12 @@ def detect(data: bytes, source: str) -> Detected:
             )
         head = decode(head_bytes)
     is_html = bool(_HTML_RE.search(head[:4096]))
+    low = head.lower()
     for pattern, kind, layout in _LAYOUTS:
-        if pattern.search(head):
+        if pattern.search(low):
             return Detected("html" if is_html else "text", kind, layout)
     for pattern, what in _UNSUPPORTED:
-        if pattern.search(head):
+        if pattern.search(low):
             raise UnsupportedReportError(
                 f"{what}, not a workload report",
                 source=source,

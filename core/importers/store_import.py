@@ -312,9 +312,9 @@ def rows_from_bytes(data: bytes, source: str) -> tuple[str, list[WorkloadRow]]:
 
 
 _INSERT = (
-    "INSERT INTO workload (content_hash, file_name, kind, db_name, dbid, instance, begin_time, "
-    "end_time, elapsed_s, redo_bytes_per_s, payload, imported_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO workload (content_hash, snap_key, file_name, kind, db_name, dbid, instance, "
+    "begin_time, end_time, elapsed_s, redo_bytes_per_s, payload, imported_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -324,6 +324,7 @@ def insert_row(con: duckdb.DuckDBPyConnection, row: WorkloadRow, file_name: str,
         _INSERT,
         [
             row.content_hash,
+            row.snap_key,
             file_name,
             row.kind,
             row.db_name,
@@ -348,29 +349,36 @@ class _WriteResult:
     replaced: int = 0
 
 
+def _stored_keys(
+    con: duckdb.DuckDBPyConnection, column: str, keys: list[str], extra: str = ""
+) -> list[tuple]:
+    """(key, file name, *extra) of the stored rows whose `column` is one of `keys`, looked
+    up in the column's index (migration 0003), so the cost does not grow with the store
+    (`extra`: more columns, computed only for the rows found)."""
+    if not keys:
+        return []
+    unique = sorted(set(keys))
+    select = f"SELECT {column}, file_name{', ' + extra if extra else ''} FROM workload"
+    if len(unique) <= 64:  # a constant IN list: point lookups in the index
+        where = f"{column} IN ({', '.join('?' * len(unique))})"
+        return con.execute(f"{select} WHERE {where}", unique).fetchall()
+    return con.execute(f"{select} WHERE {column} IN (SELECT unnest(?))", [unique]).fetchall()
+
+
 def _write_rows(
     rows: list[WorkloadRow], file_name: str, database: str | None
 ) -> Callable[[duckdb.DuckDBPyConnection], _WriteResult]:
     def write(con: duckdb.DuckDBPyConnection) -> _WriteResult:
         hashes = [r.content_hash for r in rows]
-        found = con.execute(
-            "SELECT content_hash, file_name FROM workload WHERE list_contains(?, content_hash)",
-            [hashes],
-        ).fetchall()
-        seen = {h: f for h, f in found}
+        seen = dict(_stored_keys(con, "content_hash", hashes))
         keys = [r.snap_key for r in rows if r.snap_key]
         cut_off: dict[str, int] = {}  # snap_key -> id of a stored report cut off early
-        if keys:
-            for key, f, rid, warnings in con.execute(
-                "SELECT json_extract_string(payload, '$.snap_key'), file_name, id, "
-                "json_extract(payload, '$.warnings') FROM workload "
-                "WHERE kind IN ('awr', 'statspack') "
-                "AND list_contains(?, json_extract_string(payload, '$.snap_key'))",
-                [keys],
-            ).fetchall():
-                seen[key] = f
-                if _is_cut_off(warnings):
-                    cut_off[key] = rid
+        for key, f, rid, warnings in _stored_keys(
+            con, "snap_key", keys, "id, json_extract(payload, '$.warnings')"
+        ):
+            seen[key] = f
+            if _is_cut_off(warnings):
+                cut_off[key] = rid
         now = datetime.now(UTC).replace(tzinfo=None)
         imported = replaced = 0
         dup_files: list[str] = []

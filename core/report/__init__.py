@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from ..catalog import Catalog
 from ..outfile import check_output_path, write_output_bytes
@@ -58,6 +59,7 @@ def write_report(
     catalog: Catalog | None = None,
     workload: WorkloadEvidence | None = None,
     binary: bool = False,
+    prices: Any = None,
     progress: Progress | None = None,
     should_cancel: ShouldCancel | None = None,
 ) -> Path:
@@ -77,8 +79,8 @@ def write_report(
     plan = compute_plan(scenario, as_of=as_of or report_date())
     if cancel():
         raise ReportCancelled("the report was cancelled")
-    report(0.15, "weighing changes")
-    data = build_report_data(plan, workload=workload, binary=binary, catalog=catalog)
+    report(0.15, "weighing changes (what it takes)")
+    data = build_report_data(plan, workload=workload, binary=binary, catalog=catalog, prices=prices)
     if cancel():
         raise ReportCancelled("the report was cancelled")
     pdf = render_pdf(data, _sub(progress, 0.25, 0.97), should_cancel)

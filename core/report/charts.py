@@ -100,12 +100,18 @@ def _num(v: float) -> str:
     return f"{v:.10g}" if v == int(v) else f"{v:.4g}"
 
 
+_HOUR_STEPS = (0.25, 0.5, 1, 2, 3, 4, 6, 8, 12, 24)
+"""Steps of an hours axis: quarter, half and whole hours, never 2.5 h."""
+
+
 def _time_axis(max_s: float) -> tuple[float, str, float]:
-    """(unit seconds, unit name, step in that unit) for a time axis up to `max_s`."""
+    """(unit seconds, unit name, step in that unit) for a time axis up to `max_s`.
+
+    Hours are labelled h:mm ("2:30", never "2.5"); see `_tick`."""
     if max_s <= 2 * HOUR:
         unit, name = 60.0, "min"
     elif max_s <= 4 * DAY:
-        unit, name = HOUR, "h"
+        unit, name = HOUR, "h:mm"
     else:
         unit, name = DAY, "days"
     span = max_s / unit
@@ -115,7 +121,17 @@ def _time_axis(max_s: float) -> tuple[float, str, float]:
             if span / s <= 7:
                 step = s
                 break
+    elif name == "h:mm":
+        step = next((s for s in _HOUR_STEPS if span / s <= 7), _HOUR_STEPS[-1])
     return unit, name, step
+
+
+def _tick(v: float, name: str) -> str:
+    """A tick label in the axis unit: "2:30" on an h:mm axis, else the number."""
+    if name == "h:mm":
+        minutes = round(v * 60)
+        return f"{minutes // 60}:{minutes % 60:02d}"
+    return _num(v)
 
 
 def _size_unit(max_bytes: float, binary: bool) -> tuple[float, str]:
@@ -160,7 +176,7 @@ def _x_grid(
     while v * unit <= vmax * (1 + 1e-9):
         x = x0 + v * unit * scale
         g.add(Line(x, y0, x, y1, strokeColor=GRID, strokeWidth=0.5))
-        g.add(_text(x, y0 - 9, _num(v), SMALL, MUTED, "middle"))
+        g.add(_text(x, y0 - 9, _tick(v, name), SMALL, MUTED, "middle"))
         v += step
     g.add(Line(x0, y0, x1, y0, strokeColor=AXIS, strokeWidth=0.7))
     g.add(_text(x1, y0 - 18, title or name, SMALL, MUTED, "end"))
@@ -292,10 +308,11 @@ def gantt_chart(data: ReportData, width: float) -> Drawing:
         tw = _w(b.text, SMALL)
         if bw >= tw + 6:
             g.add(_text(bx + bw / 2, yc - 2.3, b.text, SMALL, colors.white, "middle"))
-        elif bx + bw + 3 + tw <= x1:
-            g.add(_text(bx + bw + 3, yc - 2.3, b.text, SMALL, INK))
-        else:
-            g.add(_text(bx - 3, yc - 2.3, b.text, SMALL, INK, "end"))
+            continue
+        # Beside the bar, on a white ground: the dashed total line never runs through it.
+        tx = bx + bw + 3 if bx + bw + 3 + tw <= x1 else bx - 3 - tw
+        g.add(Rect(tx - 1.5, yc - 4.6, tw + 3, 9.2, fillColor=colors.white, strokeColor=None))
+        g.add(_text(tx, yc - 2.3, b.text, SMALL, INK))
     # RTO and total markers.
     g.add(
         Line(X(data.rto_s), y_plot0, X(data.rto_s), y_plot1 + 4, strokeColor=RED, strokeWidth=1.4)
@@ -442,7 +459,8 @@ def cycle_chart(data: ReportData, width: float, height: float = 170.0) -> Drawin
     _x_grid(
         g, x0, x1, y0, y1, xmax, xunit, xname, xstep, f"failure time after the level 0 ({xname})"
     )
-    _y_grid(g, x0, x1, y0, y1, ymax_s / yunit, ystep, f"recovery ({yname})")
+    _y_grid(g, x0, x1, y0, y1, ymax_s / yunit, ystep, f"recovery ({yname})",
+            lambda v: _tick(v, yname))  # fmt: skip
     sx = (x1 - x0) / xmax
     sy = (y1 - y0) / ymax_s
 
@@ -504,7 +522,8 @@ def growth_chart(data: ReportData, width: float, height: float = 180.0) -> Drawi
         1.0 if xmax <= 12 else 2.0,
         f"years from {gr.as_of.isoformat()}",
     )
-    _y_grid(g, x0, x1, y0, y1, ymax_s / yunit, ystep, f"time ({yname})")
+    _y_grid(g, x0, x1, y0, y1, ymax_s / yunit, ystep, f"time ({yname})",
+            lambda v: _tick(v, yname))  # fmt: skip
     sx = (x1 - x0) / xmax
     sy = (y1 - y0) / ymax_s
 

@@ -41,7 +41,6 @@ from .sections.growth import GrowthSeries
 from .sections.path import CapacityRow
 from .sections.recovery import GanttBar
 from .sections.rpo import RpoPart
-from .sections.summary import AdviceLine
 
 
 def build_report_data(
@@ -49,19 +48,22 @@ def build_report_data(
     *,
     workload: WorkloadEvidence | None = None,
     binary: bool = False,
-    advice: Sequence[Any] | None = None,
+    advice: Any = None,
     catalog: Catalog | None = None,
+    prices: Any = None,
     generated: datetime | None = None,
     sections: Sequence[Section] = PLAN_SECTIONS,
 ) -> ReportData:
     """Everything the PDF prints, from a computed plan.
 
-    `advice`: the changes to print (objects with `description`, `new_total_s`,
-    `saving_s`); None asks `core.advice.best_changes` when it is available, () prints
-    none. `generated` defaults to SOURCE_DATE_EPOCH, else now (UTC). `sections`: the
-    sections to build, in print order.
+    `advice`: What it takes (a `core.fix.FixResult`) to print; None computes it, with
+    `prices` (a `core.fix.PriceBook`, else the catalog's prices), when the plan does not
+    meet every target; () prints none. `generated` defaults to SOURCE_DATE_EPOCH, else
+    now (UTC). `sections`: the sections to build, in print order.
     """
-    ctx = ReportContext(plan, binary=binary, workload=workload, advice=advice, catalog=catalog)
+    ctx = ReportContext(
+        plan, binary=binary, workload=workload, advice=advice, catalog=catalog, prices=prices
+    )
     if generated is None:
         generated = source_date_epoch() or datetime.now(tz=UTC).replace(microsecond=0)
     header = _header(plan, binary, generated)
@@ -123,7 +125,6 @@ def _header(plan: Plan, binary: bool, generated: datetime) -> dict[str, Any]:
 
 __all__ = [
     "REPORT_TITLE",
-    "AdviceLine",
     "CapacityRow",
     "CycleSeries",
     "Formula",

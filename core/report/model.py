@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from types import MappingProxyType
@@ -183,9 +183,14 @@ class ReportContext:
     plan: Plan
     binary: bool = False
     workload: WorkloadEvidence | None = None
-    advice: Sequence[Any] | None = None
-    """The changes to print; None asks `core.advice.best_changes`, () prints none."""
+    advice: Any = None
+    """What it takes: a `core.fix.FixResult` to print; None computes it when the plan does
+    not meet every target; () prints none."""
     catalog: Catalog | None = None
+    prices: Any = None
+    """A `core.fix.PriceBook` (the user's quotes); None: the catalog's prices alone."""
+    cache: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False, repr=False)
+    """Results two sections share (computed once per report)."""
 
     @property
     def scenario(self) -> Scenario:
@@ -194,6 +199,13 @@ class ReportContext:
     @property
     def s(self) -> Scenario:
         return self.plan.scenario
+
+    def level0_rate_text(self) -> str:
+        """The level 0 restore's effective rate per hour, as the phase table prints it:
+        the one restore rate the cover and the summary quote."""
+        phase = next((p for p in self.plan.recovery.phases if p.name == "restore_level0"), None)
+        rate = phase.rate_Bps if phase is not None and phase.rate_Bps else None
+        return self.rate(rate or self.plan.restore_path.rate_Bps, "h")
 
     def size(self, b: float | None) -> str:
         return format_size(b, binary=self.binary) if b else "—"

@@ -119,6 +119,10 @@ class _Doc(BaseDocTemplate):
         self._heading = 0
         self._done = 0
 
+    def beforeDocument(self) -> None:
+        # Each layout pass (the contents need two) names its bookmarks h1, h2… afresh.
+        self._heading = 0
+
     def afterFlowable(self, flowable: Flowable) -> None:
         r = self.renderer
         self._done += 1
@@ -135,6 +139,8 @@ class _Doc(BaseDocTemplate):
         top = self.frame._y + flowable.height + 6  # the heading's top on the page
         self.canv.bookmarkPage(key, fit="XYZ", left=0, top=top)
         self.canv.addOutlineEntry(flowable.outline_text, key, level=level, closed=False)
+        if level == 0 and getattr(flowable, "in_contents", True):
+            self.notify("TOCEntry", (0, flowable.outline_text, self.page, key))
 
 
 class ReportRenderer:
@@ -164,8 +170,15 @@ class ReportRenderer:
     # ---------------------------------------------------------------- styles
 
     def _stylesheet(self) -> dict[str, ParagraphStyle]:
+        # allowWidows=0: a paragraph never leaves its last line alone atop the next page.
         base = ParagraphStyle(
-            "body", fontName=FONT, fontSize=9, leading=12.5, textColor=INK, spaceAfter=5
+            "body",
+            fontName=FONT,
+            fontSize=9,
+            leading=12.5,
+            textColor=INK,
+            spaceAfter=5,
+            allowWidows=0,
         )
         s = {
             "body": base,
@@ -443,7 +456,8 @@ class ReportRenderer:
                     PageTemplate("body", [frame], onPage=self._later_pages),
                 ]
             )
-            doc.build(story, canvasmaker=_canvas_maker(self))
+            # Two passes (or more): the contents learn the pages of the sections.
+            doc.multiBuild(story, canvasmaker=_canvas_maker(self))
             self.progress(1.0, "done")
             return buf.getvalue()
 

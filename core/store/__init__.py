@@ -10,6 +10,7 @@ import argparse
 import os
 from pathlib import Path
 
+from ..appinfo import APP_ID as APP_DIR_NAME
 from ..catalog import Catalog
 from .errors import (
     NotAStoreError,
@@ -36,7 +37,6 @@ from .models import (
 from .store import GRACE_PERIOD, Store, inputs_hash
 
 DB_FILE_NAME = "rtoplanner.duckdb"
-APP_DIR_NAME = "rto-planner"
 
 
 def default_db_path() -> Path:

@@ -52,7 +52,8 @@ class Migration:
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "0001_init.sql"),
     Migration(2, "0002_catalog_prices.sql"),
-    # Migration(2, "0002_workloads.sql"),  # next: the importers' additions
+    Migration(3, "0003_workload_keys.sql"),
+    Migration(4, "0004_estates.sql"),
 )
 
 SCHEMA_VERSION: int = MIGRATIONS[-1].version

@@ -25,7 +25,8 @@ TIMEOUT = 60  # a guard against a hang, not a speed assertion
 
 
 def _with(tmp_path: Path, key: str, value: str, name: str = "s.toml") -> Path:
-    text, n = re.subn(rf"(?m)^{re.escape(key)}\s*=.*$", lambda m: f"{key} = {value}", BASE, 1)
+    pattern = rf"(?m)^{re.escape(key)}\s*=.*$"
+    text, n = re.subn(pattern, lambda m: f"{key} = {value}", BASE, count=1)
     assert n == 1, key
     out = tmp_path / name
     out.write_text(text, encoding="utf-8")
@@ -212,7 +213,7 @@ def test_control_characters_never_reach_the_terminal(tmp_path, capsys) -> None:
     for ch in "\x1b\x07\x9b\u202e":
         assert ch not in out and ch not in err
     assert "\\u001b]0;pwned" in out
-    code, out, err = _run(capsys, "plan", str(path), "--no-store", "--json")
+    _, out, err = _run(capsys, "plan", str(path), "--no-store", "--json")
     assert "\x1b" not in out and json.loads(out)  # still valid JSON
     db = str(tmp_path / "db.duckdb")
     assert _run(capsys, "--db", db, "scenarios", "import", str(path))[0] == 0
@@ -221,14 +222,14 @@ def test_control_characters_never_reach_the_terminal(tmp_path, capsys) -> None:
     # an error message quoting user data is escaped too
     bad = tmp_path / "bad.toml"
     bad.write_text(BASE.replace("[database]\n", '[database]\n"k\\u001b[2J" = 1\n'), "utf-8")
-    code, out, err = _run(capsys, "plan", str(bad), "--no-store")
+    code, _, err = _run(capsys, "plan", str(bad), "--no-store")
     assert code == 2 and "\x1b" not in err
 
 
 def test_csv_header_escapes_are_escaped(tmp_path, capsys) -> None:
     csv = tmp_path / "x.csv"
     csv.write_text("A\x1b]0;title\x07,B\n1,2\n", encoding="utf-8")
-    code, out, err = _run(capsys, "--db", str(tmp_path / "db.duckdb"), "import", str(csv))
+    _, out, err = _run(capsys, "--db", str(tmp_path / "db.duckdb"), "import", str(csv))
     assert "\x1b" not in out + err and "\x07" not in out + err
 
 
@@ -245,7 +246,7 @@ def test_devices_are_refused_not_read(capsys, device) -> None:
     if not Path(device).exists():
         pytest.skip(f"no {device}")
     _one_line(*_run(capsys, "plan", device, "--no-store")[::2], "device")
-    code, out, err = _run(capsys, "awr", device)
+    code, _, err = _run(capsys, "awr", device)
     assert code != 0 and "device" in err and "Traceback" not in err
 
 
@@ -264,8 +265,8 @@ def test_fifos_are_refused_not_waited_on(tmp_path) -> None:
 def test_line_number_scan_is_linear(tmp_path, capsys) -> None:
     spaces = " " * 60_000
     path = tmp_path / "spaces.toml"
-    path.write_text(BASE.replace('author = "RTO Planner demo"',
-                                 f'author = """[{spaces}\n{spaces}x"""\nbogus = 1'), "utf-8")  # fmt: skip
+    text = f'author = """[{spaces}\n{spaces}x"""\nbogus = 1'
+    path.write_text(BASE.replace('author = "RTO Planner demo"', text), "utf-8")
     _one_line(*_run(capsys, "plan", str(path), "--no-store")[::2], "bogus")
 
 
@@ -286,8 +287,8 @@ def test_many_stages_and_huge_notes_are_refused(tmp_path, capsys) -> None:
     _one_line(*_run(capsys, "report", str(many), "-o", str(tmp_path / "m.pdf"), "--no-store")[::2],
               "stages")  # fmt: skip
     notes = tmp_path / "notes.toml"
-    notes.write_text(BASE.replace('author = "RTO Planner demo"',
-                                  'author = "x"\nnotes = "' + "n" * 1_000_000 + '"'), "utf-8")  # fmt: skip
+    long_notes = 'author = "x"\nnotes = "' + "n" * 1_000_000 + '"'
+    notes.write_text(BASE.replace('author = "RTO Planner demo"', long_notes), "utf-8")
     _one_line(*_run(capsys, "report", str(notes), "-o", str(tmp_path / "n.pdf"), "--no-store")[::2],
               "notes")  # fmt: skip
     big = tmp_path / "big.toml"

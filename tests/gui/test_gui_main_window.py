@@ -267,5 +267,5 @@ def test_about_names_the_versions(window):
 
 
 def test_recent_files_menu_lists_the_open_file(window, demo_copy):
-    names = [a.text() for a in window.recent_menu.actions()]
+    names = [a.text().split("  —  ")[0] for a in window.recent_menu.actions()]
     assert demo_copy.name in names

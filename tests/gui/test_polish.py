@@ -3,10 +3,14 @@ help and the small things, each checked on the real widgets."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import QEvent, QPointF
 from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QApplication, QToolTip
+
+from rtoplanner.app.scenario_list import PathRole
 
 from .conftest import DEMO, close_window, show_window
 from .helpers import phase
@@ -125,3 +129,101 @@ def test_size_edits_read_as_changes_in_undo(qtbot, window):
     assert window.undo_action.text() == "&Undo Size change"
     window.doc.set_value("path[1].count", 3)
     assert window.undo_action.text() == "&Undo Stage 2 count change"
+
+
+def test_a_demo_opens_as_an_untitled_copy(qtbot, window, monkeypatch):
+    """Issue 15.6: clicking a demo opened the shipped file and Save overwrote it."""
+    from PySide6.QtWidgets import QFileDialog
+
+    tree = window.scenario_list.tree
+    demos = next(
+        tree.topLevelItem(i)
+        for i in range(tree.topLevelItemCount())
+        if tree.topLevelItem(i).text(0) == "Demo scenarios"
+    )
+    item = demos.child(0)
+    shipped = item.data(0, PathRole)
+    before = Path(shipped).read_bytes()
+    tree.itemActivated.emit(item, 0)
+    window.doc.wait_idle()
+    assert window.doc.file_path is None
+    assert "copy of" in window.doc.display_name
+    assert window.doc.plan is not None
+    window.doc.set_value("database.size", "99 TB")
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: asked.append(a) or ("", ""))
+    assert window.save() is False  # Save asks for a new file; cancelled
+    assert asked
+    assert Path(shipped).read_bytes() == before
+
+
+def test_recent_files_name_their_folder(qtbot, window, tmp_path):
+    """Issue 15.8: two recent files of one name were told apart by nothing."""
+    import shutil
+
+    for sub in ("a", "b"):
+        (tmp_path / sub).mkdir()
+        shutil.copy(DEMO, tmp_path / sub / DEMO.name)
+        window.open_file(tmp_path / sub / DEMO.name, ask=False)
+    texts = [a.text() for a in window.recent_menu.actions() if a.text().endswith(("/a", "/b"))]
+    assert len(texts) == 2 and texts[0] != texts[1]
+    tree = window.scenario_list.tree
+    recent = tree.topLevelItem(0)
+    assert recent.text(0) == "Recent files"
+    labels = {recent.child(i).text(0) for i in range(recent.childCount())}
+    assert len(labels) == recent.childCount()
+
+
+def _bar_rects(panel):
+    from PySide6.QtCore import QRectF
+
+    from rtoplanner.app.plots.timeline_panel import BAR_HEIGHT
+
+    vb = panel.plot.getPlotItem().getViewBox()
+    return [
+        vb.mapViewToScene(QRectF(p.start_s, i - BAR_HEIGHT / 2, p.duration_s, BAR_HEIGHT))
+        .boundingRect()
+        .adjusted(1, 1, -1, -1)
+        for i, p in enumerate(panel.shown)
+    ]
+
+
+@pytest.mark.parametrize("demo", sorted(DEMO.parent.glob("*.toml")), ids=lambda p: p.stem)
+def test_the_timeline_is_readable_at_1024_by_700(qtbot, demo):
+    """Issue 15.5: at 1024 × 700 the timeline squeezed to ~40 px and its labels overlapped
+    the bars; the "RPO and growth" tab name was cut."""
+    from rtoplanner.app.plots.timeline_panel import min_plot_height
+
+    win = show_window(qtbot, path=demo, size=(1024, 700))
+    try:
+        win.doc.wait_idle()
+        win.show_view("timeline")
+        qtbot.wait(50)
+        panel = win.timeline_panel
+        assert panel.plot.height() >= min_plot_height(len(panel.shown))
+        bars = _bar_rects(panel)
+        line_labels = [panel.rto_label, panel.margin_label]
+        phase_labels = [lb for lb in panel.labels if lb.isVisible()]
+        boxes = [lb.sceneBoundingRect() for lb in line_labels + phase_labels]
+        names = [lb.toPlainText() for lb in line_labels + phase_labels]
+        for i, a in enumerate(boxes):
+            for j in range(i + 1, len(boxes)):
+                assert not a.intersects(boxes[j]), (names[i], names[j])
+            for k, bar in enumerate(bars):
+                assert not a.intersects(bar), (names[i], panel.shown[k].name)
+        view = panel.plot.getPlotItem().getViewBox().sceneBoundingRect()
+        for box, name in zip(boxes, names, strict=True):
+            assert view.contains(box), name  # nothing cut at the plot's edges
+        tabs = win.results.tabBar()
+        for i in range(tabs.count()):
+            text_px = tabs.fontMetrics().horizontalAdvance(tabs.tabText(i))
+            assert tabs.tabRect(i).width() >= text_px + 8, tabs.tabText(i)
+    finally:
+        close_window(win)
+
+
+def test_a_file_opened_in_the_window_keeps_its_comments_for_the_pdf(qtbot, window):
+    assert "1.6 GB/sec" in window.doc.scenario.comments["path[1].rate"]
+    window.doc.set_value("database.size", "12 TB")
+    window.doc.wait_idle()
+    assert window.doc.scenario.comments.get("")  # the file's opening comment

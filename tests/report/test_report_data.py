@@ -9,7 +9,7 @@ from report_helpers import DEMOS, EPOCH, demo_ids, sample_workload
 
 from rtoplanner.core.plan import compute_plan
 from rtoplanner.core.report import build_report_data, report_date, source_date_epoch
-from rtoplanner.core.scenario import SECTIONS, load_scenario_text
+from rtoplanner.core.scenario import SECTIONS, load_scenario_text, with_values
 from rtoplanner.core.units import format_duration
 
 AS_OF = date(2026, 1, 1)
@@ -101,14 +101,14 @@ def test_verdict_words_follow_the_verdict():
 def test_assumption_ledger_lists_every_input_with_its_origin():
     _, d = data_for()
     keys = [
-        r[0].split("\n")[0]
+        r[0].split("\n")[-1]  # the input in words, its key below
         for i, r in enumerate(d.assumptions.rows)
         if i not in d.assumptions.group_rows
     ]
     for section, specs in SECTIONS.items():
         for spec in specs:
             assert f"{section}.{spec.key}" in keys
-    by_key = {r[0].split("\n")[0]: r for r in d.assumptions.rows}
+    by_key = {r[0].split("\n")[-1]: r for r in d.assumptions.rows}
     assert by_key["database.redo_rate"][3] == "measured"
     assert by_key["database.redo_rate"][4].startswith("AWR")
     assert by_key["database.size"][3] == "given"
@@ -133,20 +133,18 @@ def test_workload_evidence_is_optional():
     assert any("95th" in r[0] for r in d.workload_table.rows)
 
 
-def test_advice_sentence_only_with_advice():
-    _, d = data_for(advice=())
-    assert d.advice == ()
+def test_what_it_takes_only_when_asked_or_needed():
+    plan, d = data_for(advice=())
+    assert "what_it_takes" not in d.parts
+    assert not any("What it takes" in p for p in d.summary)
+    scenario = with_values(plan.scenario, {"targets.rto": "1 h"})
+    failing = compute_plan(scenario, as_of=AS_OF)
+    assert failing.verdict != "meets"
+    d = build_report_data(failing)
+    assert "what_it_takes" in d.parts
+    assert d.fix_table.rows and d.fix_table.header[1] == "Cost"
+    assert any(p.startswith(("What it takes", "No combination")) for p in d.summary)
     assert not any("helps most" in p for p in d.summary)
-
-    class A:
-        description = "8 × LTO-9 instead of 4"
-        new_total_s = 3600.0
-        saving_s = 1800.0
-        new_verdict = "meets"
-
-    _, d = data_for(advice=[A()])
-    assert "8 × LTO-9 instead of 4" in " ".join(d.summary)
-    assert d.advice[0].saving_text == format_duration(1800.0)
 
 
 def test_unicode_names_pass_through():

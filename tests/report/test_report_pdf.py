@@ -137,7 +137,7 @@ def test_unicode_names_print_without_missing_glyphs(tmp_path, epoch):
     from reportlab.pdfbase import pdfmetrics
 
     text = (REPO / "data" / "scenarios" / "small_gige_lto.toml").read_text("utf-8")
-    text = re.sub(r'(?m)^name = ".*"$', 'name = "Café ERP — Łódź"', text)
+    text = re.sub(r'(?m)^name = ".*"$', 'name = "Café ERP — Łódź"', text, count=1)
     text = re.sub(r'(?m)^customer = ".*"$', 'customer = "Zoë Ødegård AS"', text)
     scenario = load_scenario_text(text)
     out = write_report(scenario, tmp_path / "plan.pdf")

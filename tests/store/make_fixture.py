@@ -35,6 +35,11 @@ FIXTURE_USER_ITEM = CatalogItem(
     hw_compression=1.8,
     notes="user item overriding the shipped LTO-4",
 )
+FIXTURE_ESTATE = "Fixture estate"
+ESTATE_TEXT = (
+    f'format = 1\nname = "{FIXTURE_ESTATE}"\n\n[[database]]\n'
+    f'scenario = "{FIXTURE_SCENARIO}"\npriority = 1\n'
+)
 FIXTURE_PLAN = {"scenario": FIXTURE_SCENARIO, "recovery": {"total_s": 11760.0, "verdict": "meets"}}
 
 
@@ -49,6 +54,10 @@ def build(target: Path) -> None:
         store.save_scenario(text.replace('rto = "4 h"', 'rto = "5 h"'), comment="fixture v2")
         store.add_catalog_items([FIXTURE_USER_ITEM])
         store.record_result(v1, FIXTURE_PLAN, inputs_hash="0" * 64, engine_version="fixture")
+        if SCHEMA_VERSION >= 4:  # estates (schema 4)
+            from rtoplanner.core.store.estates import save_estate
+
+            save_estate(store, ESTATE_TEXT, comment="fixture estate")
 
 
 def main() -> int:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from ..model import ReportContext, Section
 from .backups import SECTION as BACKUPS
+from .confidence import SECTION as CONFIDENCE
+from .contents import SECTION as CONTENTS
 from .cover import SECTION as COVER
 from .cycle import SECTION as CYCLE
 from .formulas import SECTION as FORMULAS
@@ -20,15 +22,19 @@ from .path import SECTION as PATH
 from .recovery import SECTION as RECOVERY
 from .rpo import SECTION as RPO
 from .summary import SECTION as SUMMARY
+from .what_it_takes import SECTION as WHAT_IT_TAKES
 from .workload import SECTION as WORKLOAD
 
 PLAN_SECTIONS: tuple[Section, ...] = (
     COVER,
+    CONTENTS,
     SUMMARY,
+    WHAT_IT_TAKES,
     RECOVERY,
     PATH,
     BACKUPS,
     CYCLE,
+    CONFIDENCE,
     RPO,
     GROWTH,
     WORKLOAD,

@@ -84,7 +84,8 @@ def _jobs_text(window: float | None, misses: list[str]) -> str:
     if window is None:
         text = "No backup window was given, so the jobs are not checked against one."
     elif misses:
-        text = f"{' and '.join(misses)} overrun(s) the {format_duration(window)} window."
+        verb = "overruns" if len(misses) == 1 else "overrun"
+        text = f"{' and '.join(misses)} {verb} the {format_duration(window)} window."
     else:
         text = f"Every backup fits the {format_duration(window)} window."
     return text + (

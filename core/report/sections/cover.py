@@ -74,8 +74,8 @@ def key_figures(ctx: ReportContext) -> tuple[KeyFigure, ...]:
     figs.append(
         KeyFigure(
             "Restore rate",
-            ctx.rate(plan.restore_path.rate_Bps, "h"),
-            "limited by " + bottleneck_words(plan.restore_path.bottleneck),
+            ctx.level0_rate_text(),
+            "level 0, limited by " + bottleneck_words(plan.restore_path.bottleneck),
         )
     )
     l0 = plan.job("level0")
@@ -99,6 +99,7 @@ def render(r: ReportRenderer, part: CoverPart) -> list[Flowable]:
     title = Paragraph(r.p(d.title), st["cover_title"])
     title.outline_level = 0  # type: ignore[attr-defined]
     title.outline_text = "Cover"  # type: ignore[attr-defined]
+    title.in_contents = False  # type: ignore[attr-defined]
     out.append(title)
     out.append(Paragraph(r.p(d.scenario_name), st["cover_name"]))
     out += [_meta_table(r), Spacer(1, 14 * mm)]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from reportlab.platypus import Flowable
 
 from ...units import format_duration
-from ...wording import describe_cycle_time
+from ...wording import describe_cycle_time, plural
 from .. import charts
 from ..model import ReportContext, Section
 
@@ -51,7 +51,7 @@ def build(ctx: ReportContext) -> CyclePart:
         f"({format_duration(c.worst_s)}) and fastest just after a backup "
         f"({format_duration(c.best_s)}). "
         + (
-            f"In {c.hours_missing} hour(s) of the cycle a failure would miss the RTO."
+            f"In {plural(c.hours_missing, 'hour')} of the cycle a failure would miss the RTO."
             if c.hours_missing
             else "Every hour of the cycle meets the RTO."
         )

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
+from ...wording import plural
 from .. import charts
 from ..model import ReportContext, Section, Table, bottleneck_words, pct
 
@@ -92,8 +93,9 @@ def build(ctx: ReportContext) -> PathPart:
         bold_rows=tuple(bold),
     )
     path_text = (
-        f"Restores run at {ctx.rate(rate)} ({ctx.rate(rate, 'h')}) of datafile bytes "
-        f"with {n} of {model.channels} RMAN channel(s) streaming. "
+        f"Once {n} of {plural(model.channels, 'RMAN channel')} stream, restores run at "
+        f"{ctx.rate(rate)} ({ctx.rate(rate, 'h')}) of datafile bytes; with the channels' "
+        f"start-up the level 0 restore averages {ctx.level0_rate_text()}. "
         f"What limits it: {model.explain()}."
     )
     return PathPart(path_text, tuple(caps), rate, table, _backup_path_text(ctx))

@@ -1,76 +1,41 @@
 """Executive summary: the worst case against the RTO with the margin, the RPO, the
-longest phase and the path's bottleneck, the change that helps most (with a table of the
-best three), backups, growth."""
+longest phase and the path's bottleneck, what it takes to meet every target (the frontier
+itself is the next section, `what_it_takes`), backups, growth."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Spacer
+from reportlab.platypus import Flowable
 
-from ...advice import best_changes
 from ...decisive import decisive_assumptions
-from ...errors import CoreError
 from ...result import PHASE_TITLES
 from ...units import format_duration
-from ...wording import VERDICT_WORDS
-from ..model import ReportContext, Section, Table, bottleneck_words, long_date, pct
+from ..model import ReportContext, Section, bottleneck_words, long_date, pct
+from .what_it_takes import recommendation_sentence
 
 if TYPE_CHECKING:
     from ..pdf import ReportRenderer
 
 
 @dataclass(frozen=True)
-class AdviceLine:
-    description: str
-    new_total_text: str
-    saving_text: str
-    new_verdict_words: str
-
-
-@dataclass(frozen=True)
 class SummaryPart:
     summary: tuple[str, ...]
-    advice: tuple[AdviceLine, ...]
 
 
 def build(ctx: ReportContext) -> SummaryPart:
-    advice = advice_lines(ctx)
-    return SummaryPart(paragraphs(ctx, advice), advice)
+    return SummaryPart(paragraphs(ctx))
 
 
-def advice_lines(ctx: ReportContext) -> tuple[AdviceLine, ...]:
-    advice: Sequence[Any] | None = ctx.advice
-    if advice is None:
-        try:
-            advice = best_changes(ctx.scenario, ctx.plan, catalog=ctx.catalog, limit=3)
-        except CoreError:
-            return ()
-    return tuple(
-        AdviceLine(
-            a.description,
-            format_duration(a.new_total_s),
-            format_duration(a.saving_s),
-            VERDICT_WORDS.get(getattr(a, "new_verdict", ""), ""),
-        )
-        for a in advice
-    )
-
-
-def paragraphs(ctx: ReportContext, advice: tuple[AdviceLine, ...]) -> tuple[str, ...]:
+def paragraphs(ctx: ReportContext) -> tuple[str, ...]:
     out = [_verdict_paragraph(ctx), _rpo_sentence(ctx), _longest_phase_sentence(ctx)]
     if ctx.plan.decided_by != "recovery":
         out.append(f"The plan's verdict is decided by {ctx.plan.deciding.sentence()}.")
     out += [a.sentence() for a in decisive_assumptions(ctx.plan)]
-    if advice:
-        a = advice[0]
-        out.append(
-            f"The single change that helps most: {a.description}. It brings the worst case "
-            f"to {a.new_total_text}, {a.saving_text} sooner."
-        )
+    fix = recommendation_sentence(ctx)
+    if fix:
+        out.append(fix)
     out += _backup_sentence(ctx)
     out += _growth_sentence(ctx)
     return tuple(out)
@@ -118,7 +83,7 @@ def _longest_phase_sentence(ctx: ReportContext) -> str:
     rec = plan.recovery
     lp = rec.longest_phase
     lp_share = pct(lp.duration_s / rec.total_s) if rec.total_s else ""
-    rate_h = ctx.rate(plan.restore_path.rate_Bps, "h")
+    rate_h = ctx.level0_rate_text()
     head = (
         f"The longest phase is {PHASE_TITLES[lp.name].lower()} "
         f"({format_duration(lp.duration_s)}, {lp_share} of the recovery)"
@@ -173,23 +138,6 @@ def _growth_sentence(ctx: ReportContext) -> list[str]:
 def render(r: ReportRenderer, part: SummaryPart) -> list[Flowable]:
     out: list[Flowable] = [r.heading("Executive summary", 0)]
     out += [r.para(t) for t in part.summary]
-    if part.advice:
-        out.append(r.heading("Changes that shorten the worst case", 1))
-        rows = tuple(
-            (a.description, a.new_total_text, a.saving_text, a.new_verdict_words)
-            for a in part.advice
-        )
-        t = Table(("Change", "Worst case", "Sooner by", "Verdict"), rows, "lrrl")
-        w = r.width
-        out.append(r.table(t, [w - 66 * mm, 22 * mm, 22 * mm, 22 * mm]))
-        out.append(Spacer(1, 1.5 * mm))
-        out.append(
-            r.para(
-                "Each change is evaluated alone with the same model as the plan; catalog "
-                "figures are datasheet values with practical derates.",
-                "small",
-            )
-        )
     return out
 
 

@@ -1,0 +1,97 @@
+"""The Estate window and its registration with the main window (DESIGN §9).
+
+`install_estate(main_window)` adds File › Open Estate… and View › Estate…, opens
+estate windows over the main window's catalog and store, and opens a database's own
+plan in the main window when the estate window asks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Slot
+from PySide6.QtGui import QAction
+
+from rtoplanner.core.scenario import Scenario
+
+if TYPE_CHECKING:  # the window (and the report code it uses) loads when first opened
+    from .estate_window import EstateWindow
+
+STORE_PREFIX = "store: "
+
+
+class EstateWindows(QObject):
+    """The estate windows of one main window."""
+
+    def __init__(self, main: Any) -> None:
+        super().__init__(main)
+        self.main = main
+        self.windows: list[EstateWindow] = []
+        self.open_action = QAction("Open &Estate…", main)
+        self.open_action.setToolTip("Open an estate file: many databases after a site loss")
+        self.open_action.triggered.connect(self.open_dialog)
+        self.view_action = QAction("&Estate…", main)
+        self.view_action.setShortcut("Ctrl+Shift+E")
+        self.view_action.setToolTip(
+            "When is each database open after a site loss, on shared drives and links"
+        )
+        self.view_action.triggered.connect(self.show_window)
+        menus = {a.text(): a.menu() for a in main.menuBar().actions() if a.menu()}
+        menus["&File"].insertAction(main.import_action, self.open_action)
+        menus["&View"].addAction(self.view_action)
+
+    def _resolve(self, name: str) -> Scenario:
+        store = self.main.scenario_list.store
+        if store is None:
+            raise LookupError("the store is not available")
+        return store.load_scenario(name)
+
+    def new_window(self) -> EstateWindow:
+        for old in [w for w in self.windows if not w.isVisible()]:
+            self.windows.remove(old)
+            old.deleteLater()
+        from .estate_window import EstateWindow
+
+        window = EstateWindow(self.main, catalog=self.main.doc.catalog, resolve=self._resolve)
+        window.open_plan_requested.connect(self.open_plan)
+        self.windows.append(window)
+        return window
+
+    @Slot()
+    def show_window(self) -> EstateWindow:
+        """View › Estate…: the last estate window, else a new one."""
+        window = next((w for w in reversed(self.windows)), None) or self.new_window()
+        window.show()
+        window.raise_()
+        window.activateWindow()
+        return window
+
+    @Slot()
+    def open_dialog(self) -> None:
+        window = self.new_window()
+        window.show()
+        window.open_dialog()
+
+    def open_file(self, path: str | Path) -> EstateWindow:
+        window = self.new_window()
+        window.open_estate(path)
+        window.show()
+        return window
+
+    @Slot(str)
+    def open_plan(self, source: str) -> bool:
+        if source.startswith(STORE_PREFIX):
+            return bool(self.main.open_stored(source[len(STORE_PREFIX) :]))
+        return bool(self.main.open_file(source))
+
+    def shutdown(self) -> None:
+        for window in self.windows:
+            window.close()
+
+
+def install_estate(main: Any) -> EstateWindows:
+    return EstateWindows(main)
+
+
+__all__ = ["EstateWindow", "EstateWindows", "install_estate"]

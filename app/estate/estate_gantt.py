@@ -1,0 +1,89 @@
+"""The estate Gantt: every database's phases on one time axis, with its RTO."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+
+from rtoplanner.core.estate import DatabaseOutcome, EstateResult
+from rtoplanner.core.result import PHASE_TITLES
+from rtoplanner.core.units import format_duration
+
+from ..plots.common import DurationAxis, HoverTip, category_axis, mkpen
+from ..theme import PHASE_COLORS, VERDICT_COLORS, VERDICT_WORDS, PlotTheme
+
+BAR_HEIGHT = 0.6
+
+
+class EstateGantt(pg.PlotWidget):
+    """One row per database (recovery order), phases as bars, RTO as a red tick and the
+    opening as a dot in the verdict's colour; hover for the phase and its wait."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent, axisItems={"bottom": DurationAxis("bottom")})
+        self.theme = PlotTheme.current()
+        self.setBackground(self.theme.background)
+        item = self.getPlotItem()
+        item.getViewBox().invertY(True)
+        item.showGrid(x=True, y=False, alpha=self.theme.grid_alpha)
+        item.setMenuEnabled(False)
+        item.hideButtons()
+        item.setLabel("bottom", "Time since the site loss")
+        self.setMouseEnabled(x=True, y=False)
+        for name in ("left", "bottom"):
+            ax = item.getAxis(name)
+            ax.setPen(mkpen(self.theme.muted, 1))
+            ax.setTextPen(mkpen(self.theme.foreground, 1))
+        self.bars = pg.BarGraphItem(x0=[], y=[], width=[], height=BAR_HEIGHT)
+        self.addItem(self.bars)
+        self.rto_ticks = pg.ScatterPlotItem(
+            symbol="|", size=22, pen=mkpen(VERDICT_COLORS["misses"], 2.5)
+        )
+        self.opens = pg.ScatterPlotItem(symbol="o", size=9)
+        self.addItem(self.rto_ticks)
+        self.addItem(self.opens)
+        self.rows: list[DatabaseOutcome] = []
+        self.hover = HoverTip(self, self.text_at)
+
+    def set_result(self, result: EstateResult, rows: list[DatabaseOutcome]) -> None:
+        self.rows = rows
+        x0, y, w, brushes = [], [], [], []
+        for i, d in enumerate(rows):
+            for p in d.phases:
+                if p.duration_s > 0:
+                    x0.append(p.start_s)
+                    y.append(i)
+                    w.append(p.duration_s)
+                    brushes.append(pg.mkBrush(PHASE_COLORS[p.name]))
+        self.bars.setOpts(x0=x0, y=y, width=w, height=BAR_HEIGHT, brushes=brushes,
+                          pens=[mkpen(self.theme.background, 1)] * len(x0))  # fmt: skip
+        ys = np.arange(len(rows), dtype=float)
+        self.rto_ticks.setData(x=[d.rto_s for d in rows], y=ys)
+        self.opens.setData(
+            x=[d.open_s for d in rows], y=ys,
+            brush=[pg.mkBrush(VERDICT_COLORS[d.verdict]) for d in rows],
+            pen=[mkpen(self.theme.background, 1)] * len(rows),
+        )  # fmt: skip
+        category_axis(self, [f"P{d.priority} · {d.name}" for d in rows])
+        last = max([d.open_s for d in rows] + [1.0])
+        near = [d.rto_s for d in rows if d.rto_s <= 1.5 * last]
+        self.setXRange(0, max([last, *near]) * 1.05, padding=0)
+        self.setYRange(-0.6, len(rows) - 0.4, padding=0)
+
+    def text_at(self, x: float, y: float) -> str:
+        i = round(y)
+        if not 0 <= i < len(self.rows):
+            return ""
+        d = self.rows[i]
+        for p in d.phases:
+            if p.start_s <= x <= p.end_s and p.duration_s > 0:
+                wait = f"<br>lost to sharing: {format_duration(p.waited_s)}" if p.waited_s else ""
+                return (
+                    f"<b>{d.name}</b> — {PHASE_TITLES[p.name]}<br>"
+                    f"{format_duration(p.start_s)} → {format_duration(p.end_s)} "
+                    f"({format_duration(p.duration_s)}){wait}"
+                )
+        return (
+            f"<b>{d.name}</b>: opens at {format_duration(d.open_s)}, RTO "
+            f"{format_duration(d.rto_s)} — {VERDICT_WORDS[d.verdict]}"
+        )

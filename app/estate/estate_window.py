@@ -1,0 +1,326 @@
+"""The Estate window (DESIGN §9): every database after a site loss on shared hardware.
+
+    ┌ Estate: Site loss – Frankfurt … ───────────────────────────────────┐
+    │ [Open Estate…] [Save As…] [Export PDF…] [Open Plan]   (computing…) │
+    │ 2 OF 7 DATABASES MISS — deciding resource: LTO-8 library           │
+    │ Tier Database   Opens  RTO  Margin Verdict Alone Waited for         │
+    │  1   Billing    5 h 01 …                      ← drag / edit tier,RTO│
+    │ [Gantt: one row per database, RTO ticks, opening dots]              │
+    │ Least hardware for priority 1: LTO-8 library 11 (now 10, +1) …      │
+    └─────────────────────────────────────────────────────────────────────┘
+
+Everything shown is computed by `core.estate` (`answer_estate`) in a worker; an edit
+(a tier, an RTO, a drag) builds the edited estate with core's `with_priority` /
+`with_rto` and recomputes. Double-clicking a database (or Open Plan) asks the main
+window to open that database's own scenario.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from rtoplanner.core.catalog import Catalog
+from rtoplanner.core.errors import CoreError
+from rtoplanner.core.estate import (
+    Estate,
+    EstateResult,
+    LeastHardware,
+    answer_estate,
+    dump_estate,
+    load_estate,
+    with_priority,
+    with_rto,
+)
+from rtoplanner.core.estate.model import ScenarioResolver
+from rtoplanner.core.report.estate import least_sentences, recovery_order, write_estate_report
+from rtoplanner.core.result import PHASE_TITLES
+from rtoplanner.core.units import format_duration
+
+from ..theme import PHASE_COLORS, VERDICT_COLORS
+from ..workers import TaskRunner
+from .estate_gantt import EstateGantt
+from .estate_table_model import COL_NAME, COL_WAITED, EstateTableModel
+
+FILE_FILTER = "Estate files (*.toml);;All files (*)"
+
+
+def phase_legend() -> str:
+    """The Gantt's colours in words (one line of HTML)."""
+    items = [
+        f"<span style='color:{PHASE_COLORS[name]}'>■</span>&nbsp;{title}"
+        for name, title in PHASE_TITLES.items()
+    ]
+    tick = VERDICT_COLORS["misses"]
+    return "&nbsp;&nbsp; ".join(
+        [*items, f"<span style='color:{tick}'>┃</span>&nbsp;RTO", "●&nbsp;opens (verdict colour)"]
+    )
+
+
+class EstateWindow(QMainWindow):
+    """A self-contained window over one estate file."""
+
+    open_plan_requested = Signal(str)
+    """A database's scenario to open in the main window: a file path or 'store: NAME'."""
+
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        *,
+        catalog: Catalog | None = None,
+        resolve: ScenarioResolver | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowFlag(Qt.WindowType.Window, True)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+        self.catalog = catalog
+        self.resolve = resolve
+        self.estate: Estate | None = None
+        self.path: Path | None = None
+        self.result: EstateResult | None = None
+        self.least: LeastHardware | None = None
+        self.runner = TaskRunner(self)
+        self.runner.done.connect(self._on_done)
+        self.runner.failed.connect(self._on_failed)
+        self.runner.busy_changed.connect(self._on_busy)
+        self.pdf_runner = TaskRunner(self)
+        self.pdf_runner.done.connect(self._on_pdf_done)
+        self.pdf_runner.failed.connect(self._on_failed)
+        self._build()
+        self.setWindowTitle("Estate")
+        self.resize(1100, 760)
+
+    # ------------------------------------------------------------------ layout
+
+    def _build(self) -> None:
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        buttons = QHBoxLayout()
+        self.open_button = QPushButton("Open Estate…")
+        self.save_button = QPushButton("Save As…")
+        self.pdf_button = QPushButton("Export PDF…")
+        self.plan_button = QPushButton("Open Plan")
+        self.plan_button.setToolTip("Open the selected database's own scenario in the main window")
+        for b, slot in ((self.open_button, self.open_dialog), (self.save_button, self.save_as),
+                        (self.pdf_button, self.export_pdf),
+                        (self.plan_button, self.open_selected_plan)):  # fmt: skip
+            b.clicked.connect(slot)
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        self.busy_label = QLabel("")
+        buttons.addWidget(self.busy_label)
+        layout.addLayout(buttons)
+        self.headline = QLabel("Open an estate file (File › Open Estate…).")
+        self.headline.setTextFormat(Qt.TextFormat.RichText)
+        self.headline.setWordWrap(True)
+        layout.addWidget(self.headline)
+
+        self.model = EstateTableModel(self)
+        self.model.priority_edited.connect(self.set_priority)
+        self.model.rto_edited.connect(self.set_rto)
+        self.model.edit_refused.connect(lambda msg: self.statusBar().showMessage(msg, 6000))
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+        self.table.setDragEnabled(True)
+        self.table.setAcceptDrops(True)
+        self.table.setDropIndicatorShown(True)
+        self.table.verticalHeader().hide()
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(COL_WAITED, QHeaderView.ResizeMode.Stretch)
+        self.table.doubleClicked.connect(self._on_double_click)
+
+        self.gantt = EstateGantt()
+        self.legend = QLabel(phase_legend())
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.legend.setWordWrap(True)
+        self.least_label = QLabel("")
+        self.least_label.setWordWrap(True)
+        lower = QWidget()
+        lower_layout = QVBoxLayout(lower)
+        lower_layout.setContentsMargins(0, 0, 0, 0)
+        lower_layout.addWidget(self.gantt, 1)
+        lower_layout.addWidget(self.legend)
+        lower_layout.addWidget(self.least_label)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.table)
+        splitter.addWidget(lower)
+        splitter.setSizes([300, 420])
+        layout.addWidget(splitter, 1)
+        self.setCentralWidget(central)
+        self._enable()
+
+    def _enable(self) -> None:
+        has = self.estate is not None
+        for b in (self.save_button, self.pdf_button, self.plan_button):
+            b.setEnabled(has)
+
+    # ------------------------------------------------------------------ opening
+
+    @Slot()
+    def open_dialog(self) -> None:
+        start = str(self.path.parent) if self.path else str(Path.home())
+        path, _ = QFileDialog.getOpenFileName(self, "Open estate", start, FILE_FILTER)
+        if path:
+            self.open_estate(path)
+
+    def open_estate(self, path: str | Path) -> bool:
+        """Load an estate file and compute it in the background; errors are shown."""
+        try:
+            estate = load_estate(path, catalog=self.catalog, resolve=self.resolve)
+        except CoreError as exc:
+            QMessageBox.critical(self, "Estate", f"Cannot open the estate:\n\n{exc}")
+            return False
+        self.path = Path(path)
+        self.set_estate(estate)
+        return True
+
+    def set_estate(self, estate: Estate) -> None:
+        self.estate = estate
+        self.setWindowTitle(f"Estate: {estate.name}")
+        self._enable()
+        self.recompute()
+
+    def recompute(self) -> None:
+        if self.estate is not None:
+            self.runner.submit(answer_estate, self.estate)
+
+    # ------------------------------------------------------------------ edits
+
+    @Slot(str, int)
+    def set_priority(self, name: str, priority: int) -> None:
+        if self.estate is not None:
+            self.set_estate(with_priority(self.estate, name, priority))
+            self.statusBar().showMessage(f"{name} moved to tier {priority}", 4000)
+
+    @Slot(str, float)
+    def set_rto(self, name: str, rto_s: float) -> None:
+        if self.estate is not None:
+            self.set_estate(with_rto(self.estate, name, rto_s))
+            self.statusBar().showMessage(f"{name}: RTO {format_duration(rto_s)}", 4000)
+
+    # ------------------------------------------------------------------ results
+
+    @Slot(object)
+    def _on_done(self, value: object) -> None:
+        result, least = value  # type: ignore[misc]
+        self.result, self.least = result, least
+        rows = recovery_order(result)
+        self.model.set_rows(rows)
+        self.gantt.set_result(result, rows)
+        self.headline.setText(self._headline(result))
+        self.least_label.setText("<br>".join(
+            ["<b>Least hardware for priority 1</b>", *least_sentences(least)]))  # fmt: skip
+
+    @staticmethod
+    def _headline(result: EstateResult) -> str:
+        c = result.counts
+        worst = "misses" if c["misses"] else ("at_risk" if c["at_risk"] else "meets")
+        colour = VERDICT_COLORS[worst]
+        n = len(result.databases)
+        deciding = (
+            f"deciding shared resource: <b>{result.deciding}</b>"
+            if result.deciding else "sharing costs no database any time"
+        )  # fmt: skip
+        return (
+            f"<span style='color:{colour}; font-weight:bold'>{c['meets']} of {n} meet, "
+            f"{c['at_risk']} at risk, {c['misses']} miss</span> — the last opens at "
+            f"{format_duration(result.last_open_s)}; {deciding}."
+        )
+
+    @Slot(object)
+    def _on_failed(self, exc: object) -> None:
+        QMessageBox.warning(self, "Estate", f"The estate could not be computed:\n\n{exc}")
+
+    @Slot(bool)
+    def _on_busy(self, busy: bool) -> None:
+        self.busy_label.setText("computing…" if busy else "")
+
+    # ------------------------------------------------------------------ plans, files
+
+    def selected_database(self) -> str | None:
+        rows = self.table.selectionModel().selectedRows()
+        item = self.model.row_at(rows[0]) if rows else None
+        return item.source if item is not None else None
+
+    @Slot(QModelIndex)
+    def _on_double_click(self, index: QModelIndex) -> None:
+        item = self.model.row_at(index)
+        if item is not None and not (self.model.flags(index) & Qt.ItemFlag.ItemIsEditable):
+            self.open_plan_requested.emit(item.source)
+
+    @Slot()
+    def open_selected_plan(self) -> None:
+        source = self.selected_database()
+        if source is None:
+            self.statusBar().showMessage("Select a database first", 4000)
+            return
+        self.open_plan_requested.emit(source)
+
+    @Slot()
+    def save_as(self) -> None:
+        if self.estate is None:
+            return
+        start = str(self.path or Path.home() / "estate.toml")
+        path, _ = QFileDialog.getSaveFileName(self, "Save estate as", start, FILE_FILTER)
+        if path:
+            self.save_to(Path(path))
+
+    def save_to(self, path: Path) -> bool:
+        """Write the edited estate; scenario references stay relative to the first file."""
+        assert self.estate is not None
+        if self.path is not None and path.resolve().parent != self.path.resolve().parent:
+            QMessageBox.warning(self, "Estate", "Save the estate beside the original: its "
+                                "scenario files are named relative to that folder.")  # fmt: skip
+            return False
+        try:
+            path.write_text(dump_estate(self.estate), encoding="utf-8")
+        except OSError as exc:
+            QMessageBox.critical(self, "Estate", f"Cannot write {path}:\n\n{exc.strerror}")
+            return False
+        self.path = path
+        self.statusBar().showMessage(f"Saved {path.name}", 4000)
+        return True
+
+    @Slot()
+    def export_pdf(self, path: str | Path | None = None) -> None:
+        if self.result is None:
+            self.statusBar().showMessage("Wait for the estate to be computed", 4000)
+            return
+        if path is None:
+            start = str((self.path or Path.home() / "estate").with_suffix(".pdf"))
+            path, _ = QFileDialog.getSaveFileName(self, "Export estate PDF", start,
+                                                  "PDF files (*.pdf)")  # fmt: skip
+            if not path:
+                return
+        self.statusBar().showMessage("Writing the estate PDF…")
+        self.pdf_runner.submit(write_estate_report, self.result, Path(path))
+
+    @Slot(object)
+    def _on_pdf_done(self, out: object) -> None:
+        self.statusBar().showMessage(f"Wrote {out}", 6000)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.runner.wait()
+        self.pdf_runner.wait()
+        super().closeEvent(event)

@@ -1,0 +1,173 @@
+"""The uncertain figures of a scenario as a table (STYLE §7): one row per figure, its
+value, its range (editable), the ends and where the range came from.
+
+Rows are core `UncertainInput`s. Editing a range calls `set_range(key, text)` — the
+window writes it to the scenario's `[uncertainty]` table as an undoable edit — but only
+when core accepts the text; while the text is not a range yet (`-40%..`) the cell is
+marked with the reason and the scenario keeps its last valid range.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+
+from rtoplanner.core.scenario import Scenario
+from rtoplanner.core.uncertainty.inputs import (
+    PROVENANCE_WORDS,
+    UncertainInput,
+    describe_value,
+    range_problem,
+)
+
+from .row_table_model import RIGHT_ALIGNED, RowTableModel, bold_font
+
+COL_FIGURE = 0
+COL_VALUE = 1
+COL_RANGE = 2
+COL_LOW = 3
+COL_HIGH = 4
+COL_FROM = 5
+
+HEADERS = ("Figure", "Value", "Range", "Low end", "High end", "Range from")
+HEADER_TIPS = {
+    COL_VALUE: "The scenario's figure: the most likely value (the mode of the triangle)",
+    COL_RANGE: "How far the figure may be off: ±15%, -40%..+20% (relative) or 3%..9% "
+    "(absolute ends). Type to change it; empty it to go back to the default",
+    COL_LOW: "The low end of the range",
+    COL_HIGH: "The high end of the range",
+    COL_FROM: "Where the range comes from: the scenario's [uncertainty] table, else a default "
+    "by where the figure came from (measured ±10 %, catalog −30 %..+0 %, unverified catalog "
+    "−50 %..+10 %, typed ±0)",
+}
+KeyRole = Qt.ItemDataRole.UserRole + 1
+"""The row's canonical key (`path[0].rate`)."""
+
+SetRange = Callable[[str, str | None], None]
+
+
+def origin_text(item: UncertainInput) -> str:
+    """Where a row's range came from, in words."""
+    if item.origin == "uncertainty":
+        return (
+            f"[uncertainty]; default {item.default_range} ({PROVENANCE_WORDS[item.default_origin]})"
+        )
+    return f"{PROVENANCE_WORDS[item.origin]} (default)"
+
+
+class RangesTableModel(RowTableModel[UncertainInput]):
+    HEADERS = HEADERS
+    HEADER_TIPS = HEADER_TIPS
+
+    def __init__(self, set_range: SetRange | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._set_range = set_range
+        self.scenario: Scenario | None = None
+        self.binary = False
+        self.errors: dict[str, str] = {}
+        self.typed: dict[str, str] = {}
+        """Texts typed that are not valid ranges yet, by key."""
+
+    def show_inputs(self, scenario: Scenario, rows: Iterable[UncertainInput]) -> None:
+        """New rows; in place (no reset, an open editor stays) when the figures are the
+        same ones, so typing in a cell is not interrupted by the plan it triggers."""
+        rows = list(rows)
+        self.scenario = scenario
+        same = [r.key for r in rows] == [r.key for r in self._rows]
+        for key in list(self.typed):
+            if key not in {r.key for r in rows}:
+                self.typed.pop(key)
+                self.errors.pop(key, None)
+        if same:
+            self._rows = rows
+            self.refresh()
+        else:
+            self.set_rows(rows)
+
+    def set_binary(self, binary: bool) -> None:
+        self.binary = binary
+        self.refresh()
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+        flags = super().flags(index)
+        if index.isValid() and index.column() == COL_RANGE and self._set_range is not None:
+            flags |= Qt.ItemFlag.ItemIsEditable
+        return flags
+
+    def cell(self, item: UncertainInput, row: int, col: int, role: int) -> Any:
+        if role == KeyRole:
+            return item.key
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            return self._text(item, col, role)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_VALUE, COL_LOW, COL_HIGH):
+            return RIGHT_ALIGNED
+        if role == Qt.ItemDataRole.FontRole and col == COL_RANGE and item.origin == "uncertainty":
+            return bold_font()
+        if role == Qt.ItemDataRole.ForegroundRole and col == COL_RANGE and item.is_zero:
+            return QBrush(QColor("#8a8f98"))
+        if role == Qt.ItemDataRole.BackgroundRole and col == COL_RANGE and item.key in self.errors:
+            return QBrush(QColor(210, 60, 60, 60))
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tip(item, col)
+        return None
+
+    def _text(self, item: UncertainInput, col: int, role: int) -> str:
+        if col == COL_FIGURE:
+            return item.label
+        if col == COL_VALUE:
+            return describe_value(item.kind, item.value, self.binary)
+        if col == COL_RANGE:
+            if role == Qt.ItemDataRole.EditRole:
+                return self.typed.get(item.key, item.range_text)
+            return self.typed.get(item.key, item.range_text)
+        if col == COL_LOW:
+            return "" if item.is_zero else describe_value(item.kind, item.low, self.binary)
+        if col == COL_HIGH:
+            return "" if item.is_zero else describe_value(item.kind, item.high, self.binary)
+        if col == COL_FROM:
+            return origin_text(item)
+        return ""
+
+    def _tip(self, item: UncertainInput, col: int) -> str | None:
+        if col == COL_RANGE and item.key in self.errors:
+            return self.errors[item.key]
+        if col == COL_FROM:
+            return f"{item.key}: {item.source}"
+        if col == COL_FIGURE:
+            return item.key
+        return None
+
+    def setData(
+        self,
+        index: QModelIndex | QPersistentModelIndex,
+        value: Any,
+        role: int = Qt.ItemDataRole.EditRole,
+    ) -> bool:
+        item = self.row_at(index)
+        if item is None or index.column() != COL_RANGE or self._set_range is None:
+            return False
+        text = str(value or "").strip()
+        key = item.key
+        if self.typed.get(key, item.range_text) == text and key not in self.errors:
+            return False
+        problem = range_problem(key, text, self.scenario) if text and self.scenario else None
+        if problem:
+            self.typed[key] = text
+            self.errors[key] = problem
+            self.dataChanged.emit(index, index)
+            return True
+        self.typed.pop(key, None)
+        self.errors.pop(key, None)
+        self._set_range(item.table_key, text or None)
+        self.dataChanged.emit(index, index)
+        return True
+
+    def first_error(self) -> tuple[str, str] | None:
+        """(label, reason) of the first range being typed that is not valid yet."""
+        for item in self._rows:
+            if item.key in self.errors:
+                return item.label, self.errors[item.key]
+        return None

@@ -1,0 +1,46 @@
+"""What it takes: the frontier of each demo, as shipped and made to fail (twice its size).
+
+Target (issue 11): ≤ 0.5 s per demo frontier on a 2-core machine (median of repeated
+runs; the shared machine makes single runs noisy).
+Run: .venv/bin/python bench/bench_fix.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+
+from rtoplanner.core.fix import what_it_takes
+from rtoplanner.core.scenario import load_scenario, with_values
+
+SCENARIOS = sorted((Path(__file__).resolve().parent.parent / "data" / "scenarios").glob("*.toml"))
+REPEAT = 7
+
+
+def median_s(fn, repeat: int = REPEAT) -> float:
+    runs = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        runs.append(time.perf_counter() - t)
+    return statistics.median(runs)
+
+
+def main() -> None:
+    print(f"{'scenario':34} {'variant':>9} {'frontier':>10} {'points':>7} {'evaluated':>10}")
+    for path in SCENARIOS:
+        shipped = load_scenario(path)
+        doubled = with_values(shipped, {"database.size": f"{shipped.database.size_bytes * 2} B"})
+        for label, s in (("as is", shipped), ("2× size", doubled)):
+            result = what_it_takes(s)
+            t = median_s(lambda s=s: what_it_takes(s))
+            print(
+                f"{path.stem:34} {label:>9} {t:8.3f} s {len(result.frontier):7d} "
+                f"{result.evaluated:10d}"
+            )
+    print("target: ≤ 0.5 s per demo frontier (median of repeated runs)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,480 @@
+"""The estate PDF (DESIGN §9): `rto-planner report ESTATE.toml -o PLAN.pdf`.
+
+The same renderer as the plan (`pdf.ReportRenderer`), fed an estate's `ReportData` and
+the estate's own sections, each a build (from the `EstateResult`) and a render:
+
+- cover: the estate's verdict, key figures and the summary table of every database;
+- Gantt: every database's phases on one time axis with its RTO, in recovery order;
+- databases: per database, its phases in the estate against its plan alone, and what
+  it waited for; the shared resources and the least hardware for tier 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from reportlab.graphics.shapes import Drawing, Group, Line, Rect
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import (
+    Flowable,
+    KeepTogether,
+    NextPageTemplate,
+    PageBreak,
+    Paragraph,
+    Spacer,
+)
+
+from .. import __version__
+from ..clock import source_date_epoch
+from ..clock import today as report_date
+from ..estate import EstateResult, LeastHardware, least_hardware, run_estate
+from ..estate.run import NOTHING, DatabaseOutcome
+from ..result import PHASE_TITLES
+from ..units import format_duration
+from ..wording import VERDICT_WORDS
+from .charts import (
+    INK,
+    MUTED,
+    PHASE_COLOURS,
+    PHASE_LEGEND,
+    RED,
+    _drawing,
+    _legend,
+    _legend_rows,
+    _text,
+    _time_axis,
+    _w,
+    _x_grid,
+)
+from .model import ReportData, Section, Table, freeze_parts, long_date
+from .pdf import render_pdf
+from .sections.cover import KeyFigure, _figures, _meta_table, _verdict_box
+from .sections.recovery import PHASE_STYLE
+
+if TYPE_CHECKING:
+    from .pdf import ReportRenderer
+
+ESTATE_TITLE = "Estate recovery plan"
+SEVERITY = {"meets": 0, "at_risk": 1, "misses": 2}
+
+
+def _dur(s: float) -> str:
+    return format_duration(s)
+
+
+def _margin(s: float) -> str:
+    return ("−" if s < 0 else "") + format_duration(abs(s))
+
+
+def _waited(d: DatabaseOutcome) -> str:
+    return NOTHING if d.waited_s <= 0 else f"{d.waited_for} ({_dur(d.waited_s)})"
+
+
+def _source(source: str) -> str:
+    """A scenario file by its name (the folder is the estate's), a stored one as is."""
+    return source if source.startswith("store:") else Path(source).name
+
+
+def recovery_order(result: EstateResult) -> list[DatabaseOutcome]:
+    return sorted(result.databases, key=lambda d: (d.priority, d.open_s, d.name))
+
+
+# ----------------------------------------------------------------------------- cover
+
+
+@dataclass(frozen=True)
+class EstateCoverPart:
+    estate_figures: tuple[KeyFigure, ...]
+    estate_table: Table
+
+
+def summary_table(result: EstateResult) -> Table:
+    rows = tuple(
+        (
+            d.name,
+            str(d.priority),
+            _dur(d.open_s),
+            _dur(d.rto_s),
+            _margin(d.margin_s),
+            VERDICT_WORDS[d.verdict],
+            _dur(d.alone_s),
+            _waited(d),
+        )
+        for d in recovery_order(result)
+    )
+    header = ("Database", "Tier", "Opens", "RTO", "Margin", "Verdict", "Alone", "Waited for")
+    return Table(header, rows, "lrrrrlrl")
+
+
+def build_cover(result: EstateResult) -> EstateCoverPart:
+    counts = result.counts
+    n = len(result.databases)
+    tier1 = [d for d in result.databases if d.priority == 1]
+    figs = [
+        KeyFigure(
+            "Databases meeting the RTO",
+            f"{counts['meets']} of {n}",
+            f"{counts['at_risk']} at risk, {counts['misses']} miss",
+            counts["misses"] == 0,
+        ),
+        KeyFigure(
+            "Priority 1",
+            f"{sum(d.verdict != 'misses' for d in tier1)} of {len(tier1)}",
+            "open inside their RTO",
+            result.tier1_all_meet,
+        ),
+        KeyFigure("Last database open", _dur(result.last_open_s), "after the site loss"),
+        KeyFigure(
+            "Deciding resource",
+            result.deciding or "none",
+            "what the databases lost most time to" if result.deciding else "sharing costs no time",
+        ),
+    ]
+    return EstateCoverPart(tuple(figs), summary_table(result))
+
+
+def render_cover(r: ReportRenderer, part: EstateCoverPart) -> list[Flowable]:
+    d = r.data
+    st = r.styles
+    title = Paragraph(r.p(d.title), st["cover_title"])
+    title.outline_level = 0  # type: ignore[attr-defined]
+    title.outline_text = "Cover"  # type: ignore[attr-defined]
+    out: list[Flowable] = [Spacer(1, 14 * mm), title]
+    out.append(Paragraph(r.p(d.scenario_name), st["cover_name"]))
+    out += [_meta_table(r), Spacer(1, 8 * mm), _verdict_box(r), Spacer(1, 6 * mm)]
+    out += [_figures(r, _as_cover(part)), Spacer(1, 6 * mm)]
+    out.append(r.heading("Every database after the site loss", 1))
+    out.append(
+        r.para(
+            "All databases are recovered at once from time 0; priority 1 goes first and "
+            "databases of one tier share the drives and bandwidth fairly. 'Alone' is the "
+            "database's own plan with the shared hardware to itself; 'Waited for' is the "
+            "shared resource it lost most time to.",
+            "small",
+        )
+    )
+    w = r.width
+    widths = [w * f for f in (0.19, 0.05, 0.11, 0.09, 0.12, 0.09, 0.11, 0.24)]
+    out.append(r.table(part.estate_table, widths))
+    if d.notes:
+        out += [Paragraph("Notes", st["h2"]), r.para(d.notes)]
+    out += [NextPageTemplate("body"), PageBreak()]
+    return out
+
+
+@dataclass(frozen=True)
+class _Figures:
+    key_figures: tuple[KeyFigure, ...]
+
+
+def _as_cover(part: EstateCoverPart) -> Any:
+    return _Figures(part.estate_figures)
+
+
+# ----------------------------------------------------------------------------- Gantt
+
+
+@dataclass(frozen=True)
+class EstateBar:
+    start_s: float
+    duration_s: float
+    style: str
+
+
+@dataclass(frozen=True)
+class EstateRow:
+    label: str
+    bars: tuple[EstateBar, ...]
+    open_s: float
+    rto_s: float
+    verdict: str
+
+
+@dataclass(frozen=True)
+class EstateGanttPart:
+    gantt_rows: tuple[EstateRow, ...]
+    gantt_text: str
+
+
+def build_gantt(result: EstateResult) -> EstateGanttPart:
+    rows = tuple(
+        EstateRow(
+            f"P{d.priority} · {d.name}",
+            tuple(
+                EstateBar(p.start_s, p.duration_s, PHASE_STYLE[p.name])
+                for p in d.phases
+                if p.duration_s > 0
+            ),
+            d.open_s,
+            d.rto_s,
+            d.verdict,
+        )
+        for d in recovery_order(result)
+    )
+    text = (
+        "Each row is one database, in recovery order (tier, then opening time): its phases "
+        "as they run in the estate. The red tick is its RTO; the dot at the end of the bar is "
+        "when it opens, in the colour of its verdict."
+    )
+    return EstateGanttPart(rows, text)
+
+
+def estate_gantt_chart(part: EstateGanttPart, width: float) -> Drawing:
+    rows = part.gantt_rows
+    row = 18.0
+    label_w = min(max([_w(r.label, 7.0) for r in rows] + [40]) + 10, width * 0.4)
+    x0, x1 = label_w, width - 6
+    items: list[tuple[object, str, str]] = [
+        (PHASE_COLOURS[k], "box", label) for k, label in PHASE_LEGEND
+    ] + [(RED, "line", "RTO")]
+    extra = 11.0 * (_legend_rows(items, x0, x1) - 1)
+    bottom = 44.0 + extra
+    height = 10.0 + row * len(rows) + bottom
+    d = _drawing(width, height)
+    g = Group()
+    # The axis fits the opening times and the RTOs near them; a far RTO (72 h when all
+    # open within 12 h) is marked at the right edge rather than squeezing every bar.
+    last = max([r.open_s for r in rows] + [1.0])
+    vmax = max([last] + [r.rto_s for r in rows if r.rto_s <= 1.5 * last]) * 1.06
+    far = [r for r in rows if r.rto_s > vmax]
+    x_end = x1
+    if far:  # room at the right for 'RTO 3 d →'
+        x1 -= max(_w(f"RTO {_dur(r.rto_s)} →", 6.5) for r in far) + 8
+    unit, name, step = _time_axis(vmax)
+    y0, y1 = bottom, bottom + row * len(rows)
+    scale = (x1 - x0) / vmax
+    _x_grid(g, x0, x1, y0, y1, vmax, unit, name, step, f"time from the site loss ({name})")
+    verdict_colour = {"meets": colors.HexColor("#2e8b57"), "at_risk": colors.HexColor("#d68910"),
+                      "misses": RED}  # fmt: skip
+    for i, r in enumerate(rows):
+        yc = y1 - (i + 0.5) * row
+        g.add(_text(x0 - 6, yc - 2.7, _fit_label(r.label, x0 - 10), 7.0, INK, "end"))
+        for b in r.bars:
+            g.add(Rect(x0 + b.start_s * scale, yc - 4.5, max(b.duration_s * scale, 0.6), 9,
+                       fillColor=PHASE_COLOURS[b.style], strokeColor=None))  # fmt: skip
+        if r.rto_s <= vmax:
+            xr = x0 + r.rto_s * scale
+            g.add(Line(xr, yc - 6.5, xr, yc + 6.5, strokeColor=RED, strokeWidth=1.4))
+        else:
+            g.add(_text(x_end, yc - 2.5, f"RTO {_dur(r.rto_s)} →", 6.5, RED, "end"))
+        xo = x0 + r.open_s * scale
+        g.add(Rect(xo - 2, yc - 2, 4, 4, fillColor=verdict_colour.get(r.verdict, MUTED),
+                   strokeColor=colors.white, strokeWidth=0.5))  # fmt: skip
+    _legend(g, x0, 8 + extra, items, x1)
+    d.add(g)
+    return d
+
+
+def _fit_label(text: str, width: float) -> str:
+    if _w(text, 7.0) <= width:
+        return text
+    while text and _w(text + "…", 7.0) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def render_gantt(r: ReportRenderer, part: EstateGanttPart) -> list[Flowable]:
+    return r.section(
+        "When each database opens",
+        r.para(part.gantt_text),
+        estate_gantt_chart(part, r.width),
+    )
+
+
+# ----------------------------------------------------------------------------- databases
+
+
+@dataclass(frozen=True)
+class EstateDatabasesPart:
+    database_tables: tuple[tuple[str, str, Table], ...]
+    """(heading, one-line summary, phase table) per database, in recovery order."""
+    resource_table: Table
+    least_text: tuple[str, ...]
+
+
+def _phase_table(d: DatabaseOutcome, alone: dict[str, float]) -> Table:
+    rows = tuple(
+        (
+            PHASE_TITLES[p.name],
+            _dur(p.start_s),
+            _dur(p.duration_s),
+            _dur(alone.get(p.name, 0.0)),
+            _dur(p.waited_s) if p.waited_s > 0 else NOTHING,
+        )
+        for p in d.phases
+    )
+    return Table(("Phase", "Starts", "Takes", "Alone", "Lost to sharing"), rows, "lrrrr")
+
+
+def _resource_table(result: EstateResult) -> Table:
+    rows = tuple(
+        (
+            r.name,
+            r.kind.replace("_", " "),
+            str(r.count),
+            _dur(r.waited_s) if r.waited_s > 0 else NOTHING,
+            _dur(r.tier1_waited_s) if r.tier1_waited_s > 0 else NOTHING,
+            "—" if r.peak_use is None else f"{r.peak_use * 100:.0f} %",
+        )
+        for r in result.resources
+    )
+    header = ("Shared resource", "Kind", "Units", "Time lost to it", "by priority 1", "Peak use")
+    bold = tuple(i for i, r in enumerate(result.resources) if r.name == result.deciding)
+    return Table(header, rows, "llrrrr", bold_rows=bold)
+
+
+def least_sentences(least: LeastHardware | None) -> tuple[str, ...]:
+    if least is None:
+        return ()
+    if least.already_met:
+        return ("Every priority-1 database meets its RTO with the estate's hardware.",)
+    if least.misses_alone:
+        return (
+            "These priority-1 databases miss their RTO even with the shared hardware to "
+            "themselves, so no shared count helps until their own plan changes: "
+            + ", ".join(least.misses_alone)
+            + ".",
+        )
+    out = [f"Method: {least.method}."]
+    for c in least.counts:
+        if c.needed is None:
+            out.append(f"{c.resource}: more units alone do not bring priority 1 inside the RTO.")
+        else:
+            out.append(
+                f"{c.resource}: {c.needed} units (the estate has {c.current}; add {c.added})."
+            )
+    return tuple(out)
+
+
+def build_databases(result: EstateResult, least: LeastHardware | None) -> EstateDatabasesPart:
+    tables = []
+    for d in recovery_order(result):
+        alone = {p.name: p.duration_s for p in d.alone_phases}
+        line = (
+            f"Priority {d.priority} · {_source(d.source)} · opens {_dur(d.open_s)} "
+            f"against an RTO of {_dur(d.rto_s)}: {VERDICT_WORDS[d.verdict]} "
+            f"(alone {_dur(d.alone_s)}, {VERDICT_WORDS[d.alone_verdict]}); "
+            + (f"waited for {_waited(d)}." if d.waited_s > 0 else "sharing cost it no time.")
+        )
+        tables.append((d.name, line, _phase_table(d, alone)))
+    return EstateDatabasesPart(tuple(tables), _resource_table(result), least_sentences(least))
+
+
+def render_databases(r: ReportRenderer, part: EstateDatabasesPart) -> list[Flowable]:
+    w = r.width
+    out = r.section(
+        "Shared resources",
+        r.para(
+            "Time lost is counted in equivalent seconds: how much longer each database's "
+            "transfers ran than with the resource to itself, summed over the databases."
+        ),
+        r.table(part.resource_table, [w * f for f in (0.28, 0.16, 0.08, 0.18, 0.16, 0.14)]),
+    )
+    if part.least_text:
+        out.append(r.heading("Least hardware for priority 1", 1))
+        out += [r.para(t) for t in part.least_text]
+    out += r.section("Each database", r.para("Its phases in the estate and alone."))
+    widths = [w * f for f in (0.36, 0.16, 0.16, 0.16, 0.16)]
+    for name, line, table in part.database_tables:
+        out.append(KeepTogether([r.heading(name, 1), r.para(line, "small"),
+                                 r.table(table, widths)]))  # fmt: skip
+    return out
+
+
+ESTATE_SECTIONS: tuple[Section, ...] = (
+    Section("estate_cover", "cover", build_cover, render_cover),  # type: ignore[arg-type]
+    Section("estate_gantt", "Gantt", build_gantt, render_gantt),  # type: ignore[arg-type]
+    Section("estate_databases", "databases", build_databases, render_databases),  # type: ignore[arg-type]
+)
+"""The estate PDF's sections in print order; each `build` takes the `EstateResult`."""
+
+
+# ----------------------------------------------------------------------------- document
+
+
+def _header(result: EstateResult, generated: datetime) -> dict[str, Any]:
+    est = result.estate
+    worst = max((d.verdict for d in result.databases), key=SEVERITY.__getitem__)
+    counts = result.counts
+    n = len(result.databases)
+    title_words = {
+        "meets": "EVERY DATABASE MEETS its RTO",
+        "at_risk": "AT RISK: some databases open close to their RTO",
+        "misses": f"{counts['misses']} OF {n} DATABASES MISS their RTO",
+    }[worst]
+    line = (
+        f"After a site loss, {n} databases recovered at once on shared hardware; the last "
+        f"opens at {_dur(result.last_open_s)}."
+    )
+    if result.deciding:
+        line += f" The shared resource that decides: {result.deciding}."
+    as_of = report_date()
+    return {
+        "title": ESTATE_TITLE,
+        "scenario_name": est.name,
+        "customer": est.customer,
+        "author": "",
+        "notes": est.notes,
+        "as_of": as_of,
+        "as_of_text": long_date(as_of),
+        "generated": generated,
+        "producer": f"RTO Planner {__version__}",
+        "units_note": "Times from the site loss; sizes in decimal units (TB = 10¹² bytes).",
+        "binary": False,
+        "verdict": worst,
+        "verdict_words": VERDICT_WORDS[worst],
+        "verdict_line": line,
+        "verdict_title": title_words,
+        "decided_by": "recovery",
+        "total_s": result.last_open_s,
+        "rto_s": max((d.rto_s for d in result.databases), default=0.0),
+        "margin_s": min((d.margin_s for d in result.databases), default=0.0),
+        "risk_margin_s": 0.0,
+        "total_text": _dur(result.last_open_s),
+        "rto_text": "",
+        "margin_text": "",
+    }
+
+
+def build_estate_report_data(
+    result: EstateResult, least: LeastHardware | None = None, generated: datetime | None = None
+) -> ReportData:
+    generated = generated or source_date_epoch() or datetime.now(tz=UTC).replace(microsecond=0)
+    header = _header(result, generated)
+    parts = {
+        "estate_cover": build_cover(result),
+        "estate_gantt": build_gantt(result),
+        "estate_databases": build_databases(result, least),
+    }
+    return ReportData(**header, parts=freeze_parts(header, parts))
+
+
+def write_estate_report(
+    result: EstateResult | Any,
+    out_path: str | Path,
+    *,
+    progress: Callable[[float, str], None] | None = None,
+    should_cancel: Callable[[], bool] | None = None,
+) -> Path:
+    """Simulate (if given an Estate), build and write the estate PDF atomically."""
+    from . import _check_target, write_bytes_atomically
+
+    out = Path(out_path)
+    _check_target(out)
+    report = progress or (lambda f, m: None)
+    if not isinstance(result, EstateResult):
+        report(0.0, "recovering the estate")
+        result = run_estate(result, should_cancel=should_cancel)
+    report(0.1, "finding the least hardware")
+    least = least_hardware(result.estate, result, should_cancel=should_cancel)
+    data = build_estate_report_data(result, least)
+    scaled = None if progress is None else (lambda f, m: progress(0.3 + 0.65 * f, m))
+    pdf = render_pdf(data, scaled, should_cancel, ESTATE_SECTIONS)
+    write_bytes_atomically(out, pdf)
+    report(1.0, "done")
+    return out

@@ -1,0 +1,303 @@
+"""How sure is this plan (DESIGN §7): the probability of meeting the RTO in words a
+customer reads, the distribution of the recovery time, the tornado of the figures that
+decide it, and the ranges used (also printed in the assumptions ledger).
+
+The run is the one `rto-planner risk` makes (same trials, same default seed), so the
+PDF and the terminal print the same figures.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from reportlab.graphics.shapes import Group, Line, PolyLine, Rect
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, KeepTogether
+
+from ...units import format_duration
+from .. import charts
+from ..charts import AMBER, AXIS, BLUE, GREEN, GREY, GRID, INK, MUTED, NAVY, ORANGE, RED, SMALL
+from ..model import ReportContext, Section, Table
+
+if TYPE_CHECKING:
+    from reportlab.graphics.shapes import Drawing
+
+    from ...uncertainty.result import RiskResult
+    from ..pdf import ReportRenderer
+
+REPORT_TRIALS = 2_000  # TEMPORARY while the batch loops over the scalar engine: 100_000
+TORNADO_ROWS = 8
+CACHE_KEY = "risk"
+
+
+@dataclass(frozen=True)
+class HistBar:
+    start_s: float
+    end_s: float
+    share: float
+    """Share of the trials in the bar (0..1)."""
+    verdict: str
+
+
+@dataclass(frozen=True)
+class TornadoRow:
+    label: str
+    low_total_s: float
+    high_total_s: float
+
+
+@dataclass(frozen=True)
+class ConfidencePart:
+    confidence_text: str
+    confidence_table: Table
+    confidence_hist: tuple[HistBar, ...]
+    confidence_cdf_s: tuple[float, ...]
+    confidence_cdf_any_s: tuple[float, ...]
+    confidence_rto_s: float
+    confidence_risk_s: float
+    confidence_plan_s: float
+    confidence_tornado: tuple[TornadoRow, ...]
+    confidence_tornado_text: str
+    confidence_ranges: Table
+    confidence_method: str
+
+
+def risk_of(ctx: ReportContext) -> RiskResult:
+    """The report's Monte Carlo run, computed once and shared (the ledger prints its
+    ranges)."""
+    if CACHE_KEY not in ctx.cache:
+        from ...uncertainty.analysis import run_risk
+
+        ctx.cache[CACHE_KEY] = run_risk(ctx.scenario, trials=REPORT_TRIALS, catalog=ctx.catalog)
+    return ctx.cache[CACHE_KEY]
+
+
+def _verdict(total_s: float, rto_s: float, risk_s: float) -> str:
+    if total_s > rto_s:
+        return "misses"
+    return "at_risk" if rto_s - total_s < risk_s else "meets"
+
+
+def build(ctx: ReportContext) -> ConfidencePart:
+    from ...uncertainty.inputs import describe_value
+    from ...uncertainty.words import headline, origin_words, percent, spread
+
+    r = risk_of(ctx)
+    w = r.worst
+    text = headline(r)
+    if r.varied:
+        text += (
+            f" For a failure at the worst moment, {spread(w)}; with every figure at its most "
+            f"likely value the plan says {format_duration(r.deterministic_s)}."
+        )
+    rows = []
+    for mode, words in (("worst", "Worst moment of the cycle"), ("uniform", "Any moment")):
+        d = r.distribution(mode)
+        times = (format_duration(d.percentile(p)) for p in (50, 90, 95, 99))
+        rows.append((words, percent(d.p_meets), percent(d.p_at_risk), percent(d.p_misses), *times))
+    table = Table(
+        ("Failure", "Meets", "At risk", "Misses", "P50", "P90", "P95", "P99"),
+        tuple(rows),
+        "lrrrrrrr",
+    )
+    edges = w.hist_edges_s
+    hist = tuple(
+        HistBar(edges[i], edges[i + 1], c / r.trials,
+                _verdict((edges[i] + edges[i + 1]) / 2, r.rto_s, r.risk_margin_s))
+        for i, c in enumerate(w.hist_counts)
+    )  # fmt: skip
+    by_key = {row.key: row for row in r.inputs}
+    bars = [b for b in r.tornado if b.swing_s > 0][:TORNADO_ROWS]
+    tornado = tuple(
+        TornadoRow(f"{b.label} ({by_key[b.key].range_text})", b.low_total_s, b.high_total_s)
+        for b in bars
+    )
+    if bars:
+        top = bars[0]
+        tornado_text = (
+            f"Each bar is the recovery time with one figure at the low (blue) or high (orange) "
+            f"end of its range and every other figure at its most likely value. "
+            f"{top.label.capitalize()} decides most: between "
+            f"{format_duration(min(top.low_total_s, top.high_total_s))} and "
+            f"{format_duration(max(top.low_total_s, top.high_total_s))}, "
+            f"{100 * top.variance_share:.0f} % of the spread of the trials. Measuring it "
+            "narrows the answer most."
+        )
+    else:
+        tornado_text = "No figure with a range changes the recovery time."
+    order = {b.key: i for i, b in enumerate(r.tornado)}
+    ranges = Table(
+        ("Figure", "Value", "Range", "Low end", "High end", "Range from"),
+        tuple(
+            (row.label, describe_value(row.kind, row.value, ctx.binary), row.range_text,
+             describe_value(row.kind, row.low, ctx.binary),
+             describe_value(row.kind, row.high, ctx.binary), origin_words(row))
+            for row in sorted(r.varied, key=lambda row: order.get(row.key, len(order)))
+        ),
+        "lrlrrl",
+    )  # fmt: skip
+    method = (
+        f"{r.trials:,} trials (seed {r.seed}, derived from the scenario: the same scenario "
+        "gives the same figures). In each trial every figure with a range is drawn from a "
+        "triangular distribution between its ends, the scenario's value most likely, and the "
+        "plan's own formulas compute the recovery. Ranges come from the scenario's "
+        "[uncertainty] table, else from where the figure came from: measured ±10 %, catalog "
+        "−30 %..+0 % (datasheets are optimistic), unverified catalog −50 %..+10 %, typed ±0. "
+        "'Worst moment' puts the failure just where the plan's worst case does; 'any moment' "
+        "draws it uniformly over the level 0 cycle."
+    )
+    return ConfidencePart(
+        confidence_text=text,
+        confidence_table=table,
+        confidence_hist=hist,
+        confidence_cdf_s=w.cdf_s,
+        confidence_cdf_any_s=r.uniform.cdf_s,
+        confidence_rto_s=r.rto_s,
+        confidence_risk_s=r.risk_margin_s,
+        confidence_plan_s=r.deterministic_s,
+        confidence_tornado=tornado,
+        confidence_tornado_text=tornado_text,
+        confidence_ranges=ranges,
+        confidence_method=method,
+    )
+
+
+def render(r: ReportRenderer, part: ConfidencePart) -> list[Flowable]:
+    widths = [44 * mm] + [(r.width - 44 * mm) / 7] * 7
+    out = r.section(
+        "How sure is this plan",
+        r.para(part.confidence_text),
+        r.table(part.confidence_table, widths),
+        distribution_chart(part, r.width),
+    )
+    if part.confidence_tornado:
+        out.append(KeepTogether([r.para(part.confidence_tornado_text),
+                                 tornado_chart(part, r.width)]))  # fmt: skip
+    else:
+        out.append(r.para(part.confidence_tornado_text))
+    if part.confidence_ranges.rows:
+        out.append(r.heading("The ranges used", 1))
+        cols = [46 * mm, 20 * mm, 22 * mm, 18 * mm, 18 * mm]
+        cols.append(r.width - sum(cols))
+        out.append(r.table(part.confidence_ranges, cols))
+    out.append(r.para(part.confidence_method, "small"))
+    return out
+
+
+# ----------------------------------------------------------------------------- charts
+
+_VERDICT_FILL = {"meets": GREEN, "at_risk": AMBER, "misses": RED}
+
+
+def _time_axis(
+    g: Group, x0: float, x1: float, y0: float, y1: float, lo_s: float, hi_s: float
+) -> Callable[[float], float]:
+    """A time axis over [lo_s, hi_s] (not from 0: the spread is what matters), with grid
+    lines and labels on round hours or minutes; returns the seconds → x mapping."""
+    pad = (hi_s - lo_s) * 0.05 or max(hi_s * 0.05, 60.0)
+    lo, hi = max(0.0, lo_s - pad), hi_s + pad
+    unit, name, _ = charts._time_axis(hi - lo)
+    step = charts._nice_step((hi - lo) / unit, 6) * unit
+    scale = (x1 - x0) / (hi - lo)
+    t = math.ceil(lo / step) * step
+    while t <= hi:
+        x = x0 + (t - lo) * scale
+        g.add(Line(x, y0, x, y1, strokeColor=GRID, strokeWidth=0.5))
+        g.add(charts._text(x, y0 - 9, charts._num(round(t / unit, 6)), SMALL, MUTED, "middle"))
+        t += step
+    g.add(Line(x0, y0, x1, y0, strokeColor=AXIS, strokeWidth=0.7))
+    g.add(charts._text(x1, y0 - 18, f"recovery time ({name})", SMALL, MUTED, "end"))
+    return lambda s: x0 + (min(max(s, lo), hi) - lo) * scale
+
+
+def distribution_chart(part: ConfidencePart, width: float, height: float = 170.0) -> Drawing:
+    """Histogram of the recovery time (worst moment), its CDF and the RTO line."""
+    x0, x1 = 40.0, width - 34
+    items = [
+        (GREEN, "box", "trials that meet the RTO"),
+        (AMBER, "box", "at risk"),
+        (RED, "box", "miss it"),
+        (INK, "line", "recovered by then (right axis)"),
+        (GREY, "dash", "failure at any moment"),
+        (RED, "line", f"RTO {format_duration(part.confidence_rto_s)}"),
+    ]
+    extra = 11.0 * (charts._legend_rows(items, x0, x1) - 1)
+    d = charts._drawing(width, height + extra)
+    g = Group()
+    y0, y1 = 46.0 + extra, height + extra - 14
+    bars = part.confidence_hist
+    any_moment = part.confidence_cdf_any_s
+    ends = (bars[0].start_s, bars[-1].end_s, any_moment[0], any_moment[-1],
+            part.confidence_rto_s, part.confidence_plan_s)  # fmt: skip
+    X = _time_axis(g, x0, x1, y0, y1, min(ends), max(ends))
+    top = max(b.share for b in bars) * 100 * 1.15 or 1.0
+    ystep = charts._nice_step(top, 4)
+    charts._y_grid(g, x0, x1, y0, y1, top, ystep, "% of trials")
+    sy = (y1 - y0) / top
+
+    for b in bars:
+        if b.share > 0:
+            g.add(Rect(X(b.start_s), y0, max(X(b.end_s) - X(b.start_s) - 0.4, 0.4),
+                       b.share * 100 * sy, fillColor=_VERDICT_FILL[b.verdict],
+                       strokeColor=None))  # fmt: skip
+    # The CDF on a 0..100 % right axis.
+    g.add(Line(x1, y0, x1, y1, strokeColor=AXIS, strokeWidth=0.7))
+    for p in (0, 25, 50, 75, 100):
+        y = y0 + p / 100 * (y1 - y0)
+        g.add(charts._text(x1 + 3, y - 2.5, f"{p} %", SMALL, MUTED))
+    for cdf, colour, dash in ((part.confidence_cdf_any_s, GREY, True),
+                              (part.confidence_cdf_s, INK, False)):  # fmt: skip
+        pts: list[float] = []
+        n = len(cdf) - 1
+        for i, t in enumerate(cdf):
+            pts += [X(t), y0 + i / n * (y1 - y0)]
+        line = PolyLine(pts, strokeColor=colour, strokeWidth=1.1)
+        if dash:
+            line.strokeDashArray = [3, 2]
+        g.add(line)
+    xr = X(part.confidence_rto_s)
+    g.add(Line(xr, y0, xr, y1, strokeColor=RED, strokeWidth=1.3))
+    if part.confidence_risk_s > 0:
+        xa = X(part.confidence_rto_s - part.confidence_risk_s)
+        g.add(charts._dashed(xa, y0, xa, y1, AMBER, 0.9))
+    xp = X(part.confidence_plan_s)
+    g.add(charts._dashed(xp, y0, xp, y1, NAVY, 0.9, (1.5, 1.5)))
+    charts._legend(g, x0, 8 + extra, items, x1)
+    d.add(g)
+    return d
+
+
+def tornado_chart(part: ConfidencePart, width: float) -> Drawing:
+    """Recovery time with each figure at its low and high end, largest swing on top."""
+    rows = part.confidence_tornado
+    row_h = 15.0
+    label_w = min(max(charts._w(r.label, SMALL) for r in rows) + 8, width * 0.45)
+    x0, x1 = label_w, width - 10
+    height = 40.0 + row_h * len(rows) + 14
+    d = charts._drawing(width, height)
+    g = Group()
+    y0, y1 = 36.0, height - 8
+    base = part.confidence_plan_s
+    ends = [v for r in rows for v in (r.low_total_s, r.high_total_s)]
+    ends += [base, part.confidence_rto_s]
+    X = _time_axis(g, x0, x1, y0, y1, min(ends), max(ends))
+
+    for i, row in enumerate(rows):
+        yc = y1 - (i + 0.5) * row_h
+        g.add(charts._text(x0 - 4, yc - 2.5, row.label, SMALL, INK, "end"))
+        for value, colour in ((row.low_total_s, BLUE), (row.high_total_s, ORANGE)):
+            a, b = sorted((X(base), X(value)))
+            if b - a > 0.05:
+                g.add(Rect(a, yc - 5, b - a, 10, fillColor=colour, strokeColor=None))
+    xb = X(base)
+    g.add(charts._dashed(xb, y0, xb, y1, NAVY, 0.9, (1.5, 1.5)))
+    xr = X(part.confidence_rto_s)
+    g.add(Line(xr, y0, xr, y1, strokeColor=RED, strokeWidth=1.3))
+    d.add(g)
+    return d
+
+
+SECTION = Section("confidence", "how sure", build, render)

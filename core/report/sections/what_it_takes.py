@@ -1,0 +1,128 @@
+"""What it takes (DESIGN §8), on the executive summary's page: the cheapest set of changes
+that makes every target meet, and the frontier of cost against worst-case recovery time.
+
+Left out when the plan already meets every target. The summary's sentence about the
+recommended point comes from `recommendation_sentence` here, so both say the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, Spacer
+
+from ...errors import CoreError
+from ...fix import FixResult, common_changes, what_it_takes
+from ...fix.prices import price_book
+from ...units import format_duration
+from ...wording import VERDICT_WORDS
+from ..model import ReportContext, Section, Table
+
+if TYPE_CHECKING:
+    from ..pdf import ReportRenderer
+
+
+def fix_result(ctx: ReportContext) -> FixResult | None:
+    """The answer to print: the one given, none (`advice=()`), else computed when the
+    plan does not meet every target."""
+    given = ctx.advice
+    if isinstance(given, FixResult):
+        return given
+    if given is not None or ctx.plan.verdict == "meets":
+        return None
+    cache = ctx.cache
+    if "fix" not in cache:
+        prices = ctx.prices if ctx.prices is not None else price_book(None, ctx.catalog)
+        try:
+            cache["fix"] = what_it_takes(ctx.scenario, catalog=ctx.catalog, prices=prices)
+        except CoreError:
+            cache["fix"] = None
+    return cache["fix"]
+
+
+def recommendation_sentence(ctx: ReportContext) -> str | None:
+    """One sentence for the executive summary on what it takes to meet every target."""
+    result = fix_result(ctx)
+    if result is None or not result.frontier:
+        return None
+    rec = result.recommended
+    if rec is None:
+        fastest = min(result.frontier, key=lambda p: p.recovery_s)
+        return (
+            "No combination of the changes considered makes every target meet; the fastest "
+            f"brings the worst case to {format_duration(fastest.recovery_s)} "
+            "(see What it takes)."
+        )
+    changes = "; ".join(c.words[0].lower() + c.words[1:] for c in rec.changes)
+    return (
+        f"What it takes to meet every target, at the least cost "
+        f"({rec.cost.text(result.currency)}): {changes}. The worst case is then "
+        f"{format_duration(rec.recovery_s)}."
+    )
+
+
+@dataclass(frozen=True)
+class WhatItTakesPart:
+    fix_intro: str
+    fix_common: tuple[str, ...]
+    fix_table: Table
+    fix_notes: tuple[str, ...]
+    fix_recommended_changes: tuple[str, ...]
+
+
+def build(ctx: ReportContext) -> WhatItTakesPart | None:
+    result = fix_result(ctx)
+    if result is None or not result.frontier:
+        return None
+    common = common_changes(result.frontier)
+    rows = []
+    for n, p in enumerate(result.frontier, start=1):
+        own = [c.words for c in p.changes if c.words not in common]
+        changes = "\n".join(own) if own else "only the changes common to every row"
+        first, _, rest = changes.partition("\n")
+        rows.append(
+            (
+                f"{n}{' ★' if p.recommended else ''}",
+                p.cost.text(result.currency),
+                format_duration(p.recovery_s),
+                VERDICT_WORDS[p.verdict],
+                first + ("\n" + "; ".join(rest.split("\n")) if rest else ""),
+            )
+        )
+    bold = tuple(i for i, p in enumerate(result.frontier) if p.recommended)
+    table = Table(("#", "Cost", "Worst case", "Verdict", "Changes"), tuple(rows), "lrrll",
+                  bold_rows=bold)  # fmt: skip
+    today = result.today
+    intro = (
+        f"Today the worst case is {format_duration(today.recovery_s)} "
+        f"({VERDICT_WORDS[today.verdict]}). Each row below is a set of changes — hardware "
+        "from the catalog, RMAN and backup configuration, RPO measures — evaluated with the "
+        "same model as this plan; no cheaper set is faster (★: the cheapest that meets "
+        "every target). Prices are the catalog's or yours; what has no price is marked "
+        "unpriced, never guessed. The workload itself is never a change."
+    )
+    rec = result.recommended
+    return WhatItTakesPart(
+        intro,
+        common,
+        table,
+        result.notes,
+        tuple(c.words for c in rec.changes) if rec else (),
+    )
+
+
+def render(r: ReportRenderer, part: WhatItTakesPart) -> list[Flowable]:
+    out: list[Flowable] = [r.heading("What it takes", 1), r.para(part.fix_intro)]
+    if part.fix_common:
+        out.append(r.para("Every row includes: " + "; ".join(part.fix_common) + "."))
+    out.append(Spacer(1, 1.5 * mm))
+    w = r.width
+    out.append(r.table(part.fix_table, [9 * mm, 34 * mm, 20 * mm, 15 * mm, w - 78 * mm]))
+    out.append(Spacer(1, 1.5 * mm))
+    out += [r.para(n, "small") for n in part.fix_notes]
+    return out
+
+
+SECTION = Section("what_it_takes", "what it takes", build, render)

@@ -1,0 +1,165 @@
+"""How sure is the plan: the Monte Carlo run and its statistics (DESIGN §7).
+
+`run_risk(scenario)` draws every input with a range (one draw per input per trial),
+runs the plan's own engine on all trials at once (`batch.recovery_totals`) for a failure
+at the worst instant of the cycle and at a uniformly drawn instant, and summarises:
+P(meets / at risk / misses), percentiles, histogram and CDF, the tornado (each input at
+its low and high end, the others at their mode) and each input's first-order share of
+the variance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import numpy as np
+
+from ..catalog import Catalog
+from ..errors import CoreError
+from ..scenario import Scenario
+from .batch import recovery_totals, verdict_codes
+from .inputs import UncertainInput, uncertain_inputs
+from .result import PERCENTILES, Distribution, InputRow, RiskResult, TornadoBar
+from .sampling import default_seed, draw_inputs, failure_times
+
+DEFAULT_TRIALS = 100_000
+HIST_BINS = 40
+MAX_TRIALS = 10_000_000
+
+Progress = Callable[[float, str], None]
+
+
+class RiskCancelled(CoreError):
+    """The caller's `should_cancel()` asked to stop."""
+
+
+def distribution(mode: str, totals: np.ndarray, rto_s: float, risk_s: float) -> Distribution:
+    """The statistics of one failure-time mode's recovery totals."""
+    codes = verdict_codes(totals, rto_s, risk_s)
+    counts = np.bincount(codes, minlength=3) / totals.size
+    qs = np.quantile(totals, np.linspace(0.0, 1.0, 101))
+    lo, hi = float(qs[0]), float(qs[-1])
+    if hi <= lo:
+        pad = max(abs(lo) * 1e-3, 1.0)
+        lo, hi = lo - pad, hi + pad
+    hist, edges = np.histogram(totals, bins=HIST_BINS, range=(lo, hi))
+    return Distribution(
+        mode=mode,
+        p_meets=float(counts[0]),
+        p_at_risk=float(counts[1]),
+        p_misses=float(counts[2]),
+        percentiles_s={p: float(np.quantile(totals, p / 100.0)) for p in PERCENTILES},
+        mean_s=float(totals.mean()),
+        min_s=float(qs[0]),
+        max_s=float(qs[-1]),
+        hist_edges_s=tuple(float(e) for e in edges),
+        hist_counts=tuple(int(c) for c in hist),
+        cdf_s=tuple(float(q) for q in qs),
+    )
+
+
+def first_order_share(u: np.ndarray, totals: np.ndarray, bins: int) -> float:
+    """Share of the variance of `totals` explained by one input alone (its first-order
+    Sobol index), estimated by binning the input's uniforms: Var(E[T | input]) / Var(T),
+    less the sampling noise of the bin means."""
+    n = totals.size
+    var = float(totals.var())
+    if n < 2 * bins or var <= 0:
+        return 0.0
+    idx = np.minimum((u * bins).astype(np.intp), bins - 1)
+    counts = np.bincount(idx, minlength=bins)
+    sums = np.bincount(idx, weights=totals, minlength=bins)
+    filled = counts > 0
+    means = sums[filled] / counts[filled]
+    between = float(np.sum(counts[filled] * (means - totals.mean()) ** 2)) / n
+    within = max(var - between, 0.0) * n / max(n - bins, 1)
+    corrected = between - (bins - 1) / n * within
+    return float(min(max(corrected / var, 0.0), 1.0))
+
+
+def _bins_for(trials: int) -> int:
+    return int(min(50, max(4, np.sqrt(trials) / 4)))
+
+
+def tornado(
+    scenario: Scenario, varied: list[UncertainInput], base_s: float
+) -> list[tuple[UncertainInput, float, float]]:
+    """(input, total at its low end, total at its high end) with the others at their
+    mode, as one batch of 2 × inputs evaluations at the worst instant."""
+    if not varied:
+        return []
+    n = 2 * len(varied)
+    values = {}
+    for j, item in enumerate(varied):
+        col = np.full(n, item.value)
+        col[2 * j] = item.low
+        col[2 * j + 1] = item.high
+        values[item.target] = col
+    totals = recovery_totals(scenario, values, None)
+    return [(item, float(totals[2 * j]), float(totals[2 * j + 1])) for j, item in enumerate(varied)]
+
+
+def run_risk(
+    scenario: Scenario,
+    *,
+    trials: int = DEFAULT_TRIALS,
+    seed: int | None = None,
+    catalog: Catalog | None = None,
+    overrides: Mapping[str, str] | None = None,
+    progress: Progress | None = None,
+    should_cancel: Callable[[], bool] | None = None,
+) -> RiskResult:
+    """The Monte Carlo answer to "how likely is the plan to hold?"."""
+    if not 1 <= trials <= MAX_TRIALS:
+        raise CoreError(f"{trials} trials: give between 1 and {MAX_TRIALS:,}")
+    report = progress or (lambda f, m: None)
+    cancel = should_cancel or (lambda: False)
+
+    def step(fraction: float, message: str) -> None:
+        if cancel():
+            raise RiskCancelled("the run was cancelled")
+        report(fraction, message)
+
+    seed = default_seed(scenario) if seed is None else int(seed)
+    inputs = uncertain_inputs(scenario, catalog, overrides)
+    varied = [i for i in inputs if not i.is_zero]
+    tg = scenario.targets
+    rto, risk = tg.rto_s, tg.risk_margin_abs_s
+    step(0.0, "drawing the inputs")
+    draws, us = draw_inputs(varied, trials, seed)
+    step(0.1, "recovery at the worst instant")
+    worst = np.broadcast_to(recovery_totals(scenario, draws, None), (trials,))
+    step(0.45, "recovery at a random instant")
+    period = scenario.backup.level0_every_s
+    uniform = recovery_totals(scenario, draws, failure_times(seed, trials, period))
+    step(0.8, "tornado")
+    base = float(recovery_totals(scenario, {}, None)[0])
+    bars = []
+    bins = _bins_for(trials)
+    for item, lo, hi in tornado(scenario, varied, base):
+        share = first_order_share(us[item.key], worst, bins)
+        bars.append(TornadoBar(item.key, item.label, lo, hi, abs(hi - lo), share))
+    bars.sort(key=lambda b: (-b.swing_s, b.key))
+    step(0.9, "statistics")
+    result = RiskResult(
+        scenario=scenario.name,
+        trials=trials,
+        seed=seed,
+        rto_s=rto,
+        risk_margin_s=risk,
+        deterministic_s=base,
+        worst=distribution("worst", np.asarray(worst, dtype=float), rto, risk),
+        uniform=distribution("uniform", np.asarray(uniform, dtype=float), rto, risk),
+        inputs=tuple(_row(i) for i in inputs),
+        tornado=tuple(bars),
+    )
+    report(1.0, "done")
+    return result
+
+
+def _row(i: UncertainInput) -> InputRow:
+    return InputRow(
+        key=i.key, label=i.label, kind=i.kind, value=i.value, low=i.low, high=i.high,
+        range_text=i.range_text, origin=i.origin, default_origin=i.default_origin,
+        default_range=i.default_range, source=i.source, table_key=i.table_key,
+    )  # fmt: skip

@@ -1,0 +1,152 @@
+"""Plain result data of a Monte Carlo run (DESIGN §7, "Outputs") and its JSON.
+
+Times are seconds, probabilities fractions in 0..1. `risk_to_json` is the stable JSON of
+`rto-planner risk --json`, documented in docs/risk.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+PERCENTILES = (10, 50, 90, 95, 99)
+MODES = ("worst", "uniform")
+MODE_WORDS = {
+    "worst": "at the worst moment of the cycle",
+    "uniform": "at any moment of the cycle",
+}
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """Recovery times of one failure-time mode over all trials."""
+
+    mode: str
+    p_meets: float
+    p_at_risk: float
+    p_misses: float
+    percentiles_s: dict[int, float]
+    mean_s: float
+    min_s: float
+    max_s: float
+    hist_edges_s: tuple[float, ...]
+    hist_counts: tuple[int, ...]
+    cdf_s: tuple[float, ...]
+    """The recovery time at each whole percent 0..100 (101 points): the CDF's inverse."""
+
+    def percentile(self, p: int) -> float:
+        return self.percentiles_s[p]
+
+
+@dataclass(frozen=True)
+class InputRow:
+    """One input as the run used it (model units) and where its range came from."""
+
+    key: str
+    label: str
+    kind: str
+    value: float
+    low: float
+    high: float
+    range_text: str
+    origin: str
+    default_origin: str
+    default_range: str
+    source: str
+    table_key: str
+
+
+@dataclass(frozen=True)
+class TornadoBar:
+    """Recovery time (worst instant) with one input at its low and at its high end, the
+    others at their mode; `variance_share` is that input's first-order share of the
+    variance of the trials (0..1; what it explains alone)."""
+
+    key: str
+    label: str
+    low_total_s: float
+    high_total_s: float
+    swing_s: float
+    variance_share: float
+
+
+@dataclass(frozen=True)
+class RiskResult:
+    scenario: str
+    trials: int
+    seed: int
+    rto_s: float
+    risk_margin_s: float
+    deterministic_s: float
+    """The plan's own recovery total: every input at its mode, worst instant."""
+    worst: Distribution
+    uniform: Distribution
+    inputs: tuple[InputRow, ...]
+    tornado: tuple[TornadoBar, ...]
+    """Inputs with a range, largest swing first."""
+
+    def distribution(self, mode: str) -> Distribution:
+        return self.worst if mode == "worst" else self.uniform
+
+    @property
+    def varied(self) -> tuple[InputRow, ...]:
+        return tuple(r for r in self.inputs if r.low != r.high)
+
+
+def _dist_json(d: Distribution) -> dict[str, Any]:
+    return {
+        "p_meets": d.p_meets,
+        "p_at_risk": d.p_at_risk,
+        "p_misses": d.p_misses,
+        "percentiles_s": {f"p{p}": v for p, v in d.percentiles_s.items()},
+        "mean_s": d.mean_s,
+        "min_s": d.min_s,
+        "max_s": d.max_s,
+        "histogram": {"edges_s": list(d.hist_edges_s), "counts": list(d.hist_counts)},
+        "cdf_s": list(d.cdf_s),
+    }
+
+
+def risk_to_json(result: RiskResult) -> dict[str, Any]:
+    """The JSON of `rto-planner risk --json` (keys documented in docs/risk.md)."""
+    return {
+        "scenario": result.scenario,
+        "trials": result.trials,
+        "seed": result.seed,
+        "units": {
+            "time": "s",
+            "probability": "fraction 0..1",
+            "inputs": "bytes, bytes/s, s, fractions (model units)",
+        },
+        "rto_s": result.rto_s,
+        "risk_margin_s": result.risk_margin_s,
+        "deterministic_s": result.deterministic_s,
+        "failure_time": {mode: _dist_json(result.distribution(mode)) for mode in MODES},
+        "tornado": [
+            {
+                "key": b.key,
+                "label": b.label,
+                "low_total_s": b.low_total_s,
+                "high_total_s": b.high_total_s,
+                "swing_s": b.swing_s,
+                "variance_share": b.variance_share,
+            }
+            for b in result.tornado
+        ],
+        "inputs": [
+            {
+                "key": r.key,
+                "label": r.label,
+                "value": r.value,
+                "low": r.low,
+                "high": r.high,
+                "range": r.range_text,
+                "origin": r.origin,
+                "default_origin": r.default_origin,
+                "default_range": r.default_range,
+                "source": r.source,
+                "table_key": r.table_key,
+            }
+            for r in result.inputs
+        ],
+    }

@@ -1,0 +1,69 @@
+"""The estate PDF: `rto-planner report ESTATE.toml` writes it, read back with pypdf."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from rtoplanner.app.__main__ import main
+from rtoplanner.core.estate import load_estate, run_estate
+from rtoplanner.core.report.estate import build_estate_report_data, estate_gantt_chart
+
+REPO = Path(__file__).resolve().parents[2]
+DEMO = REPO / "data" / "estates" / "site_loss.toml"
+
+
+@pytest.fixture(scope="module")
+def estate_pdf(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("pdf") / "estate.pdf"
+    assert main(["report", str(DEMO), "-o", str(out), "-q", "--no-store"]) == 0
+    return out
+
+
+def text_of(path: Path) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(path).pages)
+
+
+def test_estate_pdf_has_summary_gantt_and_every_database(estate_pdf):
+    reader = PdfReader(estate_pdf)
+    assert len(reader.pages) >= 3
+    text = text_of(estate_pdf)
+    result = run_estate(load_estate(DEMO))
+    for d in result.databases:
+        assert d.name in text
+    for heading in ("Estate recovery plan", "When each database opens", "Shared resources",
+                    "Least hardware for priority 1", "Each database"):  # fmt: skip
+        assert heading in text
+    misses = result.counts["misses"]
+    assert f"{misses} OF {len(result.databases)} DATABASES MISS" in text
+    assert f"decides: {result.deciding}" in text
+
+
+def test_scenario_report_is_still_the_plan(tmp_path):
+    out = tmp_path / "plan.pdf"
+    scenario = REPO / "data" / "scenarios" / "small_gige_lto.toml"
+    assert main(["report", str(scenario), "-o", str(out), "-q", "--no-store"]) == 0
+    text = text_of(out)
+    assert "Estate recovery plan" not in text and "Restore and recovery plan" in text
+
+
+def test_gantt_has_a_row_per_database():
+    result = run_estate(load_estate(DEMO))
+    part = build_estate_report_data(result).part("estate_gantt")
+    assert [r.label.split(" · ", 1)[1] for r in part.gantt_rows] == sorted(
+        (d.name for d in result.databases),
+        key=lambda n: (result.database(n).priority, result.database(n).open_s, n),
+    )
+    drawing = estate_gantt_chart(part, 480)
+    assert drawing.height > 18 * len(part.gantt_rows)
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) missing")
+def test_estate_pdf_renders(estate_pdf, tmp_path):
+    subprocess.run(["pdftoppm", "-png", "-r", "30", "-f", "1", "-l", "2", str(estate_pdf),
+                    str(tmp_path / "p")], check=True)  # fmt: skip
+    assert len(list(tmp_path.glob("p*.png"))) == 2

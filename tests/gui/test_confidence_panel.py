@@ -1,0 +1,107 @@
+"""The Confidence view: the Monte Carlo answer in a worker, ranges edited in place."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLineEdit
+
+from rtoplanner.app.plots.confidence_panel import ConfidencePanel
+
+from .helpers import distinct_colours, type_into
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture(autouse=True)
+def few_trials(monkeypatch):
+    monkeypatch.setattr("rtoplanner.app.plots.confidence_panel.GUI_TRIALS", 300)
+
+
+def confidence(window) -> ConfidencePanel:
+    window.show_view("confidence")
+    panel = window.results.panel("confidence")
+    assert panel.wait_idle()
+    assert panel.result is not None
+    return panel
+
+
+def type_range(qtbot, panel: ConfidencePanel, key: str, text: str) -> QLineEdit:
+    index = panel.range_cell(key)
+    panel.table.setCurrentIndex(index)
+    panel.table.edit(index)
+    editor = panel.table.findChild(QLineEdit, "range_editor")
+    assert editor is not None and editor.isVisible()
+    editor.selectAll()
+    qtbot.keyClick(editor, Qt.Key.Key_Backspace)
+    qtbot.keyClicks(editor, text)
+    return editor
+
+
+def test_the_view_shows_the_probability_distribution_and_tornado(window):
+    panel = confidence(window)
+    r = panel.result
+    assert "The database is open within the RTO" in panel.headline.text()
+    assert "meets" in panel.probabilities.text() and "P90" in panel.probabilities.text()
+    assert r.trials == panel.trials
+    shown = [b for b in r.tornado if b.swing_s > 0][:8]
+    assert len(panel.low_bars.opts["x0"]) == len(shown) > 0
+    assert sum(panel.bars.opts["height"]) == pytest.approx(100.0)  # shares of trials
+    assert panel.rto_line.value() == r.rto_s
+    # Every row says where its range came from.
+    assert "[uncertainty]" in panel.from_text("recovery.redo_apply_rate")
+    assert "typed in the scenario" in panel.from_text("database.size")
+    image = panel.grab().toImage()
+    assert distinct_colours(image) > 20
+
+
+def test_typing_a_range_writes_the_scenario_and_reruns_with_the_old_answer_kept(qtbot, window):
+    panel = confidence(window)
+    old, count = panel.result, panel.result_count
+    type_range(qtbot, panel, "recovery.redo_apply_rate", "±1%")
+    assert panel.result is old  # the previous answer stays until the new one lands
+    window.doc.wait_idle()
+    qtbot.waitUntil(lambda: panel.result_count > count, timeout=20000)
+    assert window.doc.raw["uncertainty"]["recovery.redo_apply_rate"] == "±1%"
+    bar = next(b for b in panel.result.tornado if b.key == "recovery.redo_apply_rate")
+    old_bar = next(b for b in old.tornado if b.key == "recovery.redo_apply_rate")
+    assert bar.swing_s < old_bar.swing_s
+    # One undo step for the burst of typing: back to the file's range.
+    window.doc.undo_stack.undo()
+    assert window.doc.raw["uncertainty"]["recovery.redo_apply_rate"] == "-40%..+20%"
+
+
+def test_a_range_that_is_not_one_yet_is_marked_and_not_written(qtbot, window):
+    panel = confidence(window)
+    before = dict(window.doc.raw["uncertainty"])
+    type_range(qtbot, panel, "database.size", "-10%..")
+    index = panel.range_cell("database.size")
+    assert "not a range" in panel.model.data(index, Qt.ItemDataRole.ToolTipRole)
+    assert panel.model.data(index, Qt.ItemDataRole.BackgroundRole) is not None
+    assert "database size" in panel.note.text() and "last valid range" in panel.note.text()
+    assert window.doc.raw["uncertainty"] == before
+    qtbot.keyClicks(panel.table.findChild(QLineEdit, "range_editor"), "+5%")
+    assert window.doc.raw["uncertainty"]["database.size"] == "-10%..+5%"
+    assert panel.model.data(index, Qt.ItemDataRole.BackgroundRole) is None
+
+
+def test_a_figure_typed_in_the_editor_moves_the_answer(qtbot, window):
+    panel = confidence(window)
+    count = panel.result_count
+    type_into(qtbot, window, "targets.rto", "12 h")
+    qtbot.waitUntil(lambda: panel.result_count > count, timeout=20000)
+    assert panel.result.rto_s == 12 * 3600
+    assert panel.result.worst.p_misses == 0.0
+
+
+def test_stop_cancels_the_run_and_keeps_the_last_answer(qtbot, window):
+    panel = confidence(window)
+    old = panel.result
+    window.doc.set_value("uncertainty.database.size", "±3%")
+    window.doc.recompute_now()
+    assert panel.runner.busy and panel.stop_button.isVisibleTo(panel)
+    qtbot.mouseClick(panel.stop_button, Qt.MouseButton.LeftButton)
+    assert panel.wait_idle()
+    assert panel.result is old
+    assert "stopped" in panel.status.text()
+    assert not panel.stop_button.isVisibleTo(panel)

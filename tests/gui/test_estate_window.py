@@ -1,0 +1,153 @@
+"""The Estate window: real widgets, the demo estate computed in a worker."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from rtoplanner.app.estate.estate_table_model import COL_NAME, COL_RTO, COL_TIER, COL_VERDICT
+from rtoplanner.app.estate.estate_window import EstateWindow
+from rtoplanner.core.estate import least_hardware, load_estate, run_estate
+from rtoplanner.core.wording import VERDICT_WORDS
+
+from .conftest import close_window, show_window
+
+REPO = Path(__file__).resolve().parents[2]
+DEMO = REPO / "data" / "estates" / "site_loss.toml"
+
+
+def wait_computed(qtbot, win: EstateWindow) -> None:
+    qtbot.waitUntil(lambda: not win.runner.busy and win.result is not None, timeout=20000)
+
+
+@pytest.fixture
+def estate_window(qtbot):
+    win = EstateWindow()
+    qtbot.addWidget(win)
+    assert win.open_estate(DEMO)
+    win.show()
+    wait_computed(qtbot, win)
+    yield win
+    win.close()
+
+
+def row_of(win: EstateWindow, name: str) -> int:
+    return next(i for i, d in enumerate(win.model.rows) if d.name == name)
+
+
+def test_shows_every_database_with_the_core_answers(estate_window):
+    expected = run_estate(load_estate(DEMO))
+    model = estate_window.model
+    assert model.rowCount() == len(expected.databases)
+    for d in expected.databases:
+        r = row_of(estate_window, d.name)
+        assert model.index(r, COL_VERDICT).data() == VERDICT_WORDS[d.verdict]
+    tiers = [int(model.index(r, COL_TIER).data()) for r in range(model.rowCount())]
+    assert tiers == sorted(tiers)  # recovery order
+    assert len(estate_window.gantt.rows) == model.rowCount()
+    assert "LTO-8 library" in estate_window.headline.text()
+    least = least_hardware(load_estate(DEMO), expected)
+    needed = least.counts[0]
+    assert f"{needed.resource}: {needed.needed} units" in estate_window.least_label.text()
+
+
+def test_editing_an_rto_recomputes_the_verdict(qtbot, estate_window):
+    model = estate_window.model
+    r = row_of(estate_window, "Billing")
+    assert model.index(r, COL_VERDICT).data() == "MISSES"
+    assert model.setData(model.index(r, COL_RTO), "8 h")
+    wait_computed(qtbot, estate_window)
+    qtbot.waitUntil(lambda: estate_window.model.index(row_of(estate_window, "Billing"),
+                                                      COL_VERDICT).data() == "MEETS")  # fmt: skip
+    assert estate_window.estate.databases[2].rto_override_s == 8 * 3600
+
+
+def test_a_bad_rto_is_refused_with_a_message(qtbot, estate_window):
+    model = estate_window.model
+    with qtbot.waitSignal(model.edit_refused) as sig:
+        assert not model.setData(model.index(0, COL_RTO), "soon")
+    assert "RTO" in sig.args[0]
+
+
+def test_dragging_a_database_onto_another_moves_it_to_that_tier(qtbot, estate_window):
+    model = estate_window.model
+    hr = row_of(estate_window, "HR")
+    billing = row_of(estate_window, "Billing")
+    data = model.mimeData([model.index(hr, COL_NAME)])
+    with qtbot.waitSignal(model.priority_edited) as sig:
+        model.dropMimeData(data, Qt.DropAction.MoveAction, -1, -1, model.index(billing, 0))
+    assert sig.args == ["HR", 1]
+    wait_computed(qtbot, estate_window)
+    qtbot.waitUntil(lambda: model.rows[row_of(estate_window, "HR")].priority == 1)
+    # in tier 1 the library no longer keeps HR waiting behind the others of tier 1
+    assert estate_window.estate.databases[4].priority == 1
+
+
+def test_open_plan_asks_for_the_database_scenario(qtbot, estate_window):
+    estate_window.table.selectRow(row_of(estate_window, "HR"))
+    with qtbot.waitSignal(estate_window.open_plan_requested) as sig:
+        estate_window.open_selected_plan()
+    assert sig.args[0].endswith("hr.toml")
+
+
+def test_save_as_writes_an_estate_that_loads_with_the_edits(qtbot, tmp_path):
+    folder = tmp_path / "estates"
+    shutil.copytree(DEMO.parent, folder)
+    win = EstateWindow()
+    qtbot.addWidget(win)
+    assert win.open_estate(folder / DEMO.name)
+    wait_computed(qtbot, win)
+    win.set_priority("HR", 1)
+    wait_computed(qtbot, win)
+    assert win.save_to(folder / "edited.toml")
+    again = load_estate(folder / "edited.toml")
+    assert next(d for d in again.databases if d.name == "HR").priority == 1
+    win.close()
+
+
+def test_export_pdf_in_the_background(qtbot, estate_window, tmp_path):
+    out = tmp_path / "estate.pdf"
+    estate_window.export_pdf(out)
+    qtbot.waitUntil(lambda: out.exists() and not estate_window.pdf_runner.busy, timeout=30000)
+    assert out.read_bytes().startswith(b"%PDF")
+
+
+def test_gantt_hover_names_phase_and_wait(estate_window):
+    gantt = estate_window.gantt
+    i = next(i for i, d in enumerate(gantt.rows) if d.name == "Billing")
+    phase = next(p for p in gantt.rows[i].phases if p.waited_s > 0)
+    text = gantt.text_at((phase.start_s + phase.end_s) / 2, i)
+    assert "Billing" in text and "lost to sharing" in text
+
+
+def test_main_window_registers_the_estate_window(qtbot, demo_copy):
+    win = show_window(qtbot, path=demo_copy)
+    try:
+        assert win.doc.wait_idle()
+        titles = [a.text() for m in win.menuBar().actions() if m.menu()
+                  for a in m.menu().actions()]  # fmt: skip
+        assert "Open &Estate…" in titles and "&Estate…" in titles
+        estate = win.estates.open_file(DEMO)
+        wait_computed(qtbot, estate)
+        hr = next(d for d in estate.model.rows if d.name == "HR")
+        assert win.estates.open_plan(hr.source)  # its own plan opens in the main window
+        assert win.doc.file_path is not None and win.doc.file_path.name == "hr.toml"
+        assert win.doc.wait_idle()
+    finally:
+        close_window(win)
+
+
+def test_bad_estate_file_shows_the_error(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    shown = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: shown.append(a[2]))
+    bad = tmp_path / "bad.toml"
+    bad.write_text('format = 1\nname = "x"\n[[database]]\nscenario = "nope.toml"\npriority = 1\n')
+    win = EstateWindow()
+    qtbot.addWidget(win)
+    assert not win.open_estate(bad)
+    assert "database[0].scenario" in shown[0] and str(bad) in shown[0]

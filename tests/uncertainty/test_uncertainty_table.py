@@ -1,0 +1,223 @@
+"""The [uncertainty] table: range texts, keys by name or position, defaults by
+provenance, and one-line errors with the file, line and key."""
+
+from __future__ import annotations
+
+import pytest
+
+from rtoplanner.core.errors import ScenarioError, UnitError
+from rtoplanner.core.scenario import dump_scenario, load_scenario_text, with_values
+from rtoplanner.core.uncertainty.inputs import range_problem, uncertain_inputs
+from rtoplanner.core.uncertainty.ranges import parse_range
+from rtoplanner.core.units import parse_fraction, parse_rate
+
+from .risk_helpers import BASE, scenario_with
+
+
+def by_key(scenario, catalog=None):
+    return {i.key: i for i in uncertain_inputs(scenario, catalog)}
+
+
+@pytest.mark.parametrize(
+    ("text", "low", "high"),
+    [
+        ("±15%", -0.15, 0.15),
+        ("+-15 %", -0.15, 0.15),
+        ("+/-7.5%", -0.075, 0.075),
+        ("-40%..+20%", -0.40, 0.20),
+        ("-30%..+0%", -0.30, 0.0),
+        ("-30%..0%", -0.30, 0.0),
+        ("−10% … +5%", -0.10, 0.05),
+        ("±0", 0.0, 0.0),
+        ("0%", 0.0, 0.0),
+    ],
+)
+def test_relative_ranges(text, low, high):
+    r = parse_range(text, parse_rate)
+    assert r.relative
+    assert (r.low, r.high) == pytest.approx((low, high))
+    assert r.bounds(100.0) == pytest.approx((100 * (1 + low), 100 * (1 + high)))
+
+
+def test_absolute_ranges_use_the_keys_unit():
+    r = parse_range("3%..9%", parse_fraction)
+    assert not r.relative and (r.low, r.high) == pytest.approx((0.03, 0.09))
+    r = parse_range("90 MB/s..140 MB/s", parse_rate)
+    assert r.bounds(120e6) == pytest.approx((90e6, 140e6))
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("", "empty range"),
+        ("15%", "not a range"),
+        ("-40%..20%", "mixes a relative end"),
+        ("+10%..+20%", "must lie inside its range"),
+        ("±120%", "100 %"),
+        ("9%..3%", "swap them"),
+        ("3 parsecs..9 parsecs", "3 parsecs"),
+        ("±15", "'%'"),
+    ],
+)
+def test_bad_ranges_say_what_to_write(text, fragment):
+    with pytest.raises(UnitError, match=None) as exc:
+        parse_range(text, parse_fraction)
+    assert fragment in str(exc.value)
+
+
+def test_keys_by_name_position_and_nested_tables_are_one_figure():
+    quoted = scenario_with('"path.LTO-4.rate" = "±15%"')
+    indexed = scenario_with('"path[0].rate" = "±15%"')
+    nested = scenario_with('path.LTO-4.rate = "±15%"')
+    for s in (quoted, indexed, nested):
+        item = by_key(s)["path[0].rate"]
+        assert (item.low, item.high) == pytest.approx((102e6, 138e6))
+        assert item.origin == "uncertainty"
+    # A stage name with spaces, brackets and dots.
+    s = scenario_with('"path.Media server (IB DDR).rate" = "-20%..+0%"')
+    assert by_key(s)["path[1].rate"].low == pytest.approx(0.8e9)
+
+
+def test_the_table_survives_a_save_and_an_edit():
+    s = scenario_with('"recovery.redo_apply_rate" = "-40%..+20%"\n"path.LTO-4.rate" = "±15%"')
+    again = load_scenario_text(dump_scenario(s))
+    assert again == s
+    assert again.uncertainty == {"recovery.redo_apply_rate": "-40%..+20%",
+                                 "path.LTO-4.rate": "±15%"}  # fmt: skip
+    edited = with_values(s, {"uncertainty.recovery.redo_apply_rate": "±5%"})
+    assert by_key(edited)["recovery.redo_apply_rate"].range_text == "±5%"
+    removed = with_values(s, {"uncertainty.path.LTO-4.rate": None})
+    assert "path.LTO-4.rate" not in removed.uncertainty
+
+
+def line_of(text: str, fragment: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if fragment in line)
+
+
+@pytest.mark.parametrize(
+    ("entry", "fragment"),
+    [
+        ('"recovery.redo_aply_rate" = "±10%"', "did you mean 'recovery.redo_apply_rate'?"),
+        ('"path.LTO-7.rate" = "±1%"', "no stage named 'LTO-7' in the path (did you mean 'LTO-4'?)"),
+        ('"path.LTO-4.rat" = "±10%"', "did you mean 'path.LTO-4.rate'?"),
+        ('"path[5].rate" = "±10%"', "there is no path[5]"),
+        ('"databse.size" = "±10%"', "did you mean 'database.size'?"),
+        ('"backup.channels" = "±10%"', "is a count"),
+        ('"backup.level0_every" = "±10%"', "a setting the customer chooses"),
+        ('"targets.rto" = "±10%"', "a target"),
+        ('"recovery.redo_volume" = "±10%"', "not set in the scenario"),
+        ('"database.daily_change" = "6%..9%"', "does not contain the scenario's value 5"),
+        ('"recovery.redo_apply_rate" = "-40%..20%"', "mixes a relative end"),
+        ('"recovery.redo_apply_rate" = 15', "write it in quotes"),
+    ],
+)
+def test_errors_name_the_file_line_and_key(entry, fragment):
+    text = BASE + "\n[uncertainty]\n" + '"database.size" = "±1%"\n' + entry + "\n"
+    with pytest.raises(ScenarioError) as exc:
+        load_scenario_text(text, source="plan.toml")
+    message = str(exc.value)
+    key = entry.split("=")[0].strip().strip('"')
+    assert message.startswith(f"plan.toml:{line_of(text, entry)}: uncertainty.{key}: "), message
+    assert fragment in message
+    assert "\n" not in message
+
+
+def test_same_figure_twice_is_refused():
+    with pytest.raises(ScenarioError, match=r"same figure as 'path\.LTO-4\.rate'"):
+        scenario_with('"path.LTO-4.rate" = "±10%"\n"path[0].rate" = "±5%"')
+
+
+def test_two_stages_with_one_name_must_be_named_by_position():
+    text = BASE.replace('name = "Media server (IB DDR)"', 'name = "LTO-4"')
+    with pytest.raises(ScenarioError, match=r"2 stages are named 'LTO-4'.*path\[0\] or path\[1\]"):
+        load_scenario_text(text + '\n[uncertainty]\n"path.LTO-4.rate" = "±10%"\n')
+
+
+def test_default_ranges_follow_provenance():
+    text = BASE.replace('rate = "120 MB/s"\nhw_compression = 2.0\n', "")  # LTO-4 from the catalog
+    text = text.replace('redo_apply_rate = "72 MB/s"\n', "")  # the workload class's default
+    text += '\n[provenance]\n"database.redo_rate" = "AWR PROD 2026-01-05, p95 of 120 snapshots"\n'
+    s = load_scenario_text(text)
+    items = by_key(s)
+    measured = items["database.redo_rate"]
+    assert (measured.origin, measured.range_text) == ("measured", "±10%")
+    assert measured.low == pytest.approx(4.5e6) and measured.high == pytest.approx(5.5e6)
+    assert "AWR PROD" in measured.source
+    drive = items["path[0].rate"]
+    assert (drive.origin, drive.range_text) == ("catalog", "-30%..+0%")
+    assert drive.high == drive.value and drive.low == pytest.approx(0.7 * drive.value)
+    assert "catalog" in s.path[0].source and drive.source in s.path[0].source
+    redo_apply = items["recovery.redo_apply_rate"]
+    assert redo_apply.origin == "catalog"
+    typed = items["database.size"]
+    assert (typed.origin, typed.range_text, typed.low, typed.high) == (
+        "typed", "±0", typed.value, typed.value)  # fmt: skip
+    # A value nobody gave (a format default) is not listed.
+    assert "path[1].efficiency" not in items
+
+
+def test_unverified_catalog_figures_get_the_wide_range():
+    from rtoplanner.core.catalog import Catalog, CatalogItem
+
+    catalog = Catalog([CatalogItem("tape_drive", "T10K-D", "⚠ unverified recollection",
+                                   rate_Bps=252e6)])  # fmt: skip
+    text = BASE.replace('name = "LTO-4"', 'name = "T10K-D"').replace(
+        'rate = "120 MB/s"\nhw_compression = 2.0\n', ""
+    )
+    s = load_scenario_text(text, catalog=catalog)
+    drive = by_key(s, catalog)["path[0].rate"]
+    assert (drive.origin, drive.range_text) == ("unverified", "-50%..+10%")
+    assert (drive.low, drive.high) == pytest.approx((126e6, 277.2e6))
+
+
+def test_a_measured_stage_gets_the_measured_range():
+    drive = 'kind = "tape_drive"\nname = "LTO-4"\ncount = 4\nrate = "120 MB/s"\n'
+    drive += "hw_compression = 2.0\n"
+    text = BASE.replace(drive, 'kind = "measured"\nrate = "400 MB/s"\n')
+    item = by_key(load_scenario_text(text))["path[0].rate"]
+    assert (item.origin, item.range_text) == ("measured", "±10%")
+
+
+def test_range_problem_explains_while_the_user_types():
+    s = scenario_with()
+    assert range_problem("recovery.redo_apply_rate", "-40%..", s)
+    assert range_problem("recovery.redo_apply_rate", "-40%..+20%", s) is None
+    assert "does not contain" in range_problem("database.daily_change", "6%..9%", s)
+
+
+def test_ranges_follow_their_stages_through_renames_moves_and_removals():
+    from rtoplanner.core.uncertainty.inputs import follow_stage_edits
+
+    before = [{"kind": "tape_drive", "name": "LTO-4", "rate": "120 MB/s"},
+              {"kind": "network", "name": "IB"}, {"kind": "disk"}]  # fmt: skip
+    table = {"path.LTO-4.rate": "±15%", "path.IB.rate": "±5%", "path[2].rate": "±1%",
+             "recovery.redo_apply_rate": "±9%"}  # fmt: skip
+    renamed = [dict(before[0], name="LTO-4 (site B)"), before[1], before[2]]
+    assert follow_stage_edits(table, before, renamed) == {
+        "path.LTO-4 (site B).rate": "±15%", "path.IB.rate": "±5%", "path[2].rate": "±1%",
+        "recovery.redo_apply_rate": "±9%"}  # fmt: skip
+    moved = [before[1], before[0], before[2]]
+    assert follow_stage_edits(table, before, moved, {0: 1, 1: 0, 2: 2}) == table
+    removed = [before[1], before[2]]
+    assert follow_stage_edits(table, before, removed, {0: None, 1: 0, 2: 1}) == {
+        "path.IB.rate": "±5%",
+        "path[1].rate": "±1%",
+        "recovery.redo_apply_rate": "±9%",
+    }
+    # A catalog pick drops the stage's own rate: the range about that rate goes too.
+    picked = [{"kind": "tape_drive", "name": "LTO-8"}, before[1], before[2]]
+    assert "path.LTO-8.rate" not in follow_stage_edits(table, before, picked)
+
+
+def test_a_range_the_plan_would_not_use_is_refused():
+    with pytest.raises(ScenarioError, match="only tape drives have hardware compression"):
+        scenario_with('"path[1].hw_compression" = "±10%"')
+
+
+def test_an_imported_measurement_replaces_the_estimates_range():
+    s = scenario_with('"database.daily_change" = "3%..9%"\n"path.LTO-4.rate" = "±15%"')
+    prov = {"database.daily_change": "AWR PROD, block changes"}
+    measured = with_values(s, {"database.daily_change": "38%"}, provenance=prov)
+    assert measured.uncertainty == {"path.LTO-4.rate": "±15%"}
+    item = by_key(measured)["database.daily_change"]
+    assert (item.origin, item.range_text) == ("measured", "±10%")
