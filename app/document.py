@@ -21,7 +21,7 @@ import logging
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QObject, QTimer, Si
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from rtoplanner.core.catalog import Catalog, CatalogItem, shipped_catalog
+from rtoplanner.core.comments import source_comments
 from rtoplanner.core.errors import CoreError, ScenarioError, UnitError
 from rtoplanner.core.outfile import write_output_text
 from rtoplanner.core.plan import Plan, compute_plan
@@ -56,6 +57,7 @@ from .workers import TaskRunner
 log = logging.getLogger(__name__)  # core/logs.py attaches the log file
 
 DEBOUNCE_MS = 0
+FULL_PLAN_DELAY_MS = 15
 """The fast plan takes a few milliseconds: it runs on the next turn of the event loop after
 a change (which still merges the changes of one paste or one event burst), no later."""
 UNTITLED = "Untitled"
@@ -219,6 +221,12 @@ class ScenarioDocument(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(debounce_ms)
         self._timer.timeout.connect(self.recompute_now)
+        # The full plan starts a moment after the fast one, once its views have painted:
+        # a worker started at once takes the GIL from the repaint (issue 14).
+        self._full_timer = QTimer(self)
+        self._full_timer.setSingleShot(True)
+        self._full_timer.setInterval(FULL_PLAN_DELAY_MS)
+        self._full_timer.timeout.connect(self._start_full_plan)
         self._runner = TaskRunner(self)
         self._runner.done.connect(self._on_full_plan)
         self._runner.failed.connect(self._on_full_failed)
@@ -258,7 +266,7 @@ class ScenarioDocument(QObject):
 
     @property
     def busy(self) -> bool:
-        return self._runner.busy or self._timer.isActive()
+        return self._runner.busy or self._timer.isActive() or self._full_timer.isActive()
 
     @property
     def store_origin(self) -> StoreOrigin | None:
@@ -396,6 +404,8 @@ class ScenarioDocument(QObject):
                 scenario = scenario_from_mapping(
                     self._raw, source=self.display_name, catalog=self.catalog
                 )
+                if self._layout_text:  # the file's comments: the ledger's sources
+                    scenario = replace(scenario, comments=source_comments(self._layout_text))
             except ScenarioError as exc:
                 errors[exc.key or ""] = error_message(exc)
         plan = None
@@ -413,7 +423,13 @@ class ScenarioDocument(QObject):
         self._plan = plan
         self.plan_changed.emit(plan)
         del previous
-        self._runner.submit(compute_plan, scenario)
+        self._full_timer.start()
+
+    @Slot()
+    def _start_full_plan(self) -> None:
+        self._full_timer.stop()
+        if self._scenario is not None:
+            self._runner.submit(compute_plan, self._scenario)
 
     def _set_errors(self, errors: dict[str, str]) -> None:
         old = self._errors
@@ -442,6 +458,8 @@ class ScenarioDocument(QObject):
         has arrived (tests, the screenshot entry point)."""
         if self._timer.isActive():
             self.recompute_now()
+        if self._full_timer.isActive():
+            self._start_full_plan()
         deadline = QDeadlineTimer(timeout_ms)
         while self._runner.busy and not deadline.hasExpired():
             self._runner.pool.waitForDone(10)
@@ -451,6 +469,7 @@ class ScenarioDocument(QObject):
     def shutdown(self, timeout_ms: int = 5000) -> None:
         """Cancel background work and wait for it (before the window closes)."""
         self._timer.stop()
+        self._full_timer.stop()
         self._runner.wait(timeout_ms)
 
     # ------------------------------------------------------------------ files
@@ -473,8 +492,8 @@ class ScenarioDocument(QObject):
             raw = self._salvage(p, exc)
             log.warning("opened %s with errors: %s", p, exc)
         self._copy_of = p.name if as_copy else None
-        self._install(raw, None if as_copy else p)
-        self._layout_text = _read_text(p)  # a copy keeps the demo's comments too
+        # The file's text: Save keeps its layout, the ledger its comments (a copy too).
+        self._install(raw, None if as_copy else p, layout_text=_read_text(p))
         log.info("opened %s%s", p, " as an untitled copy" if as_copy else "")
 
     @staticmethod
@@ -524,12 +543,16 @@ class ScenarioDocument(QObject):
         self.file_changed.emit("")
 
     def _install(
-        self, raw: dict[str, Any], path: Path | None, origin: StoreOrigin | None = None
+        self,
+        raw: dict[str, Any],
+        path: Path | None,
+        origin: StoreOrigin | None = None,
+        layout_text: str | None = None,
     ) -> None:
         self._runner.cancel()
         self._raw = raw
         self._file_path = path
-        self._layout_text = None
+        self._layout_text = layout_text
         self._store_origin = origin
         self._scenario = None
         self._plan = None
