@@ -320,11 +320,14 @@ class _Simulation:
         step = db.current
         if step.overlaps is not None:
             # Runs beside an earlier phase: starts when it started, ends no sooner than now.
-            start = next(r.start_s for r in db.phases if r.name == step.overlaps)
+            run = next(r for r in db.phases if r.name == step.overlaps)
+            start = run.start_s
             end = max(now, start + step.duration_s)
             # Applying ends when the restore it overlaps has ended too; archived redo
-            # restored beside the level 0 keeps its own duration.
-            length = end - start if step.name == "apply_incremental" else step.duration_s
+            # restored beside the level 0 is that same job (its bytes are in the level 0).
+            length = end - start if step.name == "apply_incremental" else run.duration_s
+            if step.name != "apply_incremental":
+                end = now
             db.phases.append(PhaseRun(step.name, start, length, 0.0, 0.0, 0.0))
             self.push(end, _TAIL_END, db.job.index)
             return
