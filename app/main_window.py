@@ -171,12 +171,13 @@ class MainWindow(QMainWindow):
 
         # ---- views
         self.editor = ScenarioEditor(self.doc)
-        self.editor.setMinimumWidth(330)
+        self.editor.setMinimumWidth(270)  # at 1024 px the result tabs need the room
         self.stages = StageTablePanel(self.doc, self.doc.catalog, self.binary)
         self.banner = VerdictBanner()
         self.results = ResultTabs()
         self.results.setObjectName("results")
         self.results.setDocumentMode(True)
+        self.results.tabBar().setStyleSheet("QTabBar::tab { padding: 4px 9px; }")  # 1024 px
         self.results.set_binary(self.binary)
         # Result views, in tab order: each panel is built the first time it is shown.
         add_view = self.results.add_view
@@ -213,8 +214,9 @@ class MainWindow(QMainWindow):
         self.top_split = QSplitter(Qt.Orientation.Horizontal)
         self.top_split.addWidget(self.editor)
         self.top_split.addWidget(right)
-        self.top_split.setStretchFactor(0, 0)
-        self.top_split.setStretchFactor(1, 1)
+        # Both give when the window narrows (1024 px): the result tabs keep their names.
+        self.top_split.setStretchFactor(0, 1)
+        self.top_split.setStretchFactor(1, 3)
         self.top_split.setSizes([380, 900])
         self.main_split = QSplitter(Qt.Orientation.Vertical)
         self.main_split.setObjectName("main_split")

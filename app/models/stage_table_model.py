@@ -103,6 +103,7 @@ class StageTableModel(RowTableModel[dict[str, Any]]):
         self._errors: dict[str, str] = {}
         doc.raw_changed.connect(self._on_raw_changed)
         doc.plan_changed.connect(self._on_plan)
+        doc.plan_cleared.connect(self._on_plan_cleared)
         doc.errors_changed.connect(self._on_errors)
         self.set_rows(doc.raw.get("path") or [])
         if doc.plan is not None:
@@ -133,6 +134,13 @@ class StageTableModel(RowTableModel[dict[str, Any]]):
     def _on_plan(self, plan: Plan) -> None:
         self._plan = plan
         self._scenario = plan.scenario
+        self.refresh()
+
+    @Slot()
+    def _on_plan_cleared(self) -> None:
+        """Another scenario was opened: no capacity of the previous plan stays shown."""
+        self._plan = None
+        self._scenario = None
         self.refresh()
 
     @Slot(dict)

@@ -3,7 +3,8 @@
     .venv/bin/python docs/screenshots/make_screenshots.py
 
 One of the main window per result view on the demo scenario, one with an input error
-(the inline message and the last valid plan), and one in the dark palette.
+(the inline message and the last valid plan), one at 1024 × 700, one of a file that does
+not load (its errors with their fixes), the user guide, and one in the dark palette.
 """
 
 from __future__ import annotations
@@ -49,6 +50,28 @@ def main() -> int:
     w.doc.set_value("database.size", "12 TX")
     w.doc.wait_idle()
     take_screenshot(w, HERE / "input_error.png")
+    w.doc.undo_stack.setClean()
+    w.close()
+
+    # At the smallest supported size, 1024 × 700.
+    w = window()
+    w.resize(1024, 700)
+    take_screenshot(w, HERE / "main_1024x700.png")
+    # A file that does not load: its errors, each with its fix, and no plan.
+    bad = Path("/tmp/rto-shots/redo_rat.toml")
+    bad.parent.mkdir(parents=True, exist_ok=True)
+    bad.write_text(DEMO.read_text(encoding="utf-8").replace("\nredo_rate =", "\nredo_rat =", 1),
+                   encoding="utf-8")  # fmt: skip
+    w.resize(1440, 900)
+    w.open_file(bad, ask=False)
+    take_screenshot(w, HERE / "invalid_file.png")
+    # Help › User Guide at the Timeline's section (F1 on the timeline).
+    w.open_file(DEMO, ask=False)
+    w.show_view("timeline")
+    guide = w.show_help(context=True)
+    app.processEvents()
+    guide.grab().save(str(HERE / "user_guide.png"))
+    guide.close()
     w.doc.undo_stack.setClean()
     w.close()
 

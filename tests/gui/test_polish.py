@@ -76,6 +76,8 @@ def _bad_copy(tmp_path, old: str = "redo_rate", new: str = "redo_rat"):
 
 def test_an_invalid_file_never_shows_the_previous_plan(qtbot, window, tmp_path):
     """Issue 15.4: the previous scenario's plan stayed next to the new file's values."""
+    from PySide6.QtCore import Qt
+
     assert window.plan_area.showing_plan
     assert window.open_file(_bad_copy(tmp_path), ask=False)
     assert window.doc.plan is None
@@ -85,6 +87,14 @@ def test_an_invalid_file_never_shows_the_previous_plan(qtbot, window, tmp_path):
     assert "No plan" in empty.title.text() and "1 input error" in empty.reason.text()
     assert "MEETS" not in window.banner.text() and "MISSES" not in window.banner.text()
     assert "no plan" in window.verdict_label.text()
+    # Nor does the stage table keep the previous plan's capacities.
+    model = window.stages.model
+    assert all(
+        not model.index(r, c).data()
+        for r in range(model.rowCount())
+        for c in range(model.columnCount())
+        if model.headerData(c, Qt.Orientation.Horizontal) == "Capacity (data)"
+    )
 
 
 def test_an_unknown_key_is_fixed_by_renaming_it(qtbot, window, tmp_path):
@@ -218,6 +228,7 @@ def test_the_timeline_is_readable_at_1024_by_700(qtbot, demo):
         for i in range(tabs.count()):
             text_px = tabs.fontMetrics().horizontalAdvance(tabs.tabText(i))
             assert tabs.tabRect(i).width() >= text_px + 8, tabs.tabText(i)
+            assert tabs.tabRect(i).right() <= tabs.width(), tabs.tabText(i)  # no scrolling
     finally:
         close_window(win)
 
