@@ -216,8 +216,8 @@ class MainWindow(QMainWindow):
         self.top_split.addWidget(right)
         # Both give when the window narrows (1024 px): the result tabs keep their names.
         self.top_split.setStretchFactor(0, 1)
-        self.top_split.setStretchFactor(1, 3)
-        self.top_split.setSizes([380, 900])
+        self.top_split.setStretchFactor(1, 2)
+        self.top_split.setSizes([410, 900])
         self.main_split = QSplitter(Qt.Orientation.Vertical)
         self.main_split.setObjectName("main_split")
         self.main_split.addWidget(self.top_split)
