@@ -643,13 +643,14 @@ class MainWindow(QMainWindow):
         """Store a version with a comment; a file's scenario is also saved to its file."""
         if self.scenario_list.store is None:
             return self.save()
-        dialog = QInputDialog(self)
-        dialog.setWindowTitle("Save with Comment")
-        dialog.setLabelText("What changed in this version?")
-        dialog.setMinimumWidth(460)  # the title is not cut short
-        if dialog.exec() != QDialog.DialogCode.Accepted:
+        # The label sets the dialog's width: long enough that the title is not cut.
+        comment, ok = QInputDialog.getText(
+            self,
+            "Save with Comment",
+            "What changed in this version? (kept with it in the scenario's history)",
+        )
+        if not ok:
             return False
-        comment = dialog.textValue()
         if self._saves_to_store():
             return self.save_to_store(comment.strip())
         return self.save() and self.add_to_store(comment.strip())

@@ -323,24 +323,29 @@ def test_alt_up_moves_a_stage_wherever_the_focus_is(qtbot, window):
     assert after[1] == before[2] and after[2] == before[1]
 
 
-def test_the_save_with_comment_dialog_is_wide_enough_for_its_title(qtbot, service, monkeypatch):
-    from PySide6.QtWidgets import QDialog, QInputDialog
+def test_the_save_with_comment_dialog_is_wide_enough_for_its_title(qtbot, service):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QInputDialog
 
     seen = []
 
-    def fake_exec(dialog):
-        seen.append(dialog)
-        return QDialog.DialogCode.Rejected
+    def look_and_cancel():
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QInputDialog):
+            QTimer.singleShot(20, look_and_cancel)
+            return
+        title_px = dialog.fontMetrics().horizontalAdvance(dialog.windowTitle())
+        seen.append((dialog.width(), title_px))
+        dialog.reject()
 
-    monkeypatch.setattr(QInputDialog, "exec", fake_exec)
     win = show_window(qtbot, service, DEMO)
     try:
+        QTimer.singleShot(20, look_and_cancel)
         assert win.save_with_comment() is False
     finally:
         close_window(win)
-    (dialog,) = seen
-    title_px = dialog.fontMetrics().horizontalAdvance(dialog.windowTitle())
-    assert dialog.minimumWidth() >= title_px + 200  # title, icon and window buttons
+    ((width, title_px),) = seen
+    assert width >= title_px + 200  # the title, the icon and the window's buttons
 
 
 def test_phase_colours_are_the_pdfs():
