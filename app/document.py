@@ -28,9 +28,11 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QObject, QTimer, Signal, Slot
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from rtoplanner.core.bounds import MAX_SCENARIO_BYTES
 from rtoplanner.core.catalog import Catalog, CatalogItem, shipped_catalog
 from rtoplanner.core.comments import source_comments
 from rtoplanner.core.errors import CoreError, ScenarioError, UnitError
+from rtoplanner.core.inputfile import read_limited
 from rtoplanner.core.outfile import write_output_text
 from rtoplanner.core.plan import Plan, compute_plan
 from rtoplanner.core.scenario import (
@@ -498,9 +500,10 @@ class ScenarioDocument(QObject):
 
     @staticmethod
     def _salvage(path: Path, exc: ScenarioError) -> dict[str, Any]:
-        try:
-            doc = tomllib.loads(path.read_text(encoding="utf-8-sig"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        try:  # bounded, regular files only: a FIFO or /dev/zero was refused, not read
+            data = read_limited(path, MAX_SCENARIO_BYTES, "scenario file")
+            doc = tomllib.loads(data.decode("utf-8-sig"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
             raise exc from None
         sections_ok = all(isinstance(doc.get(s, {}), dict) for s in SECTIONS)
         path_doc = doc.get("path", [])
