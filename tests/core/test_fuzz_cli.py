@@ -16,7 +16,22 @@ REPO = Path(__file__).resolve().parents[2]
 BASE = (REPO / "data" / "scenarios" / "small_gige_lto.toml").read_text(encoding="utf-8")
 REPORT = (REPO / "tests" / "fixtures" / "awr" / "1newstar-awr2csv__awr_11204_1.txt").read_bytes()
 
-KEYS = ["size", "redo_rate", "daily_change", "growth", "compression_ratio", "channels", "level0_every", "level1_every", "rto", "rpo", "efficiency", "count", "rate", "name"]
+KEYS = (
+    "size",
+    "redo_rate",
+    "daily_change",
+    "growth",
+    "compression_ratio",
+    "channels",
+    "level0_every",
+    "level1_every",
+    "rto",
+    "rpo",
+    "efficiency",
+    "count",
+    "rate",
+    "name",
+)
 VALUES = st.one_of(
     st.integers(-(10**20), 10**20).map(str),
     st.floats(allow_nan=True, allow_infinity=True).map(lambda f: repr(f).replace("inf", "1e999")),
