@@ -242,6 +242,18 @@ def free_changes(base: Scenario, catalog: Catalog) -> list[Option]:
                 {"recovery.archivelogs_on_disk": True},
             )
         )
+    if (
+        has_key("recovery.archivelog_restore")
+        and not rc.archivelogs_on_disk
+        and getattr(rc, "archivelog_restore", "parallel") != "parallel"
+    ):
+        out.append(
+            Change(
+                "recovery.archivelog_restore",
+                "Restore archived logs in parallel with the level 0 (they share the path)",
+                {"recovery.archivelog_restore": "parallel"},
+            )
+        )
     tracking = getattr(b, "block_change_tracking", True)
     if has_key("backup.block_change_tracking") and b.level1 != "none" and not tracking:
         out.append(

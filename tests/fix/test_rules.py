@@ -124,3 +124,12 @@ def test_unpriced_hardware_is_said_never_priced():
     assert all(p.cost.unpriced and p.cost.amount == 0 for p in hardware)
     assert "unpriced" in hardware[0].cost.text("EUR")
     assert any(n.startswith("No price for") for n in result.notes)
+
+
+def test_a_plan_that_meets_gets_no_recommendation_only_faster_options(demo_paths):
+    path = next(p for p in demo_paths if p.stem == "exadata_tape_infiniband")
+    scenario = load_scenario(path)
+    result = what_it_takes(scenario)
+    assert result.today.verdict == "meets"
+    assert result.recommended is None
+    assert all(p.recovery_s < result.today.recovery_s for p in result.frontier)
