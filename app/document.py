@@ -21,7 +21,7 @@ import logging
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QObject, QTimer, Si
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from rtoplanner.core.catalog import Catalog, CatalogItem, shipped_catalog
+from rtoplanner.core.comments import source_comments
 from rtoplanner.core.errors import CoreError, ScenarioError, UnitError
 from rtoplanner.core.outfile import write_output_text
 from rtoplanner.core.plan import Plan, compute_plan
@@ -396,6 +397,8 @@ class ScenarioDocument(QObject):
                 scenario = scenario_from_mapping(
                     self._raw, source=self.display_name, catalog=self.catalog
                 )
+                if self._layout_text:  # the file's comments: the ledger's sources
+                    scenario = replace(scenario, comments=source_comments(self._layout_text))
             except ScenarioError as exc:
                 errors[exc.key or ""] = error_message(exc)
         plan = None
@@ -473,8 +476,8 @@ class ScenarioDocument(QObject):
             raw = self._salvage(p, exc)
             log.warning("opened %s with errors: %s", p, exc)
         self._copy_of = p.name if as_copy else None
-        self._install(raw, None if as_copy else p)
-        self._layout_text = _read_text(p)  # a copy keeps the demo's comments too
+        # The file's text: Save keeps its layout, the ledger its comments (a copy too).
+        self._install(raw, None if as_copy else p, layout_text=_read_text(p))
         log.info("opened %s%s", p, " as an untitled copy" if as_copy else "")
 
     @staticmethod
@@ -524,12 +527,16 @@ class ScenarioDocument(QObject):
         self.file_changed.emit("")
 
     def _install(
-        self, raw: dict[str, Any], path: Path | None, origin: StoreOrigin | None = None
+        self,
+        raw: dict[str, Any],
+        path: Path | None,
+        origin: StoreOrigin | None = None,
+        layout_text: str | None = None,
     ) -> None:
         self._runner.cancel()
         self._raw = raw
         self._file_path = path
-        self._layout_text = None
+        self._layout_text = layout_text
         self._store_origin = origin
         self._scenario = None
         self._plan = None

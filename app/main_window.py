@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
 
 from rtoplanner.core import ENGINE_VERSION
 from rtoplanner.core import __version__ as core_version
+from rtoplanner.core.appinfo import SCENARIO_SUFFIX
 from rtoplanner.core.decisive import banner_tooltip
 from rtoplanner.core.engine.verdict import phase_sentence
 from rtoplanner.core.errors import CoreError
@@ -558,17 +559,18 @@ class MainWindow(QMainWindow):
     @Slot()
     def save_as(self) -> bool:
         start = str(self.doc.file_path or Path(self.settings.get("files/last_dir") or Path.home())
-                    / "scenario.toml")  # fmt: skip
+                    / f"scenario{SCENARIO_SUFFIX}")  # fmt: skip
         path = self._ask_toml_path("Save scenario as", start)
         return path is not None and self._save_to(path)
 
     def _ask_toml_path(self, caption: str, start: str) -> Path | None:
-        """A file name to write TOML to (`.toml` added when missing), or None."""
+        """A file name to write TOML to (`.rto.toml`, the scenario file type, added when no
+        `.toml` is given), or None."""
         path, _ = QFileDialog.getSaveFileName(self, caption, start, FILE_FILTER)
         if not path:
             return None
         if not path.lower().endswith(".toml"):
-            path += ".toml"
+            path += SCENARIO_SUFFIX
         return Path(path)
 
     def _write_toml(self, write: Callable[[Path], Path], path: Path, verb: str) -> Path | None:

@@ -15,8 +15,10 @@ from .clock import today
 from .engine.backups import backup_jobs
 from .engine.cycle import cycle_scan
 from .engine.growth import growth_outlook
+from .engine.notes import model_notes, unused_inputs
 from .engine.path import BACKUP, RESTORE, PathModel, build_path_model
 from .engine.recovery import failure_state, recovery_timeline, worst_failure_offset
+from .engine.routes import Route, recovery_routes
 from .engine.rpo import rpo
 from .engine.verdict import Check, deciding_check, plan_checks
 from .result import BackupJob, CycleResult, GrowthResult, RecoveryResult, RpoResult
@@ -42,9 +44,27 @@ class Plan:
         return next((j for j in self.jobs if j.name == name), None)
 
     @property
+    def routes(self) -> tuple[Route, ...]:
+        """Restore from backup, and failover to a standby when one is given."""
+        return recovery_routes(self.scenario, self.recovery)
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What the plan says about its inputs and model: inputs without effect here and
+        why, assumptions to check (compression CPU, per-channel ceiling, shoe-shine)."""
+        return tuple(
+            unused_inputs(self.scenario)
+            + model_notes(self.scenario, self.restore_path, self.backup_path)
+        )
+
+    @property
     def checks(self) -> tuple[Check, ...]:
-        """Every target the plan is held against: recovery, RPO, each backup window."""
-        return plan_checks(self.recovery, self.rpo, self.jobs)
+        """Every target the plan is held against: recovery (and failover), RPO, each
+        backup window."""
+        fo = next((r for r in self.routes if r.name == "failover"), None)
+        return plan_checks(
+            self.recovery, self.rpo, self.jobs, (fo.verdict, fo.total_s) if fo else None
+        )
 
     @property
     def deciding(self) -> Check:
@@ -59,19 +79,32 @@ class Plan:
 
     @property
     def decided_by(self) -> str:
-        """Which check sets `verdict`: `recovery`, `rpo` or `backup.<job>`."""
+        """Which check sets `verdict`: `recovery`, `failover`, `rpo` or `backup.<job>`."""
         return self.deciding.name
 
 
 def compute_core(scenario: Scenario) -> tuple[PathModel, PathModel, RecoveryResult,
                                               tuple[BackupJob, ...], RpoResult]:  # fmt: skip
-    """The fast part (no cycle scan, no growth): what the GUI recomputes per keystroke."""
+    """The fast part (no cycle scan, no growth): what the GUI recomputes per keystroke.
+
+    The backups come first: a backup is usable only when it has finished, so the worst
+    case is a failure just before the next level 0 finishes (DESIGN §3.7)."""
     restore = build_path_model(scenario, RESTORE)
     backup = build_path_model(scenario, BACKUP)
-    state = failure_state(scenario, worst_failure_offset(scenario))
-    recovery = recovery_timeline(scenario, restore, state)
     jobs = backup_jobs(scenario, backup)
+    level0_s, level1_s = job_durations(jobs)
+    state = failure_state(
+        scenario, worst_failure_offset(scenario, level0_s), level0_s=level0_s, level1_s=level1_s
+    )
+    recovery = recovery_timeline(scenario, restore, state)
     return restore, backup, recovery, jobs, rpo(scenario, jobs)
+
+
+def job_durations(jobs: tuple[BackupJob, ...]) -> tuple[float, float]:
+    """(level 0, level 1) durations: how long each backup is not yet usable."""
+    level0 = next((j.duration_s for j in jobs if j.name == "level0"), 0.0)
+    level1 = next((j.duration_s for j in jobs if j.name == "level1"), 0.0)
+    return level0, level1
 
 
 def compute_plan(
@@ -84,7 +117,12 @@ def compute_plan(
     """Run every analysis of DESIGN §3 on a validated scenario."""
     restore, backup, recovery, jobs, rpo_result = compute_core(scenario)
     as_of = as_of or today()
-    cycle = cycle_scan(scenario, restore) if include_cycle else None
+    level0_s, level1_s = job_durations(jobs)
+    cycle = (
+        cycle_scan(scenario, restore, level0_s=level0_s, level1_s=level1_s)
+        if include_cycle
+        else None
+    )
     growth = growth_outlook(scenario, restore, backup, as_of) if include_growth else None
     return Plan(scenario, restore, backup, recovery, jobs, rpo_result, cycle, growth, as_of)
 
@@ -112,6 +150,10 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
                 "target_s": c.target_s,
             }
             for c in plan.checks
+        ],
+        "notes": list(plan.notes),
+        "routes": [
+            {"name": r.name, "total_s": r.total_s, "verdict": r.verdict} for r in plan.routes
         ],
         "as_of": plan.as_of.isoformat(),
         "units": {

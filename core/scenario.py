@@ -11,6 +11,7 @@ the loader, the saver, the GUI's editor and its tooltips all read them.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import math
 import re
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .catalog import Catalog, shipped_catalog
+from .comments import source_comments
 from .errors import ScenarioError, ScenarioVersionError, UnitError
 from .units import (
     parse_duration,
@@ -48,6 +50,9 @@ _CARRIES_BACKUP_BY_DEFAULT = {"tape_drive", "disk", "nas_head", "media_server", 
 WORKLOADS = ("oltp", "mixed", "batch")
 LEVEL1_KINDS = ("cumulative", "differential", "none")
 STANDBY_KINDS = ("none", "async", "sync")
+COMPRESSION_LEVELS = ("none", "basic", "low", "medium", "high")
+REDO_GROWTH_KINDS = ("with_size", "constant")
+ARCHIVELOG_RESTORE_KINDS = ("serial", "parallel")
 
 
 # ------------------------------------------------------------------------ the data model
@@ -70,6 +75,10 @@ class Database:
     daily_change: float = 0.0
     growth: Growth | None = None
     workload: str = "oltp"
+    cpu_cores: int | None = None
+    """Cores RMAN may use on the database hosts (compression CPU, DESIGN §3.7)."""
+    redo_growth: str = "with_size"
+    """`with_size`: redo generation grows with the database; `constant`: it does not."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +95,18 @@ class Backup:
     offsite_delay_s: float = 0.0
     standby: str = "none"
     transport_lag_s: float = 0.0
+    compression: str | None = None
+    """RMAN compression level (none|basic|low|medium|high); None when not named."""
+    job_overhead_s: float = 0.0
+    """Fixed time per RMAN job or restore phase: media-manager session, catalog resync."""
+    block_change_tracking: bool = False
+    """Level 1 backups read only changed blocks (Oracle's default is off)."""
+    compress_core_Bps: float | None = None
+    """Data bytes/s one core compresses at the named level (catalog)."""
+    decompress_core_Bps: float | None = None
+    """Data bytes/s one core decompresses at the named level (catalog)."""
+    compression_source: str = ""
+    """Where the ratio and CPU rates of the named level come from."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +129,14 @@ class Stage:
     write_factor: float = 1.0
     max_rate_Bps: float | None = None
     source: str = "scenario"
+    load_s: float = 0.0
+    """Tape mechanics from the catalog item the stage names: load time per cartridge,"""
+    locate_s: float = 0.0
+    """average locate time,"""
+    capacity_bytes: float | None = None
+    """native cartridge capacity,"""
+    min_streaming_Bps: float | None = None
+    """and the slowest native rate the drive streams at without shoe-shining."""
     shared: str | None = None
     """Name of an estate's `[[shared]]` resource this stage stands for (DESIGN §9);
     a plan of the scenario alone uses the stage as written."""
@@ -130,6 +159,10 @@ class Recovery:
     open_s: float = 0.0
     incremental_size_bytes: float | None = None
     redo_volume_bytes: float | None = None
+    archivelog_restore: str = "serial"
+    """`parallel`: archived redo is restored beside the level 0, sharing the path."""
+    failover_s: float | None = None
+    """Time to fail over to the standby (a route of its own, DESIGN §3.7)."""
 
 
 @dataclass(frozen=True)
@@ -165,6 +198,8 @@ class Scenario:
     validated by `core.uncertainty`."""
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """The validated document as strings with units: what `dump_scenario` writes."""
+    comments: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+    """The file's comments by dotted key (`core.comments`): where the figures come from."""
 
 
 # ------------------------------------------------------------------------ field tables
@@ -194,6 +229,12 @@ DATABASE_FIELDS = (
     FieldSpec("growth", "growth", help="Growth per year, e.g. '25%/y' or '2 TB/y'."),
     FieldSpec("workload", "choice", choices=WORKLOADS,
               help="oltp, mixed or batch: picks the redo apply default from the catalog."),
+    FieldSpec("cpu_cores", "int", positive=True,
+              help="Cores RMAN may use on the database hosts: one channel compresses or "
+                   "decompresses on one core."),
+    FieldSpec("redo_growth", "choice", choices=REDO_GROWTH_KINDS,
+              help="with_size: redo generation grows with the database (default); "
+                   "constant: it stays as measured."),
 )  # fmt: skip
 BACKUP_FIELDS = (
     FieldSpec("compression_ratio", "ratio", positive=True,
@@ -216,6 +257,15 @@ BACKUP_FIELDS = (
     FieldSpec("standby", "choice", choices=STANDBY_KINDS,
               help="Data Guard standby: none, async or sync."),
     FieldSpec("transport_lag", "duration", help="Redo transport lag of an async standby."),
+    FieldSpec("compression", "choice", choices=COMPRESSION_LEVELS,
+              help="RMAN compression level: none, basic, low, medium or high; the ratio and "
+                   "the per-core CPU rates come from the catalog."),
+    FieldSpec("job_overhead", "duration",
+              help="Fixed time per RMAN job and restore phase: media-manager session, "
+                   "catalog resync (a small tape job pays 2.5-3 min)."),
+    FieldSpec("block_change_tracking", "bool",
+              help="Block change tracking on: level 1 backups read only changed blocks. "
+                   "Off (Oracle's default): they read the whole database."),
 )  # fmt: skip
 STAGE_FIELDS = (
     FieldSpec("kind", "choice", True, choices=STAGE_KINDS,
@@ -240,7 +290,8 @@ STAGE_FIELDS = (
     FieldSpec("backup_rate", "rate", positive=True,
               help="Rate in the backup direction when it differs (compression on CPU)."),
     FieldSpec("write_factor", "float", positive=True,
-              help="Storage writes per data byte: 2 for ASM normal, 3 for high redundancy."),
+              help="Storage writes per data byte on restore: 2 for ASM normal, 3 for high "
+                   "redundancy, about 1.33 for RAID 5. Backups read one copy."),
     FieldSpec("shared", "str",
               help="In an estate: the [[shared]] resource (tape library, media servers, "
                    "link) this stage uses with the other databases."),
@@ -260,6 +311,11 @@ RECOVERY_FIELDS = (
     FieldSpec("incremental_size", "size",
               help="Override: size of the incremental backups to restore and apply."),
     FieldSpec("redo_volume", "size", help="Override: redo to restore and apply."),
+    FieldSpec("archivelog_restore", "choice", choices=ARCHIVELOG_RESTORE_KINDS,
+              help="serial: archived redo is restored after the incrementals; parallel: "
+                   "beside the level 0, sharing the path."),
+    FieldSpec("failover", "duration",
+              help="Time to fail over to the standby after a site loss (with backup.standby)."),
 )  # fmt: skip
 TARGETS_FIELDS = (
     FieldSpec("rto", "duration", True, positive=True, help="Recovery time objective."),
@@ -479,11 +535,14 @@ def _resolve_stage(loader: _Loader, idx: int, values: dict[str, Any], catalog: C
     write_factor = values.get("write_factor", 1.0)
     if "write_factor" in values and kind != "storage_write":
         raise loader.error(f"{where}.write_factor", "only storage_write stages take a write_factor")
-    if write_factor not in (1.0, 2.0, 3.0):
+    if write_factor < 1.0:
         raise loader.error(
-            f"{where}.write_factor", f"{write_factor:g} is not 1, 2 (ASM normal) or 3 (high)"
+            f"{where}.write_factor",
+            f"{write_factor:g} is below 1: each data byte is written at least once",
+            "2 for ASM normal redundancy, 3 for high, about 1.33 for RAID 5",
         )
     carries = values.get("carries", "backup" if kind in _CARRIES_BACKUP_BY_DEFAULT else "data")
+    mechanics = _tape_mechanics(catalog.find(kind, name) if kind == "tape_drive" else None)
     return Stage(
         kind=kind,
         name=name,
@@ -497,8 +556,105 @@ def _resolve_stage(loader: _Loader, idx: int, values: dict[str, Any], catalog: C
         write_factor=write_factor,
         max_rate_Bps=max_rate,
         source=source,
+        **mechanics,
         shared=values.get("shared"),
     )
+
+
+def _tape_mechanics(item: Any) -> dict[str, Any]:
+    """Load/locate time, capacity and minimum streaming rate of a catalog tape drive."""
+    if item is None:
+        return {}
+    out: dict[str, Any] = {"load_s": item.load_s or 0.0, "locate_s": item.locate_s or 0.0}
+    for key, parse, field_name in (
+        ("capacity", parse_size, "capacity_bytes"),
+        ("min_streaming_rate", parse_rate, "min_streaming_Bps"),
+    ):
+        text = item.extra.get(key)
+        if text:
+            with contextlib.suppress(UnitError):
+                out[field_name] = parse(text)
+    return out
+
+
+def _resolve_compression(
+    loader: _Loader, backup: Backup, values: dict[str, Any], db: Database, catalog: Catalog
+) -> Backup:
+    """A named level takes its ratio from the catalog unless a ratio is measured."""
+    level = backup.compression
+    if level is None:
+        return backup
+    if level == "none":
+        if "compression_ratio" in values and backup.compression_ratio != 1.0:
+            raise loader.error(
+                "backup.compression_ratio",
+                f"{backup.compression_ratio:g} contradicts backup.compression = 'none'",
+                "remove one of the two",
+            )
+        return backup
+    item = catalog.find("rman_compression", level)
+    if item is None or (not item.ratio and "compression_ratio" not in values):
+        raise loader.error(
+            "backup.compression",
+            f"the catalog has no ratio for RMAN {level.upper()} compression",
+            "give backup.compression_ratio (V$RMAN_BACKUP_JOB_DETAILS: input ÷ output bytes)",
+        )
+    rates = {}
+    for key in ("compress_rate", "decompress_rate"):
+        text = item.extra.get(key)
+        try:
+            rates[key] = parse_rate(text) if text else None
+        except UnitError:
+            rates[key] = None
+    ratio = backup.compression_ratio if "compression_ratio" in values else item.ratio
+    return replace(
+        backup,
+        compression_ratio=ratio,
+        compress_core_Bps=rates["compress_rate"],
+        decompress_core_Bps=rates["decompress_rate"],
+        compression_source=f"catalog: RMAN {level.upper()} — {item.source}",
+    )
+
+
+def _refuse_unused(
+    loader: _Loader,
+    db: Database,
+    backup: Backup,
+    bk_vals: dict[str, Any],
+    rc_vals: dict[str, Any],
+) -> None:
+    """A given value either changes the plan or is refused with the reason (DESIGN §3.7)."""
+    no_level1 = backup.level1 == "none"
+    if no_level1 and "incremental_size" in rc_vals:
+        raise loader.error(
+            "recovery.incremental_size",
+            "is given but there is no level 1 backup to restore (backup.level1 is 'none')",
+            "set backup.level1 to 'cumulative' or 'differential', or remove the key",
+        )
+    if db.cpu_cores is not None and backup.compression in (None, "none"):
+        raise loader.error(
+            "database.cpu_cores",
+            "is used only to model compression CPU, and backup.compression names no level",
+            "name the RMAN level (backup.compression = 'basic', 'low', 'medium' or 'high')",
+        )
+    if "transport_lag" in bk_vals and backup.standby != "async":
+        raise loader.error(
+            "backup.transport_lag",
+            f"only an async standby has a transport lag (backup.standby is '{backup.standby}')",
+            "set backup.standby = 'async', or remove the key",
+        )
+    if "failover" in rc_vals and backup.standby == "none":
+        raise loader.error(
+            "recovery.failover",
+            "there is no standby to fail over to (backup.standby is 'none')",
+            "set backup.standby to 'sync' or 'async', or remove the key",
+        )
+    if "section_size" in bk_vals and db.largest_file_bytes is None:
+        raise loader.error(
+            "backup.section_size",
+            "sections only matter for the largest file, and database.largest_file is not given",
+            "give database.largest_file, or remove the key",
+        )
 
 
 def scenario_from_mapping(
@@ -576,6 +732,8 @@ def scenario_from_mapping(
         daily_change=db_vals.get("daily_change", 0.0),
         growth=Growth(growth[0], growth[1], raw["database"]["growth"]) if growth else None,
         workload=db_vals.get("workload", "oltp"),
+        cpu_cores=db_vals.get("cpu_cores"),
+        redo_growth=db_vals.get("redo_growth", "with_size"),
     )
     if database.largest_file_bytes and database.largest_file_bytes > database.size_bytes:
         raise loader.error("database.largest_file", "is larger than the database size")
@@ -596,6 +754,9 @@ def scenario_from_mapping(
                 ("offsite_delay", "offsite_delay_s"),
                 ("standby", "standby"),
                 ("transport_lag", "transport_lag_s"),
+                ("compression", "compression"),
+                ("job_overhead", "job_overhead_s"),
+                ("block_change_tracking", "block_change_tracking"),
             )
             if k1 in bk_vals
         }
@@ -604,6 +765,8 @@ def scenario_from_mapping(
         backup = replace(backup, level1="cumulative")
     if backup.level1 != "none" and backup.level1_every_s >= backup.level0_every_s:
         raise loader.error("backup.level1_every", "must be shorter than backup.level0_every")
+    backup = _resolve_compression(loader, backup, bk_vals, database, catalog)
+    _refuse_unused(loader, database, backup, bk_vals, rc_vals)
 
     redo_apply = rc_vals.get("redo_apply_rate")
     redo_source = "scenario"
@@ -623,6 +786,8 @@ def scenario_from_mapping(
         open_s=rc_vals.get("open", 0.0),
         incremental_size_bytes=rc_vals.get("incremental_size"),
         redo_volume_bytes=rc_vals.get("redo_volume"),
+        archivelog_restore=rc_vals.get("archivelog_restore", "serial"),
+        failover_s=rc_vals.get("failover"),
     )
     if backup.level1 != "none" and recovery.incremental_apply_rate_Bps is None:
         raise loader.error(
@@ -654,6 +819,7 @@ def scenario_from_mapping(
         provenance=dict(prov_doc),
         uncertainty=uncertainty,
         raw=raw,
+        comments=source_comments(text) if text else {},
     )
     if uncertainty:
         from .uncertainty.inputs import check_uncertainty  # it needs the stages' names

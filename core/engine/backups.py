@@ -1,14 +1,24 @@
-"""Backup jobs through the path in reverse (DESIGN §3.5): duration, effective rate,
-bottleneck and whether each fits its window."""
+"""Backup jobs through the path in reverse (DESIGN §3.5, §3.7): duration, effective
+rate, bottleneck and whether each fits its window."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from ..result import BackupJob
 from ..scenario import Scenario
 from ..units import DAY
-from .flow import LARGEST_FILE_LABEL, move
-from .path import PathModel
-from .recovery import change_fraction, level1_count_at, worst_failure_offset
+from .flow import LARGEST_FILE_LABEL, Flow, move
+from .path import BACKUP, PathModel, build_path_model
+from .recovery import _redo_since_worst, change_fraction, level1_per_cycle
+
+FULL_SCAN_LABEL = "full scan (no block change tracking)"
+"""Bottleneck of a level 1 that must read the whole database."""
+
+
+def _piece(scenario: Scenario, largest: float | None) -> float | None:
+    section = scenario.backup.section_size_bytes
+    return min(largest, section) if (largest and section) else largest
 
 
 def _job(
@@ -19,39 +29,66 @@ def _job(
     largest: float | None,
     window_s: float | None,
     effective_basis_bytes: float,
+    scan: Flow | None = None,
+    scan_bottleneck: str = "",
 ) -> BackupJob:
-    section = scenario.backup.section_size_bytes
-    piece = min(largest, section) if (largest and section) else largest
-    flow = move(volume, model, scenario.backup.channel_init_s, piece)
+    b = scenario.backup
+    flow = move(volume, model, b.channel_init_s, _piece(scenario, largest), b.job_overhead_s)
     bottleneck = LARGEST_FILE_LABEL if flow.bound_by_largest_piece else model.bottleneck
-    eff = effective_basis_bytes / flow.duration_s if flow.duration_s > 0 else 0.0
-    fits = None if window_s is None else flow.duration_s <= window_s
+    duration = flow.duration_s
+    if scan is not None and scan.duration_s > duration:
+        duration, bottleneck = scan.duration_s, f"{FULL_SCAN_LABEL}: {scan_bottleneck}"
+    eff = effective_basis_bytes / duration if duration > 0 else 0.0
+    fits = None if window_s is None else duration <= window_s
     return BackupJob(
         name=name,
-        duration_s=flow.duration_s,
+        duration_s=duration,
         data_bytes=volume,
-        backup_bytes=volume / scenario.backup.compression_ratio,
+        backup_bytes=volume / b.compression_ratio,
         effective_rate_Bps=eff,
         steady_rate_Bps=model.rate_Bps,
         bottleneck=bottleneck,
         window_s=window_s,
         fits_window=fits,
-        init_s=scenario.backup.channel_init_s * model.active_channels,
+        init_s=b.channel_init_s * model.active_channels,
     )
 
 
 def level1_volume(scenario: Scenario, size_bytes: float) -> float:
     """Data bytes in the largest level 1 of the cycle: the last cumulative one, or one
-    interval's change for a differential."""
+    interval's change for a differential. `recovery.incremental_size` is that volume
+    (per backup for a differential) at today's size; it grows with the database."""
     b, db = scenario.backup, scenario.database
     if b.level1 == "none":
         return 0.0
     if scenario.recovery.incremental_size_bytes is not None:
-        return scenario.recovery.incremental_size_bytes
+        scale = size_bytes / db.size_bytes if db.size_bytes > 0 else 1.0
+        return scenario.recovery.incremental_size_bytes * scale
     if b.level1 == "cumulative":
-        j = level1_count_at(scenario, worst_failure_offset(scenario))
-        return size_bytes * change_fraction(db.daily_change, j * b.level1_every_s / DAY)
+        days = level1_per_cycle(scenario) * b.level1_every_s / DAY
+        return size_bytes * change_fraction(db.daily_change, days)
     return size_bytes * change_fraction(db.daily_change, b.level1_every_s / DAY)
+
+
+def read_side_model(scenario: Scenario) -> PathModel:
+    """The database side of the path (stages that carry data bytes, CPU aside): what a
+    level 1 without block change tracking reads the whole database through. Without such
+    a stage, the whole path."""
+    data = tuple(st for st in scenario.path if st.carries == "data" and st.kind != "cpu")
+    return build_path_model(replace(scenario, path=data) if data else scenario, BACKUP)
+
+
+def archivelog_volume(scenario: Scenario, size_bytes: float, level0_s: float,
+                      level1_s: float) -> float:  # fmt: skip
+    """Redo in one archived-log backup: the redo rate × the interval, or the share of
+    `recovery.redo_volume` that one interval generates. Grows with the database unless
+    `database.redo_growth = "constant"`."""
+    db, b, rc = scenario.database, scenario.backup, scenario.recovery
+    scale = size_bytes / db.size_bytes if db.redo_growth == "with_size" and db.size_bytes else 1.0
+    if rc.redo_volume_bytes is not None:
+        worst = _redo_since_worst(scenario, level0_s, level1_s)
+        return rc.redo_volume_bytes * scale * (b.archivelog_every_s / worst if worst > 0 else 0)
+    return db.redo_rate_Bps * scale * b.archivelog_every_s
 
 
 def backup_jobs(
@@ -61,13 +98,22 @@ def backup_jobs(
     db, b, tg = scenario.database, scenario.backup, scenario.targets
     size = db.size_bytes if size_bytes is None else size_bytes
     jobs = [_job("level0", scenario, model, size, db.largest_file_bytes, tg.backup_window_s, size)]
+    level1_s = 0.0
     if b.level1 != "none":
         vol = level1_volume(scenario, size)
         frac = vol / size if size else 0.0
         largest = db.largest_file_bytes * frac if db.largest_file_bytes else None
-        jobs.append(_job("level1", scenario, model, vol, largest, tg.backup_window_s, size))
-    if db.redo_rate_Bps > 0:
-        vol = db.redo_rate_Bps * b.archivelog_every_s
+        scan, scan_bn = None, ""
+        if not b.block_change_tracking:
+            reader = read_side_model(scenario)
+            scan = move(size, reader, b.channel_init_s, _piece(scenario, db.largest_file_bytes),
+                        b.job_overhead_s)  # fmt: skip
+            scan_bn = reader.bottleneck
+        job = _job("level1", scenario, model, vol, largest, tg.backup_window_s, size, scan, scan_bn)
+        jobs.append(job)
+        level1_s = job.duration_s
+    vol = archivelog_volume(scenario, size, jobs[0].duration_s, level1_s)
+    if vol > 0:
         window = b.archivelog_every_s
         if tg.backup_window_s is not None:
             window = min(window, tg.backup_window_s)

@@ -11,16 +11,27 @@ from .path import PathModel
 from .recovery import recovery_total_s, worst_failure_offset
 
 
-def cycle_scan(scenario: Scenario, restore: PathModel, step_s: float = HOUR) -> CycleResult:
-    """Evaluate a failure at every hour of the cycle, plus the instant just before the
-    next level 0 (the supremum: incrementals largest, a full interval of redo)."""
+def cycle_scan(
+    scenario: Scenario,
+    restore: PathModel,
+    step_s: float = HOUR,
+    *,
+    level0_s: float = 0.0,
+    level1_s: float = 0.0,
+) -> CycleResult:
+    """Evaluate a failure at every hour of the cycle, plus the worst instant: just before
+    the next level 0 finishes (incrementals largest, a full interval of redo plus the
+    level 0's duration). `level0_s`/`level1_s`: the backups' durations — a failure while
+    a backup runs recovers from the previous one (DESIGN §3.7)."""
     period = scenario.backup.level0_every_s
     n = max(1, math.ceil(period / step_s - 1e-9))
-    points = [
-        CyclePoint(i * step_s, recovery_total_s(scenario, restore, i * step_s)) for i in range(n)
-    ]
-    end = worst_failure_offset(scenario)
-    points.append(CyclePoint(end, recovery_total_s(scenario, restore, end)))
+
+    def total(t: float) -> float:
+        return recovery_total_s(scenario, restore, t, level0_s=level0_s, level1_s=level1_s)
+
+    points = [CyclePoint(i * step_s, total(i * step_s)) for i in range(n)]
+    end = worst_failure_offset(scenario, level0_s)
+    points.append(CyclePoint(end, total(end)))
     worst = max(points, key=lambda p: p.total_s)
     best = min(p.total_s for p in points)
     rto = scenario.targets.rto_s

@@ -1,8 +1,9 @@
 """When does the plan break as the database grows? (DESIGN §3.5, question 6)
 
-The database size follows `database.growth` (compound `%/y` or linear `TB/y`). Redo
-generation and the largest file are held constant: growth is mostly accumulated history,
-not more transactions (say so when a workload grows too, by raising the redo rate).
+The database size follows `database.growth` (compound `%/y` or linear `TB/y`). The
+incremental backups and the redo generation grow with it (unless
+`database.redo_growth = "constant"`: growth that is accumulated history, not more
+transactions); the largest file is held constant.
 The date found is the first on which the worst-case recovery misses the RTO or a level 0
 or level 1 backup overruns its window; both only get worse with size, so a bisection to
 the day is exact.
@@ -37,8 +38,12 @@ def _check(
 ) -> tuple[str | None, GrowthPoint]:
     """Why the plan fails after `years` of growth (None if it holds), and the figures."""
     size = size_after(scenario, years)
-    total = recovery_total_s(scenario, restore, worst_failure_offset(scenario), size)
     jobs = backup_jobs(scenario, backup, size)
+    l0 = next((j.duration_s for j in jobs if j.name == "level0"), 0.0)
+    l1 = next((j.duration_s for j in jobs if j.name == "level1"), 0.0)
+    total = recovery_total_s(
+        scenario, restore, worst_failure_offset(scenario, l0), size, level0_s=l0, level1_s=l1
+    )
     reason = None
     if total > scenario.targets.rto_s:
         reason = "worst-case recovery misses the RTO"

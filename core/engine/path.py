@@ -59,11 +59,15 @@ class PathModel:
     per_channel_index: int | None
     bind_limit: int
     bind_index: int | None
+    cartridge_data_bytes: float = math.inf
+    """Data bytes one tape cartridge holds (restore from tape; DESIGN §3.7)."""
+    cartridge_s: float = 0.0
+    """Load + locate time a channel pays per cartridge it reads."""
 
     @property
     def active_channels(self) -> int:
         """Channels that can stream at once (each binding unit serves one)."""
-        return min(self.channels, self.bind_limit)
+        return self.channels if self.channels < self.bind_limit else self.bind_limit
 
     def rate(self, k: int) -> float:
         """Aggregate data bytes/s with `k` channels started."""
@@ -81,6 +85,22 @@ class PathModel:
     def single_channel_Bps(self) -> float:
         """What one channel moves on its own: R(1)."""
         return self.rate(1)
+
+    @property
+    def channel_ceiling_given(self) -> bool:
+        """A `channel` stage or a stage that binds channels limits one channel."""
+        return math.isfinite(self.per_channel_Bps)
+
+    @property
+    def channel_alone_Bps(self) -> float:
+        """What one channel moves when it runs alone (the ramp-down, the largest file).
+
+        R(1) when a stage limits one channel; without one a channel is taken to get its
+        fair share of the path, C_shared ÷ active channels — one RMAN channel never
+        takes a whole array or network (say so, and add a `channel` stage)."""
+        if self.channel_ceiling_given:
+            return self.rate(1)
+        return self.shared_Bps / max(1, self.active_channels)
 
     def capacity_at_Bps(self, index: int) -> float:
         """What stage `index` can let through with the path's channels running.
@@ -154,7 +174,35 @@ def stage_unit_capacity(stage: Stage, ratio: float, direction: str) -> float:
         cap = min(cap, stage.max_rate_Bps)
     if stage.carries == "backup":
         cap *= ratio
-    return cap / stage.write_factor
+    # ASM mirroring multiplies writes: a restore writes every copy, a backup reads one.
+    return cap / stage.write_factor if direction == RESTORE else cap
+
+
+CPU_LABEL = "RMAN {level} {what} CPU"
+
+
+def compression_cpu_stage(scenario: Scenario, direction: str, index: int) -> StageCapacity | None:
+    """The compression CPU ceiling (DESIGN §3.7): one channel compresses (backup) or
+    decompresses (restore) on one core, so one channel moves at most the per-core rate
+    and all together min(channels, cores) × per-core rate. None without `cpu_cores` or
+    a named compression level."""
+    b, cores = scenario.backup, scenario.database.cpu_cores
+    per_core = b.compress_core_Bps if direction == BACKUP else b.decompress_core_Bps
+    if not cores or not per_core or b.compression in (None, "none"):
+        return None
+    what = "compression" if direction == BACKUP else "decompression"
+    return StageCapacity(
+        index=index,
+        label=CPU_LABEL.format(level=b.compression.upper(), what=what),
+        kind="cpu",
+        carries="data",
+        count=cores,
+        unit_Bps=per_core,
+        total_Bps=per_core * cores,
+        binds_channel=False,
+        per_channel_only=False,
+        source=b.compression_source,
+    )
 
 
 def build_path_model(scenario: Scenario, direction: str = RESTORE) -> PathModel:
@@ -191,6 +239,15 @@ def build_path_model(scenario: Scenario, direction: str = RESTORE) -> PathModel:
                 bind, bind_i = st.count, i
         elif total < shared:
             shared, shared_i = total, i
+    cpu = compression_cpu_stage(scenario, direction, len(caps))
+    if cpu is not None:
+        # A per-channel ceiling and a shared one: min(k, cores) × per-core rate.
+        caps.append(cpu)
+        if cpu.unit_Bps < per:
+            per, per_i = cpu.unit_Bps, cpu.index
+        if cpu.total_Bps < shared:
+            shared, shared_i = cpu.total_Bps, cpu.index
+    cart_bytes, cart_s = _cartridges(scenario, direction)
     return PathModel(
         direction=direction,
         stages=tuple(caps),
@@ -201,4 +258,21 @@ def build_path_model(scenario: Scenario, direction: str = RESTORE) -> PathModel:
         per_channel_index=per_i,
         bind_limit=bind,
         bind_index=bind_i,
+        cartridge_data_bytes=cart_bytes,
+        cartridge_s=cart_s,
     )
+
+
+def _cartridges(scenario: Scenario, direction: str) -> tuple[float, float]:
+    """(data bytes per cartridge, load + locate s) of the tape drives a restore reads
+    from, when the catalog gives their mechanics; (inf, 0) otherwise. A cartridge holds
+    its native capacity × the RMAN ratio (or the drive's own compression when RMAN does
+    not compress)."""
+    if direction != RESTORE:
+        return math.inf, 0.0
+    ratio = scenario.backup.compression_ratio
+    for st in scenario.path:
+        if st.kind == "tape_drive" and st.capacity_bytes and (st.load_s or st.locate_s):
+            per = st.capacity_bytes * (ratio if ratio != 1.0 else st.hw_compression)
+            return per, st.load_s + st.locate_s
+    return math.inf, 0.0

@@ -23,42 +23,89 @@ def change_fraction(daily_change: float, days: float) -> float:
     return -math.expm1(days * math.log1p(-daily_change))
 
 
-def level1_count_at(scenario: Scenario, since_level0_s: float) -> int:
-    """Level 1 backups taken between the level 0 and a failure at `since_level0_s`."""
+def level1_per_cycle(scenario: Scenario) -> int:
+    """Level 1 backups taken between two level 0 backups."""
     b = scenario.backup
     if b.level1 == "none":
         return 0
-    per_cycle = math.ceil(b.level0_every_s / b.level1_every_s - 1e-9) - 1
-    return max(0, min(int(since_level0_s // b.level1_every_s), per_cycle))
+    return math.ceil(b.level0_every_s / b.level1_every_s - 1e-9) - 1
+
+
+def level1_count_at(scenario: Scenario, since_level0_s: float, level1_s: float = 0.0) -> int:
+    """Level 1 backups *finished* between the level 0 and a failure at `since_level0_s`
+    (a backup is usable only when it has finished: level 1 number k, started at
+    k × level1_every, counts from k × level1_every + `level1_s`)."""
+    b = scenario.backup
+    if b.level1 == "none":
+        return 0
+    done = math.floor((since_level0_s - level1_s) / b.level1_every_s)
+    return max(0, min(done, level1_per_cycle(scenario)))
+
+
+def chain_offset(scenario: Scenario, since_level0_s: float, level0_s: float = 0.0) -> float:
+    """Time since the start of the level 0 a failure recovers from.
+
+    A failure while the next level 0 is still running (the first `level0_s` of the
+    cycle) recovers from the previous chain: one whole cycle more of it has passed."""
+    if since_level0_s < level0_s:
+        return since_level0_s + scenario.backup.level0_every_s
+    return since_level0_s
+
+
+def _redo_since_worst(scenario: Scenario, level0_s: float, level1_s: float) -> float:
+    """Redo that piles up in the worst case: from the last level 1 of the cycle to just
+    before the next level 0 finishes (what `recovery.redo_volume` stands for)."""
+    t = worst_failure_offset(scenario, level0_s)
+    t = chain_offset(scenario, t, level0_s)
+    return t - level1_count_at(scenario, t, level1_s) * scenario.backup.level1_every_s
 
 
 def failure_state(
-    scenario: Scenario, since_level0_s: float, size_bytes: float | None = None
+    scenario: Scenario,
+    since_level0_s: float,
+    size_bytes: float | None = None,
+    *,
+    level0_s: float = 0.0,
+    level1_s: float = 0.0,
 ) -> FailureState:
-    """What a failure `since_level0_s` after the last level 0 must restore and apply."""
+    """What a failure `since_level0_s` after the level 0 started must restore and apply.
+
+    `level0_s` and `level1_s` are the backup jobs' durations: a backup still running
+    cannot be used. `size_bytes` is the database size (growth); the incremental volumes
+    and, unless `database.redo_growth = "constant"`, the redo grow with it. The
+    overrides `recovery.incremental_size` (per backup for a differential, the last
+    cumulative one) and `recovery.redo_volume` are the worst case's volumes; at other
+    failure times and sizes they are scaled the way the model scales its own."""
     db, b, rc = scenario.database, scenario.backup, scenario.recovery
     size = db.size_bytes if size_bytes is None else size_bytes
-    j = level1_count_at(scenario, since_level0_s)
+    scale = size / db.size_bytes if db.size_bytes > 0 else 1.0
+    t = chain_offset(scenario, since_level0_s, level0_s)
+    j = level1_count_at(scenario, t, level1_s)
     interval_days = b.level1_every_s / DAY
-    largest_piece = None
-    if j == 0:
-        count, inc = 0, 0.0
-    elif b.level1 == "cumulative":
+    count, inc = 0, 0.0
+    if j and b.level1 == "cumulative":
         frac = change_fraction(db.daily_change, j * interval_days)
         count, inc = 1, size * frac
-        if db.largest_file_bytes:
-            largest_piece = db.largest_file_bytes * frac
-    else:
-        frac = change_fraction(db.daily_change, interval_days)
-        count, inc = j, j * size * frac
-        if db.largest_file_bytes:
-            largest_piece = db.largest_file_bytes * frac
-    if rc.incremental_size_bytes is not None and count:
-        inc = rc.incremental_size_bytes
-    redo_since = since_level0_s - j * b.level1_every_s
-    redo = db.redo_rate_Bps * redo_since
+        if rc.incremental_size_bytes is not None:
+            n = level1_per_cycle(scenario)
+            top = change_fraction(db.daily_change, n * interval_days)
+            share = frac / top if top > 0 else j / n
+            inc = rc.incremental_size_bytes * scale * share
+    elif j:
+        each = size * change_fraction(db.daily_change, interval_days)
+        if rc.incremental_size_bytes is not None:
+            each = rc.incremental_size_bytes * scale
+        count, inc = j, j * each
+    largest_piece = None
+    if db.largest_file_bytes and count and size > 0:
+        # One backup's share of the largest file (a differential holds one interval's).
+        largest_piece = db.largest_file_bytes * (inc / count) / size
+    redo_since = t - j * b.level1_every_s
+    redo_scale = scale if db.redo_growth == "with_size" else 1.0
+    redo = db.redo_rate_Bps * redo_scale * redo_since
     if rc.redo_volume_bytes is not None:
-        redo = rc.redo_volume_bytes
+        worst = _redo_since_worst(scenario, level0_s, level1_s)
+        redo = rc.redo_volume_bytes * redo_scale * (redo_since / worst if worst > 0 else 1.0)
     return FailureState(
         since_level0_s=since_level0_s,
         incremental_count=count,
@@ -69,9 +116,13 @@ def failure_state(
     )
 
 
-def worst_failure_offset(scenario: Scenario) -> float:
-    """The failure time of the worst case: just before the next level 0, when the
-    incrementals are largest and a full level 1 interval of redo has piled up."""
+def worst_failure_offset(scenario: Scenario, level0_s: float = 0.0) -> float:
+    """The failure time of the worst case: just before the next level 0 *finishes*
+    (the old chain still applies, with the most incrementals and a level 1 interval
+    plus the level 0's duration of redo). Offsets are within one cycle, so with a
+    level 0 that takes `level0_s` that is `level0_s` into the cycle."""
+    if level0_s > 0:
+        return math.nextafter(min(level0_s, scenario.backup.level0_every_s), 0.0)
     return math.nextafter(scenario.backup.level0_every_s, 0.0)
 
 
@@ -80,120 +131,6 @@ def _largest_piece(scenario: Scenario, largest: float | None) -> float | None:
     if largest is None:
         return None
     return min(largest, section) if section else largest
-
-
-def recovery_timeline(
-    scenario: Scenario,
-    restore: PathModel,
-    state: FailureState,
-    size_bytes: float | None = None,
-) -> RecoveryResult:
-    """The phases for one failure, laid end to end."""
-    db, b, rc, tg = scenario.database, scenario.backup, scenario.recovery, scenario.targets
-    size = db.size_bytes if size_bytes is None else size_bytes
-    init = b.channel_init_s
-    phases: list[Phase] = []
-    t = 0.0
-
-    def add(name: str, duration: float, volume: float, bottleneck: str, detail: str = "",
-            count: int = 0) -> None:  # fmt: skip
-        nonlocal t
-        rate = volume / duration if duration > 0 and volume > 0 else 0.0
-        phases.append(Phase(name, t, duration, volume, rate, bottleneck, detail, count))
-        t += duration
-
-    add("detect", rc.detect_s, 0.0, "fixed", "declare the failure, prepare the restore")
-    add(
-        "tape_recall",
-        rc.tape_recall_s,
-        0.0,
-        "fixed",
-        "bring the tapes back on site" if rc.tape_recall_s else "backups on site",
-    )
-
-    def through_path(name: str, volume: float, largest: float | None, what: str,
-                     count: int = 0) -> None:  # fmt: skip
-        flow = move(volume, restore, init, _largest_piece(scenario, largest))
-        if flow.bound_by_largest_piece:
-            bn = LARGEST_FILE_LABEL
-            detail = f"{what}; one channel must move the largest piece alone (use SECTION SIZE)"
-        else:
-            bn = restore.bottleneck if volume > 0 else "—"
-            detail = f"{what}; {restore.explain()}" if volume > 0 else what
-        add(name, flow.duration_s, volume, bn, detail, count)
-
-    through_path("restore_level0", size, db.largest_file_bytes, "restore the level 0 backup")
-    through_path(
-        "restore_incremental",
-        state.incremental_bytes,
-        state.largest_incremental_piece_bytes,
-        plural(state.incremental_count, f"{b.level1} level 1 backup")
-        if state.incremental_count
-        else "no level 1 backup to restore",
-        state.incremental_count,
-    )
-    if state.incremental_bytes > 0:
-        apply_rate = rc.incremental_apply_rate_Bps
-        if not apply_rate:
-            raise ModelError("recovery.incremental_apply_rate is needed to apply incrementals")
-        dur = state.incremental_bytes / apply_rate + rc.incremental_overhead_s * (
-            state.incremental_count
-        )
-        add(
-            "apply_incremental",
-            dur,
-            state.incremental_bytes,
-            "incremental_apply_rate",
-            f"apply {plural(state.incremental_count, 'backup')}",
-            state.incremental_count,
-        )
-    else:
-        add("apply_incremental", 0.0, 0.0, "—", "nothing to apply")
-    if rc.archivelogs_on_disk or state.redo_bytes <= 0:
-        add(
-            "restore_archivelogs",
-            0.0,
-            0.0,
-            "—",
-            "archived logs are on disk" if rc.archivelogs_on_disk else "no redo to restore",
-        )
-    else:
-        through_path(
-            "restore_archivelogs",
-            state.redo_bytes,
-            None,
-            "restore archived redo since the last incremental",
-        )
-    if state.redo_bytes > 0:
-        apply = rc.redo_apply_rate_Bps
-        if not apply:
-            raise ModelError(
-                "recovery.redo_apply_rate is needed (or a catalog workload class) to apply redo"
-            )
-        add(
-            "redo_apply",
-            state.redo_bytes / apply,
-            state.redo_bytes,
-            "redo_apply_rate",
-            f"apply {state.redo_since_s / 3600:.1f} h of redo",
-        )
-    else:
-        add("redo_apply", 0.0, 0.0, "—", "no redo to apply")
-    add("open", rc.open_s, 0.0, "fixed", "open the database")
-
-    total = t
-    margin = tg.rto_s - total
-    risk = tg.risk_margin_abs_s
-    verdict = recovery_verdict(total, tg.rto_s, risk)
-    return RecoveryResult(
-        phases=tuple(phases),
-        total_s=total,
-        rto_s=tg.rto_s,
-        margin_s=margin,
-        verdict=verdict,
-        risk_margin_s=risk,
-        failure=state,
-    )
 
 
 def recovery_verdict(total_s: float, rto_s: float, risk_margin_s: float) -> str:
@@ -206,9 +143,157 @@ def recovery_verdict(total_s: float, rto_s: float, risk_margin_s: float) -> str:
     return "meets"
 
 
+_verdict = recovery_verdict
+
+
+class _Timeline:
+    """Phases laid end to end, except where RMAN overlaps them."""
+
+    def __init__(self, scenario: Scenario, restore: PathModel) -> None:
+        self.s = scenario
+        self.restore = restore
+        self.phases: list[Phase] = []
+        self.t = 0.0
+        self._explain = ""
+
+    def add(self, name: str, duration: float, volume: float, bottleneck: str,
+            detail: str = "", count: int = 0, start: float | None = None) -> Phase:  # fmt: skip
+        """Append a phase starting at `start` (default: when the previous one ends); the
+        cursor moves to the latest end."""
+        t0 = self.t if start is None else start
+        rate = volume / duration if duration > 0 and volume > 0 else 0.0
+        phase = Phase(name, t0, duration, volume, rate, bottleneck, detail, count)
+        self.phases.append(phase)
+        self.t = max(self.t, t0 + duration)
+        return phase
+
+    def flow(self, volume: float, largest: float | None, what: str) -> tuple[float, str, str]:
+        """Duration, bottleneck and detail of moving `volume` through the restore path,
+        one RMAN job (`backup.job_overhead`) included."""
+        b = self.s.backup
+        flow = move(volume, self.restore, b.channel_init_s, _largest_piece(self.s, largest),
+                    b.job_overhead_s)  # fmt: skip
+        if volume <= 0:
+            return 0.0, "—", what
+        if flow.bound_by_largest_piece:
+            alone = "one channel must move the largest piece alone (use SECTION SIZE)"
+            return flow.duration_s, LARGEST_FILE_LABEL, f"{what}; {alone}"
+        if not self._explain:
+            self._explain = self.restore.explain()
+        return flow.duration_s, self.restore.bottleneck, f"{what}; {self._explain}"
+
+
+def recovery_timeline(
+    scenario: Scenario,
+    restore: PathModel,
+    state: FailureState,
+    size_bytes: float | None = None,
+) -> RecoveryResult:
+    """The phases for one failure (DESIGN §3.4, §3.7).
+
+    Phases run one after another, except: applying an incremental backup overlaps its
+    restore (RMAN applies a backup set while it reads it), and with
+    `recovery.archivelog_restore = "parallel"` the archived redo is restored beside the
+    level 0, sharing the path."""
+    rc, tg = scenario.recovery, scenario.targets
+    size = scenario.database.size_bytes if size_bytes is None else size_bytes
+    tl = _Timeline(scenario, restore)
+    tl.add("detect", rc.detect_s, 0.0, "fixed", "declare the failure, prepare the restore")
+    recall = "bring the tapes back on site" if rc.tape_recall_s else "backups on site"
+    tl.add("tape_recall", rc.tape_recall_s, 0.0, "fixed", recall)
+    _restores(tl, state, size)
+    _redo_apply(tl, state)
+    tl.add("open", rc.open_s, 0.0, "fixed", "open the database")
+    total = tl.t
+    risk = tg.risk_margin_abs_s
+    return RecoveryResult(
+        phases=tuple(tl.phases),
+        total_s=total,
+        rto_s=tg.rto_s,
+        margin_s=tg.rto_s - total,
+        verdict=_verdict(total, tg.rto_s, risk),
+        risk_margin_s=risk,
+        failure=state,
+    )
+
+
+def _restores(tl: _Timeline, state: FailureState, size: float) -> None:
+    """Level 0, incrementals and archived redo through the path."""
+    rc, largest = tl.s.recovery, tl.s.database.largest_file_bytes
+    from_path = not rc.archivelogs_on_disk and state.redo_bytes > 0
+    parallel = from_path and rc.archivelog_restore == "parallel"
+    start = tl.t
+    if parallel:
+        # One RMAN job restores the level 0 and the archived redo on the same channels.
+        what = "restore the level 0 and, beside it, the archived redo"
+        dur, bn, detail = tl.flow(size + state.redo_bytes, largest, what)
+    else:
+        dur, bn, detail = tl.flow(size, largest, "restore the level 0 backup")
+    level0 = tl.add("restore_level0", dur, size, bn, detail)
+    _incrementals(tl, state)
+    if parallel:
+        detail = "restored beside the level 0 (recovery.archivelog_restore = parallel)"
+        tl.add("restore_archivelogs", level0.duration_s, state.redo_bytes, level0.bottleneck,
+               detail, start=start)  # fmt: skip
+    elif from_path:
+        what = "restore archived redo since the last incremental"
+        dur, bn, detail = tl.flow(state.redo_bytes, None, what)
+        tl.add("restore_archivelogs", dur, state.redo_bytes, bn, detail)
+    else:
+        why = "archived logs are on disk" if rc.archivelogs_on_disk else "no redo to restore"
+        tl.add("restore_archivelogs", 0.0, 0.0, "—", why)
+
+
+def _incrementals(tl: _Timeline, state: FailureState) -> None:
+    """Restore the level 1 backups and apply them; the apply overlaps the restore and
+    ends when both are done: max(restore, volume ÷ apply rate + overhead × backups)."""
+    s, n = tl.s, state.incremental_count
+    what = plural(n, f"{s.backup.level1} level 1 backup") if n else "no level 1 backup to restore"
+    dur, bn, detail = tl.flow(state.incremental_bytes, state.largest_incremental_piece_bytes, what)
+    restore = tl.add("restore_incremental", dur, state.incremental_bytes, bn, detail, n)
+    if state.incremental_bytes <= 0:
+        tl.add("apply_incremental", 0.0, 0.0, "—", "nothing to apply")
+        return
+    rate = s.recovery.incremental_apply_rate_Bps
+    if not rate:
+        raise ModelError("recovery.incremental_apply_rate is needed to apply incrementals")
+    apply_s = state.incremental_bytes / rate + s.recovery.incremental_overhead_s * n
+    if apply_s >= restore.duration_s:
+        bn, detail = "incremental_apply_rate", f"apply {plural(n, 'backup')} while read"
+    else:
+        bn, detail = restore.bottleneck, f"apply {plural(n, 'backup')} as fast as restored"
+    tl.add("apply_incremental", max(apply_s, restore.duration_s), state.incremental_bytes,
+           bn, detail, n, start=restore.start_s)  # fmt: skip
+
+
+def _redo_apply(tl: _Timeline, state: FailureState) -> None:
+    rc = tl.s.recovery
+    if state.redo_bytes <= 0:
+        tl.add("redo_apply", 0.0, 0.0, "—", "no redo to apply")
+        return
+    if not rc.redo_apply_rate_Bps:
+        raise ModelError(
+            "recovery.redo_apply_rate is needed (or a catalog workload class) to apply redo"
+        )
+    hours = state.redo_since_s / 3600
+    if rc.redo_volume_bytes is not None:
+        detail = f"apply the redo of {hours:.1f} h, scaled from recovery.redo_volume"
+    else:
+        detail = f"apply {hours:.1f} h of redo"
+    tl.add("redo_apply", state.redo_bytes / rc.redo_apply_rate_Bps, state.redo_bytes,
+           "redo_apply_rate", detail)  # fmt: skip
+
+
 def recovery_total_s(
-    scenario: Scenario, restore: PathModel, since_level0_s: float, size_bytes: float | None = None
+    scenario: Scenario,
+    restore: PathModel,
+    since_level0_s: float,
+    size_bytes: float | None = None,
+    *,
+    level0_s: float = 0.0,
+    level1_s: float = 0.0,
 ) -> float:
     """Total recovery time for a failure at `since_level0_s` (used by cycle and growth)."""
-    state = failure_state(scenario, since_level0_s, size_bytes)
+    state = failure_state(scenario, since_level0_s, size_bytes, level0_s=level0_s,
+                          level1_s=level1_s)  # fmt: skip
     return recovery_timeline(scenario, restore, state, size_bytes).total_s

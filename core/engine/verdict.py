@@ -19,9 +19,10 @@ SEVERITY = {"meets": 0, "at_risk": 1, "misses": 2}
 """How bad each verdict is; `unknown` (no target given) never decides."""
 
 RECOVERY = "recovery"
+FAILOVER = "failover"
 RPO = "rpo"
 BACKUP_PREFIX = "backup."
-"""`decided_by` values: `recovery`, `rpo`, `backup.level0`, `backup.level1`,
+"""`decided_by` values: `recovery`, `failover`, `rpo`, `backup.level0`, `backup.level1`,
 `backup.archivelog`."""
 
 
@@ -45,7 +46,7 @@ class Check:
 
     def sentence(self) -> str:
         """'RPO: site-loss data loss 28 h against a target of 24 h'."""
-        if self.name == RECOVERY:
+        if self.name in (RECOVERY, FAILOVER):
             target = "an RTO"
         elif self.name == RPO:
             target = "a target"
@@ -58,13 +59,22 @@ class Check:
 
 
 def plan_checks(
-    recovery: RecoveryResult, rpo: RpoResult, jobs: tuple[BackupJob, ...]
+    recovery: RecoveryResult,
+    rpo: RpoResult,
+    jobs: tuple[BackupJob, ...],
+    failover: tuple[str, float] | None = None,
 ) -> tuple[Check, ...]:
-    """Every check that has a target: recovery first, then RPO, then each backup."""
+    """Every check that has a target: recovery first, then the failover route (verdict
+    and total, when a standby and `recovery.failover` are given), RPO, each backup."""
     checks = [
         Check(RECOVERY, "Recovery", recovery.verdict, recovery.total_s, recovery.rto_s,
               "worst-case recovery")
     ]  # fmt: skip
+    if failover is not None:
+        checks.append(
+            Check(FAILOVER, "Failover", failover[0], failover[1], recovery.rto_s,
+                  "failover to the standby")
+        )  # fmt: skip
     if rpo.verdict != "unknown" and rpo.target_s is not None:
         checks.append(
             Check(RPO, "RPO", rpo.verdict, max(rpo.site_loss_s, rpo.media_failure_s),
@@ -138,7 +148,7 @@ def verdict_title(check: Check) -> str:
         return f"{words} every target"
     if check.verdict == "at_risk":
         return words
-    if check.name == RECOVERY:
+    if check.name in (RECOVERY, FAILOVER):
         return f"{words} the RTO"
     if check.name == RPO:
         return f"{words} the RPO"

@@ -23,10 +23,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..engine.flow import ramp_time
 from ..engine.path import PathModel
 from ..engine.recovery import _largest_piece
 from ..plan import compute_core
-from ..result import RecoveryResult
+from ..result import Phase, RecoveryResult
 from .model import Estate, EstateDatabase
 
 TRANSFER_PHASES = ("restore_level0", "restore_incremental", "restore_archivelogs")
@@ -43,6 +44,13 @@ class Step:
     volume_bytes: float = 0.0
     piece_bytes: float = 0.0
     """Transfers: the largest piece one channel must move alone (0 with none)."""
+    tail_s: float = 0.0
+    """Transfers: fixed time after the bytes are through, which the plan adds beyond the
+    shared fluid (per-job overhead, the last channels' ramp-down, tape cartridges)."""
+    overlaps: str | None = None
+    """Fixed phases that run beside an earlier one (DESIGN §3.7: applying incrementals
+    overlaps their restore; archived redo restored in parallel with the level 0): the
+    phase starts when that one started."""
 
 
 @dataclass(frozen=True)
@@ -79,17 +87,38 @@ def _pieces(db: EstateDatabase, recovery: RecoveryResult) -> dict[str, float | N
     }
 
 
-def _steps(db: EstateDatabase, recovery: RecoveryResult) -> tuple[Step, ...]:
+def _fluid_s(model: PathModel, init_s: float, volume: float, piece: float) -> float:
+    """What the simulator's shared fluid takes alone: the ramp, and the largest piece
+    through one channel."""
+    t = ramp_time(volume, model, init_s)
+    if piece > 0:
+        t = max(t, init_s + piece / model.single_channel_Bps)
+    return t
+
+
+def _steps(db: EstateDatabase, recovery: RecoveryResult, model: PathModel) -> tuple[Step, ...]:
     pieces = _pieces(db, recovery)
+    init_s = db.estate_scenario.backup.channel_init_s
     steps = []
+    prev: Phase | None = None
+    by_start: dict[float, str] = {}
     for p in recovery.phases:
-        if p.name in TRANSFER_PHASES and p.data_bytes > 0 and p.duration_s > 0:
-            piece = pieces.get(p.name) or 0.0
+        if p.duration_s > 0:
+            by_start.setdefault(p.start_s, p.name)
+    for p in recovery.phases:
+        overlapping = prev is not None and p.duration_s > 0 and p.start_s < prev.end_s - 1e-9
+        if overlapping:
+            steps.append(Step(p.name, False, duration_s=p.duration_s, overlaps=by_start[p.start_s]))
+        elif p.name in TRANSFER_PHASES and p.data_bytes > 0 and p.duration_s > 0:
+            piece = min(pieces.get(p.name) or 0.0, p.data_bytes)
+            tail = max(0.0, p.duration_s - _fluid_s(model, init_s, p.data_bytes, piece))
             steps.append(
-                Step(p.name, True, volume_bytes=p.data_bytes, piece_bytes=min(piece, p.data_bytes))
+                Step(p.name, True, volume_bytes=p.data_bytes, piece_bytes=piece, tail_s=tail)
             )
         else:
             steps.append(Step(p.name, False, duration_s=p.duration_s))
+        if p.duration_s > 0 and not overlapping:
+            prev = p
     return tuple(steps)
 
 
@@ -99,7 +128,12 @@ def _limits(
     private = math.inf
     fluid: list[tuple[int, float]] = []
     pool = None
-    for st, stage in zip(model.stages, db.estate_scenario.path, strict=True):
+    path = db.estate_scenario.path
+    for st in model.stages[len(path) :]:
+        # Stages the engine adds (compression CPU on the database hosts) are private.
+        if not st.binds_channel:
+            private = min(private, st.total_Bps)
+    for st, stage in zip(model.stages[: len(path)], path, strict=True):
         if stage.shared is not None:
             r = resource_index[stage.shared]
             if st.binds_channel:
@@ -123,7 +157,7 @@ def build_jobs(estate: Estate) -> list[Job]:
                 index=i,
                 name=db.name,
                 priority=db.priority,
-                steps=_steps(db, recovery),
+                steps=_steps(db, recovery, restore),
                 channel_init_s=db.estate_scenario.backup.channel_init_s,
                 channels=restore.active_channels,
                 per_channel_Bps=restore.per_channel_Bps,

@@ -43,7 +43,7 @@ from ..errors import CoreError
 from .jobs import Job, Step
 from .share import NOT_FROZEN, share_tier
 
-_PHASE_END, _INIT_END = 0, 1
+_PHASE_END, _INIT_END, _TAIL_END = 0, 1, 2
 _LOSS_EPS = 1e-12
 
 
@@ -185,12 +185,12 @@ class _Flows:
         self.rest[ids] = np.maximum(self.rest[ids] - self.rest_rate[ids] * dt, 0.0)
         self.piece[ids] = np.maximum(self.piece[ids] - self.piece_rate[ids] * dt, 0.0)
         self.moved[ids] += self.rate[ids] * dt
-        lost = self.loss[ids] * dt
-        self.phase_wait[ids] += lost
         blamed = self.blame[ids]
         hit = blamed != NOT_FROZEN
-        if hit.any():
-            np.add.at(self.waits, (ids[hit], blamed[hit]), lost[hit])
+        if hit.any():  # (transfer, resource) pairs are unique: a plain fancy add is exact
+            lost = self.loss[ids[hit]] * dt[hit]
+            self.phase_wait[ids[hit]] += lost
+            self.waits[ids[hit], blamed[hit]] += lost
 
     def caps(self, ids: np.ndarray) -> np.ndarray:
         channels = np.where(self.rest[ids] > 0, self.k[ids], 1)
@@ -216,16 +216,14 @@ class _Flows:
         self.at_cap[ids] = ~frozen
         # time lost: the share below what it would move alone, charged to what held it
         alone = self.alone(ids)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            loss = 1.0 - rate / alone
-            blame = np.where(frozen, frozen_by, np.where(self.waiting[ids], self.pool[ids], -1))
-            charged = (loss > _LOSS_EPS) & (blame != NOT_FROZEN) & (alone > 0)
-            self.loss[ids] = np.where(charged, loss, 0.0)
-            self.blame[ids] = np.where(charged, blame, NOT_FROZEN)
-            t_rest = rest / rest_rate
-            t_piece = piece / piece_rate
-        t_rest[rest_rate <= 0] = np.inf
-        t_piece[piece_rate <= 0] = np.inf
+        loss = 1.0 - np.divide(rate, alone, out=np.ones_like(rate), where=alone > 0)
+        blame = np.where(frozen, frozen_by, np.where(self.waiting[ids], self.pool[ids], -1))
+        charged = (loss > _LOSS_EPS) & (blame != NOT_FROZEN)
+        self.loss[ids] = np.where(charged, loss, 0.0)
+        self.blame[ids] = np.where(charged, blame, NOT_FROZEN)
+        t_rest = np.divide(rest, rest_rate, out=np.full_like(rest, np.inf), where=rest_rate > 0)
+        t_piece = np.divide(piece, piece_rate, out=np.full_like(piece, np.inf),
+                            where=piece_rate > 0)  # fmt: skip
         self.t_done[ids] = self.t_last[ids] + np.minimum(t_rest, t_piece)
 
 
@@ -280,6 +278,8 @@ class _Simulation:
             step = db.current
             db.phases.append(PhaseRun(step.name, db.phase_start, step.duration_s, 0.0, 0.0, 0.0))
             self.next_step(db, now)
+        elif kind == _TAIL_END:  # a transfer's fixed tail is over: its drives go back
+            self.release(db, now)
         elif token == db.serial:  # _INIT_END of a transfer still running
             self.channel_streams(db, now)
 
@@ -320,6 +320,16 @@ class _Simulation:
             return
         db.phase_start = now
         step = db.current
+        if step.overlaps is not None:
+            # Runs beside an earlier phase: starts when it started, ends no sooner than now.
+            start = next(r.start_s for r in db.phases if r.name == step.overlaps)
+            end = max(now, start + step.duration_s)
+            # Applying ends when the restore it overlaps has ended too; archived redo
+            # restored beside the level 0 keeps its own duration.
+            length = end - start if step.name == "apply_incremental" else step.duration_s
+            db.phases.append(PhaseRun(step.name, start, length, 0.0, 0.0, 0.0))
+            self.push(end, _TAIL_END, db.job.index)
+            return
         if not step.transfer:
             self.push(now + step.duration_s, _PHASE_END, db.job.index)
             return
@@ -339,7 +349,7 @@ class _Simulation:
             PhaseRun(
                 step.name,
                 db.phase_start,
-                now - db.phase_start,
+                now - db.phase_start + step.tail_s,
                 step.volume_bytes,
                 float(f.moved[i]),
                 float(f.phase_wait[i]),
@@ -353,9 +363,20 @@ class _Simulation:
         db.serial += 1  # its pending init and drive request are void now
         if job.pool is not None:
             self.owed[job.pool][job.priority] -= job.channels - db.held
+            self.set_waiting(db, False)
+        if step.tail_s > 0:
+            # Per-job overhead, ramp-down, cartridges: the plan's time beyond the fluid,
+            # during which the job's channels keep their drives.
+            self.push(now + step.tail_s, _TAIL_END, i)
+        else:
+            self.release(db, now)
+
+    def release(self, db: _Db, now: float) -> None:
+        """The job's drives go back to the pool, and its next phase starts."""
+        job = db.job
+        if job.pool is not None:
             self.res.free[job.pool] += db.held
             db.held = 0
-            self.set_waiting(db, False)
             self.grant(job.pool, now)
         self.next_step(db, now)
 

@@ -20,7 +20,14 @@ from typing import TYPE_CHECKING, Any
 from reportlab.graphics.shapes import Drawing, Group, Line, Rect
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Paragraph, Spacer
+from reportlab.platypus import (
+    Flowable,
+    KeepTogether,
+    NextPageTemplate,
+    PageBreak,
+    Paragraph,
+    Spacer,
+)
 
 from .. import __version__
 from ..clock import source_date_epoch
@@ -352,7 +359,7 @@ def build_databases(result: EstateResult, least: LeastHardware | None) -> Estate
             f"Priority {d.priority} · {_source(d.source)} · opens {_dur(d.open_s)} "
             f"against an RTO of {_dur(d.rto_s)}: {VERDICT_WORDS[d.verdict]} "
             f"(alone {_dur(d.alone_s)}, {VERDICT_WORDS[d.alone_verdict]}); "
-            f"waited for {_waited(d)}."
+            + (f"waited for {_waited(d)}." if d.waited_s > 0 else "sharing cost it no time.")
         )
         tables.append((d.name, line, _phase_table(d, alone)))
     return EstateDatabasesPart(tuple(tables), _resource_table(result), least_sentences(least))
@@ -374,9 +381,8 @@ def render_databases(r: ReportRenderer, part: EstateDatabasesPart) -> list[Flowa
     out += r.section("Each database", r.para("Its phases in the estate and alone."))
     widths = [w * f for f in (0.36, 0.16, 0.16, 0.16, 0.16)]
     for name, line, table in part.database_tables:
-        out.append(r.heading(name, 1))
-        out.append(r.para(line, "small"))
-        out.append(r.table(table, widths))
+        out.append(KeepTogether([r.heading(name, 1), r.para(line, "small"),
+                                 r.table(table, widths)]))  # fmt: skip
     return out
 
 

@@ -154,11 +154,19 @@ def test_largest_file_bound_without_multisection():
     assert compute_core(sectioned)[2].phase("restore_level0").bottleneck != "largest_file"
 
 
-def test_phases_are_sequential_and_sum_to_the_total():
+def test_phases_are_sequential_except_the_overlapped_apply():
     rec = compute_core(make(init="10 s", on_disk="false"))[2]
     assert [p.name for p in rec.phases] == list(PHASE_NAMES)
     t = 0.0
     for p in rec.phases:
+        if p.name == "apply_incremental":
+            # Applying a backup set overlaps reading it (DESIGN §3.7): same start, and it
+            # ends when both are done.
+            restore = rec.phase("restore_incremental")
+            assert p.start_s == pytest.approx(restore.start_s)
+            assert p.duration_s >= restore.duration_s
+            t = p.end_s
+            continue
         assert p.start_s == pytest.approx(t)
         t += p.duration_s
     assert rec.total_s == pytest.approx(t)
@@ -232,15 +240,25 @@ def test_rpo():
     assert compute_core(with_values(s, {"targets.rpo": "1 h"}))[4].verdict == "misses"
 
 
-def test_cycle_worst_case_is_just_before_the_next_level0():
+def test_cycle_worst_case_is_just_before_the_next_level0_finishes():
+    """A backup is usable only when it has finished (DESIGN §3.7): a failure while the
+    next level 0 runs recovers from the old chain, with its redo piled up."""
     plan = compute_plan(make(), as_of=date(2026, 1, 1), include_growth=False)
     c = plan.cycle
+    level0_s = plan.job("level0").duration_s
     assert len(c.points) == 7 * 24 + 1
     assert c.worst_s == pytest.approx(plan.recovery.total_s)
-    assert c.worst_at_s == pytest.approx(7 * 86400, abs=1)
-    assert c.best_s == pytest.approx(c.points[0].total_s)
-    # Recovery time right after a level 1 drops (less redo) within the cycle.
-    assert c.points[24].total_s < c.points[23].total_s
+    assert c.worst_at_s == pytest.approx(level0_s, abs=1)
+    assert plan.recovery.failure.redo_since_s == pytest.approx(86400 + level0_s, abs=1)
+    # At hour 0 the new level 0 is not usable yet: worse than once it has finished.
+    after = next(p for p in c.points if p.since_level0_s >= level0_s)
+    assert c.points[0].total_s > after.total_s
+    assert c.best_s <= after.total_s < c.worst_s
+    # Recovery time drops once a level 1 has finished (less redo), not before.
+    level1_s = plan.job("level1").duration_s
+    done = next(p for p in c.points if p.since_level0_s >= 86400 + level1_s)
+    assert done.total_s < c.points[23].total_s
+    assert c.points[24].total_s > c.points[23].total_s  # level 1 still running
 
 
 def test_growth_date_is_the_first_failing_day():
@@ -255,8 +273,9 @@ def test_growth_date_is_the_first_failing_day():
 
     def fails(days: int) -> bool:
         size = size_after(s, days * 86400 / YEAR)
-        tot = recovery_total_s(s, plan.restore_path, worst_failure_offset(s), size)
         l0 = size / plan.backup_path.rate_Bps
+        tot = recovery_total_s(s, plan.restore_path, worst_failure_offset(s, l0), size,
+                               level0_s=l0, level1_s=0.0)  # fmt: skip
         return tot > s.targets.rto_s or l0 > s.targets.backup_window_s
 
     assert fails(years) and not fails(years - 1)
@@ -285,6 +304,11 @@ def _durations(s):
 @settings(max_examples=60, deadline=None)
 @given(params, st.sampled_from(["channels", "drives", "servers"]), st.integers(1, 16))
 def test_more_hardware_never_slows_a_phase(kw, what, extra):
+    if what != "servers":
+        # With serial start-up, more channels can slow a short job: RMAN hands every
+        # channel its files up front, and the last one starts last (the MAA paper saw
+        # the first channels finish before the last were allocated). See the test below.
+        kw = {**kw, "init": "0 s"}
     before = _durations(make(**kw))
     more = dict(kw)
     more[what] = kw[what] + extra
@@ -308,9 +332,12 @@ def test_doubling_every_rate_halves_the_flow_time(kw, volume):
 
 @settings(max_examples=60, deadline=None)
 @given(params)
-def test_total_is_the_sum_of_the_phases(kw):
+def test_total_is_when_the_last_phase_ends(kw):
     rec = compute_core(make(**kw))[2]
-    assert rec.total_s == pytest.approx(sum(p.duration_s for p in rec.phases))
+    assert rec.total_s == pytest.approx(max(p.end_s for p in rec.phases))
+    restore = rec.phase("restore_incremental")
+    overlap = min(restore.duration_s, rec.phase("apply_incremental").duration_s)
+    assert rec.total_s == pytest.approx(sum(p.duration_s for p in rec.phases) - overlap)
     assert rec.margin_s == pytest.approx(rec.rto_s - rec.total_s)
 
 

@@ -25,6 +25,8 @@ size = "10 TB"
 [backup]
 channels = {channels}
 channel_init = "10 s"      # 24 channels took about 4 minutes to initialise
+job_overhead = "{overhead}"
+block_change_tracking = true   # the paper's incrementals read only changed blocks
 level1 = "{level1}"
 level1_every = "1d"
 
@@ -56,9 +58,18 @@ rate = "120 MB/s"
 """
 
 
-def scenario(path: str, *, channels: int = 16, incremental: str | None = None):
+OVERHEAD = "2.5 min"
+"""Fixed time per tape (SBT) job, not fitted to this paper: a production RMAN log shows
+2.1–2.6 GB archived-log backups to tape taking 3 min 6 s – 3 min 29 s, i.e. about 2.5–3 min
+of fixed time per small job (research/domain_figures.md §3.3); the lower end is used."""
+
+
+def scenario(
+    path: str, *, channels: int = 16, incremental: str | None = None, overhead: str = OVERHEAD
+):
     text = TEMPLATE.format(
         channels=channels,
+        overhead=overhead,
         path=path,
         level1="cumulative" if incremental else "none",
         incremental=f'incremental_size = "{incremental}"' if incremental else "",
@@ -81,10 +92,29 @@ def tb_per_h(rate_Bps: float) -> float:
 def test_incremental_effective_rate_one_media_server(change, measured_tb_h):
     s = scenario(IB_PATH.format(servers=1), incremental=change)
     eff = tb_per_h(job(s, "level1").effective_rate_Bps)
-    # The model is ~18 % optimistic: it does not see ramp-down (channels finishing at
-    # different times) nor the cells' time to find changed blocks. Within 20 %.
+    # Ramp-down (files assigned to channels up front) and the per-job overhead: -4 %/+5 %.
     assert eff == pytest.approx(measured_tb_h, rel=0.20)
-    assert eff > measured_tb_h  # and it errs on the optimistic side, as explained
+
+
+def test_headline_incremental_two_media_servers():
+    """Seed 000's headline: ~104 TB/h for a 5 % incremental through two media servers.
+    The first model gave +72 % (a perfectly shared fluid, no per-job time)."""
+    s = scenario(IB_PATH.format(servers=2), incremental="0.5 TB")
+    eff = tb_per_h(job(s, "level1").effective_rate_Bps)
+    assert eff == pytest.approx(104.0, rel=0.20)  # 92.8 TB/h, -11 %
+    fluid = tb_per_h(job(scenario(IB_PATH.format(servers=2), incremental="0.5 TB",
+                                  overhead="0 s"), "level1").effective_rate_Bps)  # fmt: skip
+    assert fluid > eff
+
+
+def test_ramp_down_the_last_channel_starts_last_and_runs_alone():
+    """Up-front assignment: with a tiny job and many channels the last channel, started
+    at n × init, still has its share to move alone (the MAA paper saw the first channels
+    finish before the last were allocated)."""
+    s = scenario(IB_PATH.format(servers=2), incremental="0.5 TB", overhead="0 s")
+    j = job(s, "level1")
+    # 16 channels × 10 s, then 0.5 TB ÷ 16 at 400 MB/s.
+    assert j.duration_s == pytest.approx(160 + 0.5e12 / 16 / 400e6)
 
 
 @pytest.mark.parametrize(("servers", "measured_tb_h"), [(1, 5.6), (2, 11.2)])

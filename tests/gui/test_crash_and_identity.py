@@ -127,3 +127,20 @@ def test_qt_failing_with_every_library_names_qts_own_reason(monkeypatch):
     line = crash._fatal_message("This application failed to start because no Qt platform "
                                 "plugin could be initialized.")  # fmt: skip
     assert line.startswith("rto-planner gui: Qt cannot start: could not connect to display :99")
+
+
+def test_save_as_without_a_suffix_names_a_scenario_file(window, tmp_path, monkeypatch):
+    """A name typed without `.toml` becomes `NAME.rto.toml`, the scenario file type."""
+    from PySide6.QtWidgets import QFileDialog
+
+    asked = []
+
+    def save_name(*args, **kwargs):
+        asked.append(args[2])
+        return str(tmp_path / "erp"), ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", save_name)
+    monkeypatch.setattr(window.doc, "_file_path", None)
+    assert window.save_as()
+    assert (tmp_path / "erp.rto.toml").is_file()
+    assert asked[0].endswith("scenario.rto.toml")

@@ -220,3 +220,10 @@ def test_the_timeline_is_readable_at_1024_by_700(qtbot, demo):
             assert tabs.tabRect(i).width() >= text_px + 8, tabs.tabText(i)
     finally:
         close_window(win)
+
+
+def test_a_file_opened_in_the_window_keeps_its_comments_for_the_pdf(qtbot, window):
+    assert "1.6 GB/sec" in window.doc.scenario.comments["path[1].rate"]
+    window.doc.set_value("database.size", "12 TB")
+    window.doc.wait_idle()
+    assert window.doc.scenario.comments.get("")  # the file's opening comment

@@ -310,7 +310,7 @@ def test_export_toml_writes_a_copy_and_keeps_the_origin(qtbot, win, tmp_path, mo
     target = tmp_path / "exported"
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
     assert win.export_toml()
-    text = (tmp_path / "exported.toml").read_text(encoding="utf-8")
+    text = (tmp_path / "exported.rto.toml").read_text(encoding="utf-8")  # scenario file type
     assert tomllib.loads(text)["name"] == SMALL_NAME
     assert win.doc.store_origin == StoreOrigin(SMALL_NAME, 2)
 

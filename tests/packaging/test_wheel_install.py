@@ -3,8 +3,9 @@
 Builds the wheel with pip (as a user's `pip install .` or pipx would), installs it into a
 new virtual environment in a temporary folder, and runs the installed `rto-planner` from
 another folder with nothing of the checkout on the path: `plan` on every shipped demo,
-`catalog list`, `report`, `gui --screenshot` and `python -m rtoplanner`. About 30-60 s
-(pip reuses its cache for the dependencies); run it alone with `pytest -m install`.
+`estate` on every demo estate, `catalog list`, `report`, `gui --screenshot` and
+`python -m rtoplanner`. About 30-70 s (pip reuses its cache for the dependencies); run
+it alone with `pytest -m install`.
 """
 
 from __future__ import annotations
@@ -102,6 +103,9 @@ def test_installed_command_plans_every_demo_and_lists_the_catalog(installed):
         installed_demo = Path(site_demos) / demo.name
         out = _run([bin_dir / "rto-planner", "plan", installed_demo], cwd=work, env=env).stdout
         assert "Recovery timeline" in out, demo.name
+    for estate in sorted((Path(site_demos).parent / "estates").glob("*.toml")):
+        out = _run([bin_dir / "rto-planner", "estate", estate], cwd=work, env=env).stdout
+        assert "Estate:" in out, estate.name
     listing = _run([bin_dir / "rto-planner", "catalog", "list"], cwd=work, env=env).stdout
     assert "has no items" not in listing
     assert "tape_drive" in listing

@@ -156,3 +156,34 @@ def test_a_paragraph_never_leaves_its_last_line_alone_on_the_next_page():
     if parts:  # split: the part on the next page has at least two lines
         _, rest = parts[-1].wrap(width, 10_000)
         assert round(rest / style.leading) >= 2
+
+
+def test_the_ledger_speaks_a_dbas_words_and_carries_the_files_comments():
+    """The ledger was raw keys with an empty Source column; the file's comments were lost."""
+    path = next(p for p in DEMOS if p.stem == "exadata_tape_infiniband")
+    rd = rendered(path)
+    d = rd.data
+    by_key = {
+        r[0].split("\n")[-1]: r
+        for i, r in enumerate(d.assumptions.rows)
+        if i not in d.assumptions.group_rows
+    }
+    assert by_key["database.redo_rate"][0].startswith("Redo generated\n")
+    assert by_key["path[1].rate"][0].startswith("Rate of one unit\n")
+    # A comment beside a value is that value's source.
+    assert "1.6 GB/sec" in by_key["path[1].rate"][4]
+    assert "24 channels" in by_key["backup.channel_init"][4]
+    assert d.file_note.startswith("Figures from the Oracle MAA white paper")
+    text = re.sub(r"\s+", " ", " ".join(pages_text(rd.pdf)))
+    assert "The scenario file says: Figures from the Oracle MAA white paper" in text
+    assert "Redo generated" in text and "per InfiniBand DDR HCA" in text
+
+
+def test_a_stage_comment_heads_its_stage_in_the_ledger(tmp_path):
+    text = DEMOS[0].read_text(encoding="utf-8")
+    text = text.replace("[[path]]\n", "# the customer's tape library, 2019\n[[path]]\n", 1)
+    src = tmp_path / "commented.toml"
+    src.write_text(text, encoding="utf-8")
+    d = build_report_data(compute_plan(load_scenario(src)), advice=())
+    heads = [d.assumptions.rows[i][0] for i in d.assumptions.group_rows]
+    assert any(h.startswith("Path stage 1") and "tape library, 2019" in h for h in heads)

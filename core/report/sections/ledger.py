@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
+from ...labels import label_for_key
 from ...scenario import SECTIONS, STAGE_FIELDS, FieldSpec
 from ...units import format_duration, format_fraction, format_rate, format_size
 from ..model import ReportContext, Section, Table
@@ -21,17 +22,24 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class LedgerPart:
     assumptions: Table
+    """Each input: its name in words over its key, value, unit, origin and source (the
+    import it was measured by, the catalog's source or the scenario file's comment)."""
     assumptions_text: str
+    file_note: str
+    """The scenario file's opening comment (where its figures come from), or ""."""
 
 
 def build(ctx: ReportContext) -> LedgerPart:
     table, text = _Ledger(ctx).build()
-    return LedgerPart(table, text)
+    return LedgerPart(table, text, ctx.s.comments.get("", ""))
 
 
 def render(r: ReportRenderer, part: LedgerPart) -> list[Flowable]:
-    out = r.section("Assumptions ledger", r.para(part.assumptions_text))
-    widths = [68 * mm, 26 * mm, 28 * mm, 15 * mm]
+    lead = [r.para(part.assumptions_text)]
+    if part.file_note:
+        lead.append(r.para(f"The scenario file says: {part.file_note}", "small"))
+    out = r.section("Assumptions ledger", *lead)
+    widths = [50 * mm, 24 * mm, 27 * mm, 15 * mm]
     widths.append(r.width - sum(widths))
     out.append(r.table(part.assumptions, widths))
     return out
@@ -40,13 +48,13 @@ def render(r: ReportRenderer, part: LedgerPart) -> list[Flowable]:
 _UNIT_BY_KIND = {
     "size": "data bytes",
     "rate": "bytes/s",
-    "duration": "time",
-    "fraction": "share",
+    "duration": "duration",
+    "fraction": "%",
     "ratio": "ratio",
     "int": "count",
     "float": "factor",
     "bool": "yes/no",
-    "choice": "choice",
+    "choice": "option",
     "growth": "per year",
     "margin": "share of RTO or time",
     "str": "text",
@@ -123,15 +131,15 @@ class _Ledger:
             return _UNSET.get(dotted, "not set")
         return self.fmt(spec, value)
 
-    def row(
-        self, key: str, help_text: str, value: str, unit: str, origin: str, source: str
-    ) -> tuple[str, ...]:
-        return (f"{key}\n{help_text}" if help_text else key, value, unit, origin, source)
+    def row(self, key: str, value: str, unit: str, origin: str, source: str) -> tuple[str, ...]:
+        """The input in words, its key below in small print, then its figures."""
+        return (f"{label_for_key(key)}\n{key}", value, unit, origin, source)
 
     def build(self) -> tuple[Table, str]:
         s = self.s
         raw = s.raw
         prov = s.provenance
+        notes = s.comments
         rows: list[tuple[str, ...]] = []
         groups: list[int] = []
         counts = {"measured": 0, "catalog": 0, "given": 0, "default": 0}
@@ -147,10 +155,12 @@ class _Ledger:
         ) -> None:
             # Text is shown as written ("18 TiB/h"); bare numbers as the model reads them.
             shown = given if isinstance(given, str) else model_text
+            note = notes.get(dotted, "")
             if dotted in prov:
-                origin, source, value = "measured", prov[dotted], shown
+                source = prov[dotted] + (f" — {note}" if note else "")
+                origin, value = "measured", shown
             elif given is not None:
-                origin, source, value = "given", "", shown
+                origin, source, value = "given", note, shown
             elif catalog_source:
                 origin, source, value = "catalog", catalog_source, model_text
             else:
@@ -158,10 +168,7 @@ class _Ledger:
             counts[origin] += 1
             if dotted in ranges:  # the spread "How sure is this plan" drew it from
                 value = f"{value}\nrange {ranges[dotted]}"
-            help_text = spec.help
-            if dotted.startswith("path[") and not dotted.startswith("path[0]"):
-                help_text = ""  # said once, for the first stage
-            rows.append(self.row(dotted, help_text, value, unit, origin, source))
+            rows.append(self.row(dotted, value, unit, origin, source))
 
         def group(title: str) -> None:
             groups.append(len(rows))
@@ -182,7 +189,11 @@ class _Ledger:
                 add(dotted, spec, table.get(spec.key), self.model_value(section, spec), unit)
         raw_path = raw.get("path") or [{} for _ in s.path]
         for i, st in enumerate(s.path):
-            group(f"Path stage {i + 1}: {st.label} ({st.kind.replace('_', ' ')})")
+            stage_note = notes.get(f"path[{i}]", "")
+            group(
+                f"Path stage {i + 1}: {st.label} ({st.kind.replace('_', ' ')})"
+                + (f" — {stage_note}" if stage_note else "")
+            )
             stage_raw = raw_path[i] if i < len(raw_path) else {}
             cat = st.source[len("catalog:") :].strip() if st.source.startswith("catalog:") else None
             for spec in STAGE_FIELDS:
@@ -232,8 +243,9 @@ class _Ledger:
             f"(imported from the customer's reports or job history), {counts['catalog']} from "
             f"the hardware catalog (with its source), {counts['given']} given in the "
             f"scenario and {counts['default']} left at the default. Defaults for fixed times "
-            "are 0 s: the plan never contains a time nobody stated. Under a value, its range: "
-            "the spread 'How sure is this plan' drew it from."
+            "are 0 s: the plan never contains a time nobody stated. The source of a given "
+            "figure is the scenario file's comment beside or above it; under a value, its "
+            "range: the spread 'How sure is this plan' drew it from."
         )
         return table, text
 

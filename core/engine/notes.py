@@ -1,0 +1,116 @@
+"""What the plan must say about its own inputs and model (DESIGN §3.7).
+
+Every given value either changes the plan, is refused by the loader with the reason, or
+— where it is legitimately part of a scenario but has no effect in this configuration —
+is named here with why. Model assumptions the user should see (compression CPU not
+modelled, no per-channel ceiling, a tape drive that shoe-shines) are named here too.
+"""
+
+from __future__ import annotations
+
+from ..scenario import Scenario
+from ..units import format_duration, format_rate
+from .path import PathModel
+
+SBT_JOB_OVERHEAD_S = 150.0
+"""Suggested `backup.job_overhead` for tape (SBT) jobs: a production RMAN log shows
+2.1–2.6 GB archived-log backups to tape taking 3 min 6 s – 3 min 29 s (≈ 2.5–3 min of
+fixed time per small job; research/domain_figures.md §3.3)."""
+SBT_JOB_OVERHEAD_SOURCE = (
+    "production RMAN log (V$RMAN_BACKUP_JOB_DETAILS): 2.1–2.6 GB archived-log backups to "
+    "tape took 3 min 6 s – 3 min 29 s"
+)
+
+
+def unused_inputs(scenario: Scenario) -> list[str]:
+    """Given values that do not change this plan, and why."""
+    raw = scenario.raw
+    db, bk, rc = raw.get("database", {}), raw.get("backup", {}), raw.get("recovery", {})
+    b = scenario.backup
+    out = []
+    if b.level1 == "none":
+        for section, table, key in (
+            ("backup", bk, "level1_every"),
+            ("recovery", rc, "incremental_apply_rate"),
+            ("recovery", rc, "incremental_overhead"),
+            ("database", db, "daily_change"),
+        ):
+            if key in table:
+                out.append(f"{section}.{key} is not used: there are no level 1 backups")
+    if "workload" in db and "redo_apply_rate" in rc:
+        out.append(
+            "database.workload does not set the redo apply rate: recovery.redo_apply_rate is given"
+        )
+    if b.standby != "none":
+        for key in ("offsite_delay", "log_switch"):
+            if key in bk:
+                out.append(
+                    f"backup.{key} does not count in the site-loss RPO: the standby's "
+                    "transport lag replaces it"
+                )
+    if rc.get("archivelog_restore") and scenario.recovery.archivelogs_on_disk:
+        out.append(
+            "recovery.archivelog_restore is not used: the archived logs are on disk "
+            "(recovery.archivelogs_on_disk)"
+        )
+    return out
+
+
+def model_notes(scenario: Scenario, restore: PathModel, backup: PathModel) -> list[str]:
+    """Assumptions and warnings the plan states alongside its figures."""
+    b, db = scenario.backup, scenario.database
+    out = []
+    if b.compression not in (None, "none") and not db.cpu_cores:
+        out.append(
+            f"Compression CPU is not modelled: RMAN {b.compression.upper()} compresses at "
+            f"about {format_rate(b.compress_core_Bps or 0)} and decompresses at "
+            f"{format_rate(b.decompress_core_Bps or 0)} per core (catalog); give "
+            "database.cpu_cores to add that ceiling."
+        )
+    if b.compression_ratio != 1.0 and any(
+        st.kind == "tape_drive" and st.hw_compression > 1 for st in scenario.path
+    ):
+        out.append(
+            "RMAN compresses the backup pieces, so the tape drives' own compression is not "
+            "applied: compressed data does not compress again."
+        )
+    if not restore.channel_ceiling_given and restore.active_channels > 1:
+        out.append(
+            "No stage limits one RMAN channel: a channel running alone (the largest file, "
+            "the last channels of a job) is taken to get 1/n of the path. Add a 'channel' "
+            "stage with a measured per-channel rate."
+        )
+    if b.job_overhead_s == 0 and any(st.kind == "tape_drive" for st in scenario.path):
+        out.append(
+            f"backup.job_overhead is 0 s: a small tape (SBT) job typically pays about "
+            f"{format_duration(SBT_JOB_OVERHEAD_S)} of fixed time ({SBT_JOB_OVERHEAD_SOURCE}); "
+            "set it to see short jobs as they run."
+        )
+    if b.level1 != "none" and not b.block_change_tracking:
+        out.append(
+            "Block change tracking is off (Oracle's default): every level 1 backup reads the "
+            "whole database (backup.block_change_tracking = true to change it)."
+        )
+    out += _shoe_shine(scenario, backup)
+    return out
+
+
+def _shoe_shine(scenario: Scenario, backup: PathModel) -> list[str]:
+    """A tape drive fed below its minimum streaming rate stops, rewinds and restarts."""
+    ratio = scenario.backup.compression_ratio
+    out = []
+    for st in scenario.path:
+        if st.kind != "tape_drive" or not st.min_streaming_Bps:
+            continue
+        drives = min(st.count, backup.active_channels) or 1
+        # What reaches the tape per drive, in native (compressed-on-tape) bytes.
+        per_drive = backup.rate_Bps / ratio / drives
+        native = per_drive / (st.hw_compression if ratio == 1.0 else 1.0)
+        if native < st.min_streaming_Bps:
+            out.append(
+                f"{st.label} drives are fed about {format_rate(native)} each, below their "
+                f"minimum streaming rate of {format_rate(st.min_streaming_Bps)}: they will "
+                "shoe-shine (stop, rewind, restart). Use fewer drives per job, or feed them "
+                "faster (more channels per drive is not the fix; a faster path is)."
+            )
+    return out
