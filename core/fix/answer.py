@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from ..errors import CoreError
 from ..scenario import Stage
 from ..units import format_rate
+from .candidates import has_key
 from .engine import Deltas, outcome, outcome_of_edits, variant
 from .model import HARDWARE, Change, FixPoint, FixResult, Outcome
 from .prices import format_money
@@ -147,6 +148,11 @@ def _notes(search: _Search, result_points: list[FixPoint]) -> tuple[str, ...]:
             f"{s.recovery.redo_apply_source}). Read 'Average Apply Rate' in "
             "V$RECOVERY_PROGRESS after a test recovery, or time one; a measured rate "
             "may change every answer below."
+        )
+    if has_key("backup.compression") and not getattr(s.database, "cpu_cores", None):
+        notes.append(
+            "RMAN compression levels were not considered: without database.cpu_cores (the "
+            "cores RMAN may use) the plan cannot weigh compression's CPU cost."
         )
     unpriced = sorted({w for p in result_points for w, _ in p.cost.unpriced})
     if unpriced:
