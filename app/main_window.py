@@ -59,13 +59,8 @@ from .editor.stage_table import StageTablePanel
 from .estate import install_estate
 from .fix_panel import register_what_it_takes
 from .plan_area import PlanArea
-from .plots.backups_panel import BackupsPanel
-from .plots.confidence_panel import ConfidencePanel
-from .plots.cycle_panel import CyclePanel
-from .plots.path_panel import PathPanel
-from .plots.rpo_growth_panel import RpoGrowthPanel
 from .plots.timeline_panel import TimelinePanel
-from .result_tabs import ResultTabs
+from .result_tabs import ResultTabs, lazy
 from .scenario_list import ScenarioListPanel, short_folder
 from .settings import AppSettings
 from .store_service import StoreService
@@ -183,22 +178,17 @@ class MainWindow(QMainWindow):
         add_view(
             "timeline", "Timeline", TimelinePanel, tip="Recovery phases against the RTO (Ctrl+1)"
         )
-        add_view(
-            "path", "Path", PathPanel, tip="Capacity of each stage and the bottleneck (Ctrl+2)"
-        )
-        add_view(
-            "backups",
-            "Backups",
-            BackupsPanel,
-            tip="Backup durations against the window, channel start-up (Ctrl+3)",
-        )
-        add_view(
-            "cycle", "Cycle", CyclePanel, tip="Recovery time across the level 0 cycle (Ctrl+4)"
-        )
-        add_view("rpo", "RPO and growth", RpoGrowthPanel,
+        add_view("path", "Path", lazy("plots.path_panel", "PathPanel"),
+                 tip="Capacity of each stage and the bottleneck (Ctrl+2)")  # fmt: skip
+        add_view("backups", "Backups", lazy("plots.backups_panel", "BackupsPanel"),
+                 tip="Backup durations against the window, channel start-up (Ctrl+3)")  # fmt: skip
+        add_view("cycle", "Cycle", lazy("plots.cycle_panel", "CyclePanel"),
+                 tip="Recovery time across the level 0 cycle (Ctrl+4)")  # fmt: skip
+        add_view("rpo", "RPO and growth", lazy("plots.rpo_growth_panel", "RpoGrowthPanel"),
                  tip="Data loss, and when growth breaks the plan (Ctrl+5)")  # fmt: skip
         add_view("confidence", "Confidence",
-                 lambda: ConfidencePanel(self.doc.set_value, self.doc.catalog),
+                 lambda: lazy("plots.confidence_panel", "ConfidencePanel",
+                              self.doc.set_value, self.doc.catalog)(),
                  tip="How likely the plan is to hold, what decides it (Ctrl+6)")  # fmt: skip
         register_what_it_takes(self)  # Ctrl+7; flags its tab when the plan misses
 
@@ -331,6 +321,14 @@ class MainWindow(QMainWindow):
         self.binary_action.setCheckable(True)
         self.binary_action.setChecked(self.binary)
         self.about_action = self._action("&About RTO Planner", self.about)
+        self.guide_action = self._action(
+            "&User Guide", lambda: self.show_help(), tip="The user guide and the docs, offline"
+        )
+        self.context_help_action = self._action(
+            "Help on This &View", lambda: self.show_help(context=True),
+            QKeySequence.StandardKey.HelpContents, "The guide's section on the view on screen",
+        )  # fmt: skip
+        self.help_window = None
         self.view_actions = []
         for i, name in enumerate(self.results.names()):
             action = self._action(
@@ -371,6 +369,8 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         view_menu.addActions([self.compare_action, self.scenario_list.deleted_action])
         help_menu = mb.addMenu("&Help")
+        help_menu.addActions([self.guide_action, self.context_help_action])
+        help_menu.addSeparator()
         help_menu.addAction(self.about_action)
 
     # ------------------------------------------------------------------ document → views
@@ -887,6 +887,18 @@ class MainWindow(QMainWindow):
         self.doc.shutdown()
         self._save_geometry()
         event.accept()
+
+    def show_help(self, context: bool = False):
+        """Help › User Guide, or (F1) the guide's section on the result view on screen."""
+        from .help_window import GUIDE, VIEW_TOPICS, HelpWindow
+
+        if self.help_window is None:
+            self.help_window = HelpWindow(self)
+        heading = ""
+        if context:
+            heading = VIEW_TOPICS.get(self.results.current_name(), "")
+        self.help_window.show_page(GUIDE, heading)
+        return self.help_window
 
     @Slot()
     def about(self) -> None:
