@@ -106,8 +106,12 @@ def decisive_assumptions(plan: Plan, threshold: float = DECISIVE_SHARE) -> list[
 def banner_tooltip(plan: Plan) -> str:
     """Plain text for the verdict's tooltip: every check, then the decisive defaults."""
     lines = [f"{c.sentence()}: {c.verdict.replace('_', ' ')}" for c in plan.checks]
+    for route in plan.routes[1:]:
+        lines.append(f"{route.title}: {route.verdict.replace('_', ' ')}")
     found = decisive_assumptions(plan)
     if found:
         lines += ["", "Assumptions that decide the recovery time:"]
         lines += [f"• {a.sentence()}" for a in found]
+    if plan.notes:
+        lines += ["", "Notes:"] + [f"• {n}" for n in plan.notes]
     return "\n".join(lines)
