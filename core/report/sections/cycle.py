@@ -49,7 +49,7 @@ def build(ctx: ReportContext) -> CyclePart:
     text = (
         f"A failure at any hour of the {format_duration(b.level0_every_s)} level 0 cycle "
         f"was evaluated. Recovery is slowest for a failure "
-        f"{describe_cycle_time(c.worst_at_s, b.level0_every_s, ctx.plan.job('level0').duration_s if ctx.plan.job('level0') else 0.0)} "
+        f"{describe_cycle_time(c.worst_at_s, b.level0_every_s, level0_s)} "
         f"({format_duration(c.worst_s)}) and fastest just after a backup "
         f"({format_duration(c.best_s)}). "
         + (
