@@ -15,7 +15,7 @@ from ..plan import Plan, compute_plan, plan_to_json
 from ..result import PHASE_TITLES
 from ..scenario import load_scenario
 from ..units import format_duration, format_rate, format_size
-from ..wording import VERDICT_WORDS, describe_cycle_time
+from ..wording import VERDICT_WORDS, describe_cycle_time, plural
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -106,7 +106,7 @@ def render_text(plan: Plan, *, binary: bool = False) -> str:
     lines.append(f"Plan verdict: {headline(plan.deciding)}")
     f = rec.failure
     inc = (
-        f"{f.incremental_count} {s.backup.level1} level 1 backup(s), "
+        f"{plural(f.incremental_count, f'{s.backup.level1} level 1 backup')}, "
         if f.incremental_count
         else "no level 1 backup, "
     )
@@ -174,7 +174,7 @@ def render_text(plan: Plan, *, binary: bool = False) -> str:
             f"{describe_cycle_time(c.worst_at_s, s.backup.level0_every_s, l0_s)} "
             f"(best {format_duration(c.best_s)}); "
             + (
-                f"{c.hours_missing} hour(s) of the cycle miss the RTO"
+                f"{plural(c.hours_missing, 'hour')} of the cycle miss the RTO"
                 if c.hours_missing
                 else "every hour of the cycle meets the RTO"
             ),
