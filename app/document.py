@@ -28,9 +28,11 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QObject, QTimer, Signal, Slot
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from rtoplanner.core.bounds import MAX_SCENARIO_BYTES
 from rtoplanner.core.catalog import Catalog, CatalogItem, shipped_catalog
 from rtoplanner.core.comments import source_comments
 from rtoplanner.core.errors import CoreError, ScenarioError, UnitError
+from rtoplanner.core.inputfile import read_limited
 from rtoplanner.core.outfile import write_output_text
 from rtoplanner.core.plan import Plan, compute_plan
 from rtoplanner.core.scenario import (
@@ -57,6 +59,7 @@ from .workers import TaskRunner
 log = logging.getLogger(__name__)  # core/logs.py attaches the log file
 
 DEBOUNCE_MS = 0
+FULL_PLAN_DELAY_MS = 15
 """The fast plan takes a few milliseconds: it runs on the next turn of the event loop after
 a change (which still merges the changes of one paste or one event burst), no later."""
 UNTITLED = "Untitled"
@@ -220,6 +223,12 @@ class ScenarioDocument(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(debounce_ms)
         self._timer.timeout.connect(self.recompute_now)
+        # The full plan starts a moment after the fast one, once its views have painted:
+        # a worker started at once takes the GIL from the repaint (issue 14).
+        self._full_timer = QTimer(self)
+        self._full_timer.setSingleShot(True)
+        self._full_timer.setInterval(FULL_PLAN_DELAY_MS)
+        self._full_timer.timeout.connect(self._start_full_plan)
         self._runner = TaskRunner(self)
         self._runner.done.connect(self._on_full_plan)
         self._runner.failed.connect(self._on_full_failed)
@@ -259,7 +268,7 @@ class ScenarioDocument(QObject):
 
     @property
     def busy(self) -> bool:
-        return self._runner.busy or self._timer.isActive()
+        return self._runner.busy or self._timer.isActive() or self._full_timer.isActive()
 
     @property
     def store_origin(self) -> StoreOrigin | None:
@@ -416,7 +425,13 @@ class ScenarioDocument(QObject):
         self._plan = plan
         self.plan_changed.emit(plan)
         del previous
-        self._runner.submit(compute_plan, scenario)
+        self._full_timer.start()
+
+    @Slot()
+    def _start_full_plan(self) -> None:
+        self._full_timer.stop()
+        if self._scenario is not None:
+            self._runner.submit(compute_plan, self._scenario)
 
     def _set_errors(self, errors: dict[str, str]) -> None:
         old = self._errors
@@ -445,6 +460,8 @@ class ScenarioDocument(QObject):
         has arrived (tests, the screenshot entry point)."""
         if self._timer.isActive():
             self.recompute_now()
+        if self._full_timer.isActive():
+            self._start_full_plan()
         deadline = QDeadlineTimer(timeout_ms)
         while self._runner.busy and not deadline.hasExpired():
             self._runner.pool.waitForDone(10)
@@ -454,6 +471,7 @@ class ScenarioDocument(QObject):
     def shutdown(self, timeout_ms: int = 5000) -> None:
         """Cancel background work and wait for it (before the window closes)."""
         self._timer.stop()
+        self._full_timer.stop()
         self._runner.wait(timeout_ms)
 
     # ------------------------------------------------------------------ files
@@ -482,9 +500,10 @@ class ScenarioDocument(QObject):
 
     @staticmethod
     def _salvage(path: Path, exc: ScenarioError) -> dict[str, Any]:
-        try:
-            doc = tomllib.loads(path.read_text(encoding="utf-8-sig"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        try:  # bounded, regular files only: a FIFO or /dev/zero was refused, not read
+            data = read_limited(path, MAX_SCENARIO_BYTES, "scenario file")
+            doc = tomllib.loads(data.decode("utf-8-sig"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
             raise exc from None
         sections_ok = all(isinstance(doc.get(s, {}), dict) for s in SECTIONS)
         path_doc = doc.get("path", [])

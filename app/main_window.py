@@ -331,6 +331,14 @@ class MainWindow(QMainWindow):
         self.binary_action.setCheckable(True)
         self.binary_action.setChecked(self.binary)
         self.about_action = self._action("&About RTO Planner", self.about)
+        self.guide_action = self._action(
+            "&User Guide", lambda: self.show_help(), tip="The user guide and the docs, offline"
+        )
+        self.context_help_action = self._action(
+            "Help on This &View", lambda: self.show_help(context=True),
+            QKeySequence.StandardKey.HelpContents, "The guide's section on the view on screen",
+        )  # fmt: skip
+        self.help_window = None
         self.view_actions = []
         for i, name in enumerate(self.results.names()):
             action = self._action(
@@ -371,6 +379,8 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         view_menu.addActions([self.compare_action, self.scenario_list.deleted_action])
         help_menu = mb.addMenu("&Help")
+        help_menu.addActions([self.guide_action, self.context_help_action])
+        help_menu.addSeparator()
         help_menu.addAction(self.about_action)
 
     # ------------------------------------------------------------------ document → views
@@ -887,6 +897,18 @@ class MainWindow(QMainWindow):
         self.doc.shutdown()
         self._save_geometry()
         event.accept()
+
+    def show_help(self, context: bool = False):
+        """Help › User Guide, or (F1) the guide's section on the result view on screen."""
+        from .help_window import GUIDE, VIEW_TOPICS, HelpWindow
+
+        if self.help_window is None:
+            self.help_window = HelpWindow(self)
+        heading = ""
+        if context:
+            heading = VIEW_TOPICS.get(self.results.current_name(), "")
+        self.help_window.show_page(GUIDE, heading)
+        return self.help_window
 
     @Slot()
     def about(self) -> None:

@@ -78,6 +78,11 @@ class ResultTabs(QTabWidget):
         self._catch_up(view)
         return view.panel
 
+    def current_name(self) -> str:
+        """The name of the view on screen ("" when none)."""
+        view = self._view_at(self.currentIndex())
+        return view.name if view is not None else ""
+
     def show_view(self, name: str) -> None:
         self.setCurrentWidget(self._views[name].page)
 

@@ -1,35 +1,39 @@
-"""GUI speed: cold start to a painted window, and a keystroke to an updated timeline.
+"""GUI speed: cold start to a painted window, and a keystroke to a repainted view.
 
-    python bench/bench_gui.py            # offscreen unless QT_QPA_PLATFORM is set
+    python bench/bench_gui.py [--repeat N]     # offscreen unless QT_QPA_PLATFORM is set
 
-Targets (issue 5): cold start under 2 s, keystroke to timeline under 100 ms.
+Targets (issue 14): cold start to a painted window <= 1.0 s; with 10,000 stored
+scenarios within 0.2 s of the same with 100; keystroke to the repainted timeline <= 30 ms
+(median).
 
-The cold start is measured from outside: the parent starts a fresh interpreter and
-stops the clock when the child reports the timeline plot's first paint, so imports,
-interpreter start-up and the first full plan all count. The keystroke is measured inside
-that child: a real key event into the channels field, until the timeline panel has
-redrawn and the window has painted (the document debounces typing by 50 ms, so that
-is part of every figure).
+The cold start is measured from outside, as `rto-planner gui` does it: the parent starts
+a fresh interpreter that opens a store (of 100, then of 10,000 scenarios), builds the
+window on the demo scenario and reports the timeline plot's first paint; imports,
+interpreter start-up, the store and the first plan all count. The CPU time of that child
+is printed too (user + system, until it exits right after the paint): on a machine shared
+with other work it shows what a quiet one would do. The keystroke is measured inside a
+child: a real key event into the channels field, until the timeline panel has redrawn and
+the window has painted.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-DEMO = ROOT / "data" / "scenarios" / "exadata_tape_infiniband.toml"
+from stores import DEMO, store_with_scenarios
 
 
-def child() -> None:
-    t0 = time.perf_counter()
+def open_window(db: str | None):
+    """The app and a shown main window on the demo, as `rto-planner gui` builds it."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QEvent, QObject, QSettings, Qt
-    from PySide6.QtTest import QTest
+    from PySide6.QtCore import QSettings
 
     from rtoplanner.app.main import make_app
 
@@ -38,92 +42,130 @@ def child() -> None:
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "/tmp/rto-bench")
     from rtoplanner.app.main_window import MainWindow
     from rtoplanner.app.settings import AppSettings
+    from rtoplanner.app.store_service import StoreService
 
-    window = MainWindow(AppSettings(persist=False))
-    painted = {"n": 0}
-
-    class PaintWatch(QObject):
-        def eventFilter(self, obj, event):
-            if event.type() == QEvent.Type.Paint:
-                painted["n"] += 1
-            return False
-
-    watch = PaintWatch()
-    viewport = window.timeline_panel.plot.viewport()
-    viewport.installEventFilter(watch)
+    service = StoreService(Path(db)) if db else None
+    window = MainWindow(AppSettings(persist=False), service)
     window.open_file(DEMO, ask=False)
     window.resize(1440, 900)
-    window.show()
-    while painted["n"] == 0:
-        app.processEvents()
-    print(f"PAINTED {time.perf_counter() - t0:.3f}", flush=True)
-    window.doc.wait_idle()
+    return app, window, service
 
+
+class PaintWatch:
+    def __init__(self, widget) -> None:
+        from PySide6.QtCore import QEvent, QObject
+
+        self.count = 0
+        watch = self
+
+        class Filter(QObject):
+            def eventFilter(self, obj, event):
+                if event.type() == QEvent.Type.Paint:
+                    watch.count += 1
+                return False
+
+        self.filter = Filter()
+        widget.installEventFilter(self.filter)
+
+
+def child_cold(db: str) -> None:
+    app, window, _service = open_window(db)
+    watch = PaintWatch(window.timeline_panel.plot.viewport())
+    window.show()
+    while watch.count == 0:
+        app.processEvents()
+    print("PAINTED", flush=True)
+    os._exit(0)  # the clock has stopped: no need to wait for a tidy shutdown
+
+
+def child_keys(db: str) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    app, window, service = open_window(db)
+    viewport = window.timeline_panel.plot.viewport()
+    watch = PaintWatch(viewport)
+    window.show()
+    while watch.count == 0:
+        app.processEvents()
+    window.doc.wait_idle()
     field = window.editor.field("backup.channels").input
     window.editor.show_field("backup.channels")
     samples = []
-    for i in range(30):
+    for i in range(40):
         field.selectAll()
         digit = "4" if i % 2 == 0 else "9"
         before_updates = window.timeline_panel.update_count
-        before_paints = painted["n"]
+        before_paints = watch.count
         start = time.perf_counter()
         QTest.keyClick(field, getattr(Qt.Key, f"Key_{digit}"))
-        while window.timeline_panel.update_count == before_updates or painted["n"] == before_paints:
+        while window.timeline_panel.update_count == before_updates or watch.count == before_paints:
             app.processEvents()
-            if painted["n"] == before_paints:
+            if watch.count == before_paints:
                 viewport.repaint()
         samples.append(time.perf_counter() - start)
         window.doc.wait_idle()
-    full = []
-    for i in range(10):
-        start = time.perf_counter()
-        window.doc.set_value("backup.channels", 10 + i)
-        window.doc.recompute_now()
-        window.doc.wait_idle()
-        full.append(time.perf_counter() - start)
     ms = [s * 1000 for s in samples]
     print(
-        f"KEYSTROKE median {statistics.median(ms):.1f} ms, max {max(ms):.1f} ms "
-        f"(n={len(ms)}, includes the 50 ms debounce)",
+        f"KEYSTROKE to the repainted timeline: median {statistics.median(ms):.1f} ms, "
+        f"max {max(ms):.1f} ms (n={len(ms)}; target <= 30 ms; was 65 ms with the 50 ms "
+        "debounce)",
         flush=True,
     )
-    print(f"FULLPLAN median {statistics.median(full) * 1000:.1f} ms (cycle + growth, worker)")
     window.doc.undo_stack.setClean()
     window.close()
+    if service is not None:
+        service.close()
 
 
-def main() -> int:
-    if "--child" in sys.argv:
-        child()
-        return 0
+def cold_starts(db: Path, repeat: int) -> tuple[float, float]:
+    """Median wall-clock and CPU seconds from process start to the first paint."""
     env = dict(os.environ)
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
-    starts = []
-    for run in range(3):
+    walls, cpus = [], []
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         proc = subprocess.Popen(
-            [sys.executable, __file__, "--child"],
+            [sys.executable, __file__, "--child", "cold", str(db)],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
             env=env,
         )
         assert proc.stdout is not None
-        lines = []
         for line in proc.stdout:
             if line.startswith("PAINTED"):
-                starts.append(time.perf_counter() - t0)
-            lines.append(line.rstrip())
+                walls.append(time.perf_counter() - t0)
         proc.wait()
-        if run == 2:
-            for line in lines:
-                if not line.startswith("PAINTED"):
-                    print(line)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def main() -> int:
+    if len(sys.argv) > 3 and sys.argv[1] == "--child":
+        (child_cold if sys.argv[2] == "cold" else child_keys)(sys.argv[3])
+        return 0
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=7, help="cold starts per store (median)")
+    args = ap.parse_args()
+    small, large = store_with_scenarios(100), store_with_scenarios(10_000)
+    figures = {}
+    for label, db in (("100", small), ("10,000", large)):
+        wall, cpu = cold_starts(db, args.repeat)
+        figures[label] = wall
+        print(
+            f"COLD START to a painted window, {label:>6} stored scenarios: median "
+            f"{wall:.2f} s wall, {cpu:.2f} s CPU (n={args.repeat}; target <= 1.0 s)"
+        )
     print(
-        f"COLD START to a painted window: median {statistics.median(starts):.2f} s, "
-        f"max {max(starts):.2f} s (n={len(starts)}; target < 2 s)"
+        f"10,000 scenarios add {figures['10,000'] - figures['100']:+.2f} s to the start "
+        "(target <= 0.2 s; was +2.8 s)"
     )
+    env = dict(os.environ)
+    env.setdefault("QT_QPA_PLATFORM", "offscreen")
+    subprocess.run([sys.executable, __file__, "--child", "keys", str(small)], env=env, check=True)
     return 0
 
 

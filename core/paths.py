@@ -52,6 +52,11 @@ def resources_dir() -> Path:
     return _package_dir("resources", "RTOPLANNER_RESOURCES")
 
 
+def docs_dir() -> Path:
+    """The shipped `docs/` folder: the user guide (guide.md) and the topic pages."""
+    return _package_dir("docs", "RTOPLANNER_DOCS")
+
+
 def scenarios_dir() -> Path:
     return data_dir() / "scenarios"
 

@@ -21,9 +21,39 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .bounds import (
+    ANY_DURATION,
+    ARCHIVELOG_EVERY,
+    BACKUP_WINDOW,
+    CHANNELS,
+    COUNT,
+    DB_SIZE,
+    EFFICIENCY,
+    FILE_SIZE,
+    LEVEL0_EVERY,
+    LEVEL1_EVERY,
+    MAX_NESTING,
+    MAX_SCENARIO_BYTES,
+    MAX_STAGES,
+    NAME_CHARS,
+    NOTES_CHARS,
+    RATIO,
+    REDO_RATE,
+    RISK_MARGIN_DURATION,
+    RISK_MARGIN_FRACTION,
+    RPO,
+    RTO,
+    SHORT_DURATION,
+    TEXT_CHARS,
+    UNIT_RATE,
+    VOLUME,
+    WRITE_FACTOR,
+    Bound,
+)
 from .catalog import Catalog, shipped_catalog
 from .comments import source_comments
 from .errors import ScenarioError, ScenarioVersionError, UnitError
+from .inputfile import InputFileError, read_limited
 from .units import (
     parse_duration,
     parse_fraction,
@@ -215,15 +245,21 @@ class FieldSpec:
     choices: tuple[str, ...] = ()
     positive: bool = False
     help: str = ""
+    bound: Bound | None = None
+    """The physically sensible range of the parsed value (of its length for text);
+    a value outside is refused with the bound's reason (core/bounds.py)."""
 
 
 DATABASE_FIELDS = (
     FieldSpec("size", "size", True, positive=True,
-              help="Datafile bytes a restore must write (allocated size, not used space)."),
+              help="Datafile bytes a restore must write (allocated size, not used space).",
+              bound=DB_SIZE),
     FieldSpec("largest_file", "size", positive=True,
-              help="Largest datafile: without multisection one channel must move it alone."),
+              help="Largest datafile: without multisection one channel must move it alone.",
+              bound=FILE_SIZE),
     FieldSpec("redo_rate", "rate",
-              help="Average redo generation (AWR Load Profile 'Redo size' per second)."),
+              help="Average redo generation (AWR Load Profile 'Redo size' per second).",
+              bound=REDO_RATE),
     FieldSpec("daily_change", "fraction",
               help="Distinct blocks changed per day, as a share of the database."),
     FieldSpec("growth", "growth", help="Growth per year, e.g. '25%/y' or '2 TB/y'."),
@@ -238,31 +274,42 @@ DATABASE_FIELDS = (
 )  # fmt: skip
 BACKUP_FIELDS = (
     FieldSpec("compression_ratio", "ratio", positive=True,
-              help="RMAN compression: data bytes per backup byte (1.0 = uncompressed)."),
-    FieldSpec("channels", "int", positive=True, help="RMAN channels allocated for restore."),
+              help="RMAN compression: data bytes per backup byte (1.0 = uncompressed).",
+              bound=RATIO),
+    FieldSpec("channels", "int", positive=True, help="RMAN channels allocated for restore.",
+              bound=CHANNELS),
     FieldSpec("channel_init", "duration",
-              help="Serial start-up per channel: media manager session, mount, position."),
+              help="Serial start-up per channel: media manager session, mount, position.",
+              bound=SHORT_DURATION),
     FieldSpec("section_size", "size", positive=True,
-              help="Multisection SECTION SIZE: the largest piece one channel moves."),
-    FieldSpec("level0_every", "duration", positive=True, help="Interval between level 0 backups."),
+              help="Multisection SECTION SIZE: the largest piece one channel moves.",
+              bound=FILE_SIZE),
+    FieldSpec("level0_every", "duration", positive=True, help="Interval between level 0 backups.",
+              bound=LEVEL0_EVERY),
     FieldSpec("level1", "choice", choices=LEVEL1_KINDS,
               help="Level 1 incrementals: cumulative, differential or none."),
-    FieldSpec("level1_every", "duration", positive=True, help="Interval between level 1 backups."),
+    FieldSpec("level1_every", "duration", positive=True, help="Interval between level 1 backups.",
+              bound=LEVEL1_EVERY),
     FieldSpec("archivelog_every", "duration", positive=True,
-              help="Interval between archived redo log backups."),
+              help="Interval between archived redo log backups.",
+              bound=ARCHIVELOG_EVERY),
     FieldSpec("log_switch", "duration",
-              help="Typical time between log switches (redo not yet archived)."),
+              help="Typical time between log switches (redo not yet archived).",
+              bound=SHORT_DURATION),
     FieldSpec("offsite_delay", "duration",
-              help="Time until a backup is off site (tape vaulting); 0 for replicated disk."),
+              help="Time until a backup is off site (tape vaulting); 0 for replicated disk.",
+              bound=ANY_DURATION),
     FieldSpec("standby", "choice", choices=STANDBY_KINDS,
               help="Data Guard standby: none, async or sync."),
-    FieldSpec("transport_lag", "duration", help="Redo transport lag of an async standby."),
+    FieldSpec("transport_lag", "duration", help="Redo transport lag of an async standby.",
+              bound=SHORT_DURATION),
     FieldSpec("compression", "choice", choices=COMPRESSION_LEVELS,
               help="RMAN compression level: none, basic, low, medium or high; the ratio and "
                    "the per-core CPU rates come from the catalog."),
     FieldSpec("job_overhead", "duration",
               help="Fixed time per RMAN job and restore phase: media-manager session, "
-                   "catalog resync (a small tape job pays 2.5-3 min)."),
+                   "catalog resync (a small tape job pays 2.5-3 min).",
+              bound=SHORT_DURATION),
     FieldSpec("block_change_tracking", "bool",
               help="Block change tracking on: level 1 backups read only changed blocks. "
                    "Off (Oracle's default): they read the whole database."),
@@ -272,66 +319,87 @@ STAGE_FIELDS = (
               help="What the stage is: tape_drive, disk, nas_head, media_server, network, "
                    "channel, cpu, storage_write or measured."),
     FieldSpec("name", "str",
-              help="A label; a catalog item's name fills the rate when no rate is given."),
-    FieldSpec("count", "int", positive=True, help="How many units work in parallel."),
+              help="A label; a catalog item's name fills the rate when no rate is given.",
+              bound=TEXT_CHARS),
+    FieldSpec("count", "int", positive=True, help="How many units work in parallel.",
+              bound=COUNT),
     FieldSpec("rate", "rate", positive=True,
-              help="Rate of one unit (datasheet or measured), in what the stage carries."),
+              help="Rate of one unit (datasheet or measured), in what the stage carries.",
+              bound=UNIT_RATE),
     FieldSpec("efficiency", "fraction", positive=True,
-              help="Practical share of the datasheet rate (LTO streams at 85-90 %)."),
+              help="Practical share of the datasheet rate (LTO streams at 85-90 %).",
+              bound=EFFICIENCY),
     FieldSpec("carries", "choice", choices=("backup", "data"),
               help="backup: compressed backup bytes flow here; data: datafile bytes."),
     FieldSpec("binds_channel", "bool",
               help="Each unit serves one channel at a time (tape drives do)."),
     FieldSpec("hw_compression", "ratio", positive=True,
-              help="Tape drive compression ratio on uncompressed data."),
+              help="Tape drive compression ratio on uncompressed data.",
+              bound=RATIO),
     FieldSpec("max_rate", "rate", positive=True,
               help="Ceiling of one unit whatever the compression, e.g. a tape drive's host "
-                   "interface (LTO-9 on 8 Gb FC: 750 MB/s)."),
+                   "interface (LTO-9 on 8 Gb FC: 750 MB/s).",
+              bound=UNIT_RATE),
     FieldSpec("backup_rate", "rate", positive=True,
-              help="Rate in the backup direction when it differs (compression on CPU)."),
+              help="Rate in the backup direction when it differs (compression on CPU).",
+              bound=UNIT_RATE),
     FieldSpec("write_factor", "float", positive=True,
               help="Storage writes per data byte on restore: 2 for ASM normal, 3 for high "
-                   "redundancy, about 1.33 for RAID 5. Backups read one copy."),
+                   "redundancy, about 1.33 for RAID 5. Backups read one copy.",
+              bound=WRITE_FACTOR),
     FieldSpec("shared", "str",
               help="In an estate: the [[shared]] resource (tape library, media servers, "
-                   "link) this stage uses with the other databases."),
+                   "link) this stage uses with the other databases.",
+              bound=TEXT_CHARS),
 )  # fmt: skip
 RECOVERY_FIELDS = (
-    FieldSpec("detect", "duration", help="Time to declare the failure and prepare the restore."),
-    FieldSpec("tape_recall", "duration", help="Time to bring tapes back on site (0 if on site)."),
+    FieldSpec("detect", "duration", help="Time to declare the failure and prepare the restore.",
+              bound=ANY_DURATION),
+    FieldSpec("tape_recall", "duration", help="Time to bring tapes back on site (0 if on site).",
+              bound=ANY_DURATION),
     FieldSpec("incremental_apply_rate", "rate", positive=True,
-              help="Rate at which RMAN applies incremental backups to restored datafiles."),
+              help="Rate at which RMAN applies incremental backups to restored datafiles.",
+              bound=UNIT_RATE),
     FieldSpec("incremental_overhead", "duration",
-              help="Fixed time per incremental backup applied (catalog, open, close)."),
+              help="Fixed time per incremental backup applied (catalog, open, close).",
+              bound=SHORT_DURATION),
     FieldSpec("redo_apply_rate", "rate", positive=True,
-              help="Media recovery rate (V$RECOVERY_PROGRESS 'Average Apply Rate')."),
+              help="Media recovery rate (V$RECOVERY_PROGRESS 'Average Apply Rate').",
+              bound=UNIT_RATE),
     FieldSpec("archivelogs_on_disk", "bool",
               help="Archived logs since the last incremental are still on disk."),
-    FieldSpec("open", "duration", help="Time to open the database (RESETLOGS, checks)."),
+    FieldSpec("open", "duration", help="Time to open the database (RESETLOGS, checks).",
+              bound=SHORT_DURATION),
     FieldSpec("incremental_size", "size",
-              help="Override: size of the incremental backups to restore and apply."),
-    FieldSpec("redo_volume", "size", help="Override: redo to restore and apply."),
+              help="Override: size of the incremental backups to restore and apply.",
+              bound=VOLUME),
+    FieldSpec("redo_volume", "size", help="Override: redo to restore and apply.",
+              bound=VOLUME),
     FieldSpec("archivelog_restore", "choice", choices=ARCHIVELOG_RESTORE_KINDS,
               help="serial: archived redo is restored after the incrementals; parallel: "
                    "beside the level 0, sharing the path."),
     FieldSpec("failover", "duration",
-              help="Time to fail over to the standby after a site loss (with backup.standby)."),
+              help="Time to fail over to the standby after a site loss (with backup.standby).",
+              bound=SHORT_DURATION),
 )  # fmt: skip
 TARGETS_FIELDS = (
-    FieldSpec("rto", "duration", True, positive=True, help="Recovery time objective."),
-    FieldSpec("rpo", "duration", help="Recovery point objective: the data loss allowed."),
+    FieldSpec("rto", "duration", True, positive=True, help="Recovery time objective.",
+              bound=RTO),
+    FieldSpec("rpo", "duration", help="Recovery point objective: the data loss allowed.",
+              bound=RPO),
     FieldSpec("backup_window", "duration", positive=True,
-              help="Time a level 0 or level 1 backup may take."),
+              help="Time a level 0 or level 1 backup may take.",
+              bound=BACKUP_WINDOW),
     FieldSpec("risk_margin", "margin",
               help="Margin below which a plan that meets the RTO is 'at risk' "
                    "(share of the RTO, or a duration)."),
 )  # fmt: skip
 TOP_FIELDS = (
     FieldSpec("format", "int", help="Scenario format version."),
-    FieldSpec("name", "str", True, help="Scenario name."),
-    FieldSpec("customer", "str", help="Customer the plan is for."),
-    FieldSpec("author", "str", help="Who prepared the plan."),
-    FieldSpec("notes", "str", help="Free text printed in the report."),
+    FieldSpec("name", "str", True, help="Scenario name.", bound=NAME_CHARS),
+    FieldSpec("customer", "str", help="Customer the plan is for.", bound=TEXT_CHARS),
+    FieldSpec("author", "str", help="Who prepared the plan.", bound=TEXT_CHARS),
+    FieldSpec("notes", "str", help="Free text printed in the report.", bound=NOTES_CHARS),
 )
 SECTIONS: dict[str, tuple[FieldSpec, ...]] = {
     "database": DATABASE_FIELDS,
@@ -356,10 +424,27 @@ def field_spec(section: str, key: str) -> FieldSpec:
 def _parse_margin(value: Any) -> tuple[float | None, float | None]:
     """`10%` → (0.1, None); `30 min` → (None, 1800)."""
     if isinstance(value, str) and value.strip().endswith("%"):
-        return parse_fraction(value), None
+        frac = parse_fraction(value)
+        RISK_MARGIN_FRACTION.check(frac, value)
+        return frac, None
     if isinstance(value, int | float) and not isinstance(value, bool) and value <= 1:
+        RISK_MARGIN_FRACTION.check(float(value), value)
         return float(value), None
-    return None, parse_duration(value)
+    secs = parse_duration(value)
+    RISK_MARGIN_DURATION.check(secs, value)
+    return None, secs
+
+
+_EXAMPLES = {
+    "size": "'20 TiB'", "rate": "'140 MB/s'", "duration": "'4 h'", "fraction": "'5%'",
+    "ratio": "2.0", "growth": "'25%/y'", "margin": "'10%' or '30 min'",
+}  # fmt: skip
+
+
+def _short(value: Any) -> str:
+    """`repr` of a value, cut to a readable length for a one-line message."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 _PARSERS: dict[str, Callable[[Any], Any]] = {
@@ -376,13 +461,19 @@ _PARSERS: dict[str, Callable[[Any], Any]] = {
 def parse_value(spec: FieldSpec, value: Any) -> Any:
     """Parse one raw value (from TOML or a form) per its spec; raises UnitError/ValueError."""
     if spec.kind in _PARSERS:
-        if spec.kind in ("ratio", "fraction") and isinstance(value, bool):
+        if isinstance(value, bool):
             raise UnitError(f"{value!r} is not a number")
+        if not isinstance(value, str | int | float):
+            what = {list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
+            example = _EXAMPLES.get(spec.kind, "'10 GB'")
+            raise UnitError(f"{_short(value)} is {what}, not a value such as {example}")
         parsed = _PARSERS[spec.kind](value)
         if spec.positive and isinstance(parsed, float) and parsed <= 0:
             raise UnitError(f"{value!r}: must be greater than zero")
         if isinstance(parsed, float) and not math.isfinite(parsed):
             raise UnitError(f"{value!r} is not a finite number")
+        if spec.bound is not None and isinstance(parsed, float):
+            spec.bound.check(parsed, value)
         return parsed
     if spec.kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):
@@ -392,6 +483,8 @@ def parse_value(spec: FieldSpec, value: Any) -> Any:
                 raise UnitError(f"{value!r} is not a whole number")
         if value < 0 or (spec.positive and value == 0):
             raise UnitError(f"{value!r}: must be {'at least 1' if spec.positive else '>= 0'}")
+        if spec.bound is not None:
+            spec.bound.check(value, value)
         return int(value)
     if spec.kind == "float":
         if isinstance(value, bool):
@@ -402,6 +495,8 @@ def parse_value(spec: FieldSpec, value: Any) -> Any:
             raise UnitError(f"{value!r} is not a number") from None
         if not math.isfinite(f) or f < 0 or (spec.positive and f == 0):
             raise UnitError(f"{value!r}: must be a number greater than zero")
+        if spec.bound is not None:
+            spec.bound.check(f, value)
         return f
     if spec.kind == "bool":
         if isinstance(value, bool):
@@ -415,7 +510,11 @@ def parse_value(spec: FieldSpec, value: Any) -> Any:
         return value.strip().lower()
     if spec.kind == "str":
         if not isinstance(value, str):
-            raise UnitError(f"{value!r} is not text; put it in quotes")
+            raise UnitError(f"{_short(value)} is not text; put it in quotes")
+        if spec.required and not value.strip():
+            raise UnitError("is empty: give it a name")
+        if spec.bound is not None:
+            spec.bound.check_length(value)
         return value
     raise AssertionError(spec.kind)
 
@@ -428,29 +527,52 @@ def _key_lines(text: str) -> dict[str, int]:
 
     tomllib does not report positions, so this light scan of the usual layout (tables,
     arrays of tables, `key = value` lines) finds them; keys it cannot place get no line.
+    Linear in the text: string operations and regular expressions that cannot backtrack
+    (a 60,000-space line used to take over a minute).
     """
     lines: dict[str, int] = {}
     table = ""
     counts: dict[str, int] = {}
-    header = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\"' -]+?)\s*\]\]?\s*(#.*)?$")
-    keyline = re.compile(r"^\s*(\"[^\"]*\"|'[^']*'|[A-Za-z0-9_.-]+)\s*=")
     for no, line in enumerate(text.splitlines(), start=1):
-        m = header.match(line)
-        if m:
-            name = m.group(2).strip().strip("\"'")
-            if m.group(1) == "[[":
-                idx = counts.get(name, 0)
-                counts[name] = idx + 1
-                table = f"{name}[{idx}]"
+        stripped = line.strip()
+        name = _header_name(stripped)
+        if name is not None:
+            table_name, array = name
+            if array:
+                idx = counts.get(table_name, 0)
+                counts[table_name] = idx + 1
+                table = f"{table_name}[{idx}]"
             else:
-                table = name
+                table = table_name
             lines.setdefault(table, no)
             continue
-        m = keyline.match(line)
+        m = _KEYLINE.match(stripped)
         if m:
             key = m.group(1).strip("\"'")
             lines.setdefault(f"{table}.{key}" if table else key, no)
     return lines
+
+
+_KEYLINE = re.compile(r"(\"[^\"]*\"|'[^']*'|[A-Za-z0-9_.-]+)[ \t]*=")
+_HEADER_CHARS = re.compile(r"[A-Za-z0-9_.\"' -]+")
+
+
+def _header_name(stripped: str) -> tuple[str, bool] | None:
+    """`[name]` → ("name", False), `[[name]] # c` → ("name", True), else None."""
+    if not stripped.startswith("["):
+        return None
+    array = stripped.startswith("[[")
+    close = stripped.find("]]" if array else "]")
+    if close < 0:
+        return None
+    inner = stripped[2 if array else 1 : close]
+    rest = stripped[close + (2 if array else 1) :].lstrip()
+    if rest and not rest.startswith("#"):
+        return None
+    if not _HEADER_CHARS.fullmatch(inner):
+        return None
+    name = inner.strip().strip("\"'")
+    return (name, array) if name else None
 
 
 # ------------------------------------------------------------------------ loading
@@ -708,6 +830,12 @@ def scenario_from_mapping(
             "the restore path needs at least one [[path]] stage",
             'add e.g. [[path]] kind = "tape_drive" count = 4 rate = "300 MB/s"',
         )
+    if len(path_doc) > MAX_STAGES:
+        raise loader.error(
+            "path",
+            f"the restore path has {len(path_doc):,} stages; at most {MAX_STAGES} are read "
+            "(a real path has three to eight)",
+        )
     stages = []
     raw_path = []
     for i, stage_doc in enumerate(path_doc):
@@ -845,8 +973,16 @@ def load_scenario_text(
     text: str, source: str = "<text>", catalog: Catalog | None = None
 ) -> Scenario:
     """Parse and validate scenario TOML text; `source` names it in error messages."""
+    if len(text) > MAX_SCENARIO_BYTES:
+        raise ScenarioError(
+            f"is {len(text):,} characters long; a scenario is at most "
+            f"{MAX_SCENARIO_BYTES:,} (a few kilobytes is usual)",
+            source=source,
+        )
     try:
         doc = tomllib.loads(text)
+        _check_nesting(doc, source)
+        return scenario_from_mapping(doc, source=source, text=text, catalog=catalog)
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise ScenarioError(
@@ -854,18 +990,39 @@ def load_scenario_text(
             line=int(m.group(1)) if m else None,
             source=source,
         ) from None
-    return scenario_from_mapping(doc, source=source, text=text, catalog=catalog)
+    except RecursionError:
+        raise _too_deep(source) from None
+
+
+def _too_deep(source: str) -> ScenarioError:
+    return ScenarioError(
+        f"tables or arrays nested more than {MAX_NESTING} deep; the format uses two levels",
+        source=source,
+    )
+
+
+def _check_nesting(doc: Any, source: str) -> None:
+    """Refuse a document nested deeper than MAX_NESTING (iteratively: no recursion)."""
+    stack: list[tuple[Any, int]] = [(doc, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise _too_deep(source)
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values())
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1) for v in node)
 
 
 def load_scenario(path: str | Path, catalog: Catalog | None = None) -> Scenario:
     """Load a scenario file; errors name the file, line and key."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        data = read_limited(p, MAX_SCENARIO_BYTES, "scenario file")
     except FileNotFoundError:
         raise ScenarioError("no such file", source=str(p)) from None
-    except IsADirectoryError:
-        raise ScenarioError("is a directory, not a scenario file", source=str(p)) from None
+    except InputFileError as exc:
+        raise ScenarioError(exc.reason, source=str(p)) from None
     except OSError as exc:
         raise ScenarioError(f"cannot read the file ({exc.strerror})", source=str(p)) from None
     try:

@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterable
 from typing import TypeAlias
 
+from .bounds import GROWTH_COMPOUND, GROWTH_LINEAR
 from .errors import UnitError
 
 ByteCount: TypeAlias = float
@@ -81,7 +82,11 @@ for _names, _factor in (
 _NUMBER = (
     r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d[\d_]*)(?:\.\d*)?(?:[eE][+-]?\d+)?|[+-]?\.\d+(?:[eE][+-]?\d+)?"
 )
-_NUMBER_RE = re.compile(rf"^\s*({_NUMBER})\s*(.*?)\s*$")
+_NUMBER_RE = re.compile(rf"\s*({_NUMBER})(.*)", re.DOTALL)
+
+MAX_QUANTITY_CHARS = 100
+"""The longest value text read as a quantity ('1,300 GB per hour' is 17): a longer one is
+refused before any parsing, which keeps every parser fast whatever it is given."""
 _SIZE_UNIT_RE = re.compile(r"^(?P<prefix>[kKmMgGtTpPeE]?)(?P<bin>i?)(?P<b>[bB])$")
 _SIZE_WORD = {
     "byte": ("", "B"),
@@ -91,11 +96,20 @@ _SIZE_WORD = {
 }
 
 
+def _check_length(text: str, what: str) -> None:
+    if len(text) > MAX_QUANTITY_CHARS:
+        raise UnitError(
+            f"{text[:30]!r}... is {len(text):,} characters long, not a {what} "
+            f"(a value is at most {MAX_QUANTITY_CHARS} characters)"
+        )
+
+
 def _parse_number(text: str, what: str) -> tuple[float, str]:
-    m = _NUMBER_RE.match(text)
+    _check_length(text, what)
+    m = _NUMBER_RE.fullmatch(text)
     if not m:
         raise UnitError(f"{text!r} is not a {what}: it does not start with a number")
-    raw, rest = m.group(1), m.group(2)
+    raw, rest = m.group(1), m.group(2).strip()
     value = float(raw.replace(",", "").replace("_", ""))
     if not math.isfinite(value):
         raise UnitError(f"{text!r} is not a finite number")
@@ -198,6 +212,7 @@ def parse_duration(text: str | float | int) -> Seconds:
     """Parse `90 s`, `4 min`, `2h30m`, `1 d 4 h`, `7d`, `01:30:00` into seconds."""
     if isinstance(text, bool) or not isinstance(text, str):
         raise UnitError(f"{text!r} has no unit: write a duration such as '90 s' or '4 h'")
+    _check_length(text, "duration")
     s = text.strip()
     neg = s.startswith("-")
     if neg:
@@ -261,6 +276,7 @@ def parse_ratio(text: str | float | int) -> float:
         raise UnitError(f"{text!r} is not a ratio")
     if isinstance(text, int | float):
         return float(text)
+    _check_length(text, "ratio")
     s = text.strip().lower()
     m = re.fullmatch(r"(\d+(?:\.\d*)?|\.\d+)\s*(?::\s*1|x)?", s)
     if not m:
@@ -292,11 +308,18 @@ def parse_growth(text: str) -> tuple[str, float]:
     if left == "%":
         # Compound the per-period rate to a yearly one.
         periods_per_year = YEAR / per
-        return "compound", (1 + value / 100.0) ** periods_per_year - 1
+        try:
+            yearly = (1 + value / 100.0) ** periods_per_year - 1
+        except OverflowError:
+            yearly = math.inf
+        GROWTH_COMPOUND.check(yearly, text)
+        return "compound", yearly
     factor, bits = _size_factor(left, text)
     if bits:
         raise UnitError(f"{text!r}: growth is given in bytes, not bits")
-    return "linear", value * factor * (YEAR / per)
+    yearly = value * factor * (YEAR / per)
+    GROWTH_LINEAR.check(yearly, text)
+    return "linear", yearly
 
 
 # ----------------------------------------------------------------------------- formatting

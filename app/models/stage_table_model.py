@@ -124,8 +124,10 @@ class StageTableModel(RowTableModel[dict[str, Any]]):
         if structural or len(rows) != len(self._rows):
             self.set_rows(rows)
         else:
-            self._rows = _stage_dicts(rows)
-            self.refresh()
+            stages = _stage_dicts(rows)
+            if stages != self._rows:  # typing in another section leaves the stages alone
+                self._rows = stages
+                self.refresh()
 
     @Slot(object)
     def _on_plan(self, plan: Plan) -> None:
@@ -135,8 +137,10 @@ class StageTableModel(RowTableModel[dict[str, Any]]):
 
     @Slot(dict)
     def _on_errors(self, errors: dict[str, str]) -> None:
-        self._errors = {k: v for k, v in errors.items() if k.startswith("path")}
-        self.refresh()
+        mine = {k: v for k, v in errors.items() if k.startswith("path")}
+        if mine != self._errors:
+            self._errors = mine
+            self.refresh()
 
     # ------------------------------------------------------------------ Qt model API
 

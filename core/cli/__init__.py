@@ -19,13 +19,17 @@ RTOPLANNER_DEBUG=1), exit status 70.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import importlib
+import io
 import os
 import sys
 from collections.abc import Callable, Sequence
 
 from ..errors import CoreError
 from ..logs import log, setup_logging
+from ..textsafe import SafeStream, safe_text
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70
@@ -115,6 +119,22 @@ def build_parser(
 
 
 def main(argv: Sequence[str] | None = None, *, extra_commands: Sequence[Register] = ()) -> int:
+    """Run one command; everything it prints passes through `SafeStream` (textsafe.py)."""
+    out, err = sys.stdout, sys.stderr
+    if out is not None:
+        sys.stdout = SafeStream(out)
+    if err is not None:
+        sys.stderr = SafeStream(err)
+    try:
+        return _main(argv, extra_commands)
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            if sys.stdout is not None:
+                sys.stdout.flush()
+        sys.stdout, sys.stderr = out, err
+
+
+def _main(argv: Sequence[str] | None, extra_commands: Sequence[Register]) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(extra_commands, argv)
     args = parser.parse_args(argv)
@@ -123,17 +143,34 @@ def main(argv: Sequence[str] | None = None, *, extra_commands: Sequence[Register
         return EXIT_USAGE
     setup_logging()  # core/logs.py: every command and error lands in the log file
     log.info("rto-planner %s", " ".join(argv))
+    if sys.stdout is None:  # started with standard output closed (`>&-`)
+        sys.stdout = _ClosedOutput()
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # a full or broken device shows up here, not at exit
+        return code
     except CoreError as exc:
         log.warning("error: %s", exc)
-        print(f"rto-planner: error: {exc}", file=sys.stderr)
+        print(f"rto-planner: error: {safe_text(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("rto-planner: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        _drop_stdout()
         return 0
+    except OSError as exc:
+        # The environment, not a bug: standard output closed or on a full device, a file
+        # that vanished. One line, exit 2.
+        name = getattr(exc, "filename", None)
+        if not name:
+            _drop_stdout()
+        where = f"{name}: " if name else "cannot write the output: "
+        print(f"rto-planner: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except RecursionError:
+        print("rto-planner: error: the input is nested too deeply to read", file=sys.stderr)
+        return EXIT_USAGE
     except Exception as exc:  # a bug: say so in one line, never dump a traceback on a user
         log.exception("internal error")
         if os.environ.get("RTOPLANNER_DEBUG"):
@@ -146,6 +183,28 @@ def main(argv: Sequence[str] | None = None, *, extra_commands: Sequence[Register
             file=sys.stderr,
         )
         return EXIT_INTERNAL
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the process was started without one."""
+
+    def write(self, s: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def flush(self) -> None:
+        return None
+
+
+def _drop_stdout() -> None:
+    """Point a standard output that failed (full device, closed, broken pipe) at the null
+    device, so what is still buffered does not fail again, with a traceback, at exit."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        stream = sys.stdout.inner if isinstance(sys.stdout, SafeStream) else sys.stdout
+        if stream is None or isinstance(stream, _ClosedOutput) or stream.fileno() != 1:
+            return
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
 
 
 if __name__ == "__main__":

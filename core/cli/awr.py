@@ -8,7 +8,6 @@ exit status 0 when every file parsed, 1 when some failed, 2 for usage errors.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 from ..importers.errors import ReportError
 from ..importers.model import WorkloadReport
 from ..importers.reader import iter_report_files, parse_file
+from ..jsonable import dumps_json
 from ..units import format_duration, format_rate
 
 EXIT_OK = 0
@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"rto-planner awr: {path}: directory without files", file=sys.stderr)
             failed += 1
     if args.json:
-        json.dump([report_json(r) for r in reports], sys.stdout, indent=2)
+        print(dumps_json([report_json(r) for r in reports]))
         sys.stdout.write("\n")
     elif reports:
         print(format_table(reports))

@@ -8,7 +8,6 @@ provenance. User items (from `catalog add`) are marked and win over shipped ones
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import sys
 from collections.abc import Sequence
@@ -18,6 +17,8 @@ from typing import Any
 
 from ..catalog import CATALOG_KINDS, CatalogError, CatalogItem, load_catalog_file, parse_price
 from ..fix.prices import OPTION_KIND, OPTIONS, PriceBook, format_money, norm_name, price_book
+from ..inputfile import InputFileError, read_limited
+from ..jsonable import dumps_json
 from ..store import CatalogEntry, open_store_from_args
 from ..units import format_duration, format_fraction, format_rate
 
@@ -56,7 +57,7 @@ def local_time(ts: datetime | None) -> str:
 
 
 def print_json(obj: Any) -> None:
-    print(json.dumps(obj, indent=2, ensure_ascii=False, default=str))
+    print(dumps_json(obj))
 
 
 def _figures(item: CatalogItem) -> str:
@@ -234,10 +235,36 @@ def _price_text(book: PriceBook, item: CatalogItem) -> str:
     return "" if amount is None else format_money(amount, book.currency)
 
 
+def _catalog_items(path: Path) -> list[CatalogItem]:
+    """The [[item]]s of a user's catalog file; a file without any is an error, not "Added
+    0 item(s)" (a scenario given by mistake is named as such)."""
+    try:
+        data = read_limited(path, MAX_CATALOG_BYTES, "catalog file")
+    except InputFileError as exc:
+        raise CatalogError(f"{path}: {exc.reason}") from None
+    except OSError as exc:
+        raise CatalogError(
+            f"{path}: cannot read the catalog file ({exc.strerror or exc})"
+        ) from None
+    items = load_catalog_file(path, user=True)
+    if not items:
+        looks_like_scenario = b"[database]" in data or b"[[path]]" in data
+        raise CatalogError(
+            f"{path}: no [[item]] tables, nothing to add"
+            + (" (this looks like a scenario)" if looks_like_scenario else ""),
+            hint="'rto-planner scenarios import' stores scenarios; catalog files hold "
+            "[[item]] tables (docs/catalog.md)",
+        )
+    return items
+
+
+MAX_CATALOG_BYTES = 4 * 1024 * 1024
+
+
 def run_add(args: argparse.Namespace) -> int:
     items: list[CatalogItem] = []
     for path in args.files:
-        items.extend(load_catalog_file(path, user=True))
+        items.extend(_catalog_items(Path(path)))
     with open_store_from_args(args) as store:
         change = store.add_catalog_items(items)
     if args.json:

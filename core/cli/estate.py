@@ -4,7 +4,6 @@ loss on shared tape drives, media servers and links (DESIGN §9)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from contextlib import ExitStack
 from pathlib import Path
@@ -20,6 +19,7 @@ from ..estate import (
     run_estate,
 )
 from ..estate.run import estate_to_json
+from ..jsonable import dumps_json
 from ..scenario import Scenario
 from ..units import format_duration
 from ..wording import VERDICT_WORDS
@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         out = estate_to_json(result)
         if least is not None:
             out["least_hardware"] = least_to_json(least)
-        json.dump(out, sys.stdout, indent=2)
+        print(dumps_json(out))
         sys.stdout.write("\n")
     else:
         sys.stdout.write(render_text(result, least))

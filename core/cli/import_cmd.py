@@ -9,7 +9,6 @@ imported or already there, 1 when some failed, 2 when the store cannot be used.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from ..errors import CoreError
 from ..importers.errors import ReportError
 from ..importers.reader import iter_report_files
 from ..importers.store_import import ImportOutcome, import_file
+from ..jsonable import dumps_json
 from ..store import open_store_from_args
 
 EXIT_OK = 0
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{label}  {o.path}: {o.message}", flush=True)
     failed = sum(o.status == "error" for o in outcomes)
     if args.json:
-        json.dump([o.to_dict() for o in outcomes], sys.stdout, indent=2, ensure_ascii=False)
+        print(dumps_json([o.to_dict() for o in outcomes]))
         sys.stdout.write("\n")
     else:
         imported = sum(o.status == "imported" for o in outcomes)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from datetime import date
 
@@ -11,6 +10,7 @@ from ..catalog import Catalog
 from ..decisive import decisive_assumptions
 from ..engine.verdict import headline
 from ..errors import CoreError
+from ..jsonable import dumps_json
 from ..plan import Plan, compute_plan, plan_to_json
 from ..result import PHASE_TITLES
 from ..scenario import load_scenario
@@ -45,9 +45,19 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 def _date(text: str) -> date:
     try:
-        return date.fromisoformat(text)
+        when = date.fromisoformat(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a date such as 2026-01-31") from None
+    if not AS_OF_FIRST <= when <= AS_OF_LAST:
+        raise argparse.ArgumentTypeError(
+            f"{text}: the plan's date must be between {AS_OF_FIRST} and {AS_OF_LAST} "
+            "(growth is projected years ahead of it)"
+        )
+    return when
+
+
+AS_OF_FIRST = date(1990, 1, 1)
+AS_OF_LAST = date(2199, 12, 31)
 
 
 def catalog_for(args: argparse.Namespace) -> Catalog | None:
@@ -68,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario, catalog=catalog_for(args))
     plan = compute_plan(scenario, as_of=args.as_of)
     if args.json:
-        json.dump(plan_to_json(plan), sys.stdout, indent=2)
+        print(dumps_json(plan_to_json(plan)))
         sys.stdout.write("\n")
     else:
         sys.stdout.write(render_text(plan, binary=args.binary))

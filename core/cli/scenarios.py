@@ -312,6 +312,8 @@ def run_undelete(args: argparse.Namespace) -> int:
 def run_results(args: argparse.Namespace) -> int:
     with open_store_from_args(args) as store:
         name = _resolve(store, args.name)
+        if args.ver is not None:
+            store.scenario_version(name, args.ver)  # a version that does not exist is an error
         if args.compute:
             store.compute_result(name, args.ver)
         results = store.results(name, args.ver)

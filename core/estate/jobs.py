@@ -96,6 +96,15 @@ def _fluid_s(model: PathModel, init_s: float, volume: float, piece: float) -> fl
     return t
 
 
+def _redo_beside_level0(recovery: RecoveryResult) -> float:
+    """Archived redo restored in the level 0's job (`archivelog_restore = "parallel"`)."""
+    level0 = recovery.phase("restore_level0")
+    logs = recovery.phase("restore_archivelogs")
+    if logs.data_bytes > 0 and logs.duration_s > 0 and logs.start_s == level0.start_s:
+        return logs.data_bytes
+    return 0.0
+
+
 def _steps(db: EstateDatabase, recovery: RecoveryResult, model: PathModel) -> tuple[Step, ...]:
     pieces = _pieces(db, recovery)
     init_s = db.estate_scenario.backup.channel_init_s
@@ -105,16 +114,17 @@ def _steps(db: EstateDatabase, recovery: RecoveryResult, model: PathModel) -> tu
     for p in recovery.phases:
         if p.duration_s > 0:
             by_start.setdefault(p.start_s, p.name)
+    beside = _redo_beside_level0(recovery)
     for p in recovery.phases:
         overlapping = prev is not None and p.duration_s > 0 and p.start_s < prev.end_s - 1e-9
         if overlapping:
             steps.append(Step(p.name, False, duration_s=p.duration_s, overlaps=by_start[p.start_s]))
         elif p.name in TRANSFER_PHASES and p.data_bytes > 0 and p.duration_s > 0:
-            piece = min(pieces.get(p.name) or 0.0, p.data_bytes)
-            tail = max(0.0, p.duration_s - _fluid_s(model, init_s, p.data_bytes, piece))
-            steps.append(
-                Step(p.name, True, volume_bytes=p.data_bytes, piece_bytes=piece, tail_s=tail)
-            )
+            # With the archived redo restored beside the level 0, one RMAN job moves both.
+            volume = p.data_bytes + (beside if p.name == "restore_level0" else 0.0)
+            piece = min(pieces.get(p.name) or 0.0, volume)
+            tail = max(0.0, p.duration_s - _fluid_s(model, init_s, volume, piece))
+            steps.append(Step(p.name, True, volume_bytes=volume, piece_bytes=piece, tail_s=tail))
         else:
             steps.append(Step(p.name, False, duration_s=p.duration_s))
         if p.duration_s > 0 and not overlapping:

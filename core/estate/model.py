@@ -260,6 +260,12 @@ def estate_from_mapping(
     loader = _Loader(source, _key_lines(text) if text else {})
     if not isinstance(doc, Mapping):
         raise loader.error("", "an estate must be a TOML table")
+    if isinstance(doc.get("database"), Mapping):
+        raise loader.error(
+            "database",
+            "this is a scenario ([database] table), not an estate ([[database]] entries)",
+            "plan a scenario with 'rto-planner plan'; list it in an estate file to share hardware",
+        )
     top = {k: v for k, v in doc.items() if k not in _TABLE_KEYS}
     loader.check_keys("", top, tuple(s.key for s in TOP_FIELDS) + _TABLE_KEYS)
     top_vals, _ = loader.section("", top, TOP_FIELDS)

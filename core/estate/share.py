@@ -38,8 +38,9 @@ def _water_level(caps: np.ndarray, use: np.ndarray, room: float) -> float:
     order = np.argsort(caps, kind="stable")
     c = caps[order]
     a = use[order]
-    below = np.concatenate(([0.0], np.cumsum(a * c)[:-1]))  # Σ use·cap of lower caps
-    above = np.cumsum(a[::-1])[::-1]  # Σ use of this cap and higher
+    ac = a * c
+    below = np.cumsum(ac) - ac  # Σ use·cap of the lower caps
+    above = a.sum() - np.cumsum(a) + a  # Σ use of this cap and the higher ones
     at_cap = below + c * above  # g(λ) at each breakpoint
     i = int(np.searchsorted(at_cap, room, side="left"))
     return (room - below[i]) / above[i]

@@ -161,7 +161,11 @@ class _Flows:
         self.per_channel = np.array([j.per_channel_Bps for j in jobs])
         self.private = np.array([j.private_Bps for j in jobs])
         self.channels = np.array([j.channels for j in jobs], dtype=np.int64)
-        self.alone_fluid = np.array([min((t for _, t in j.fluid), default=np.inf) for j in jobs])
+        alone_fluid = np.array([min((t for _, t in j.fluid), default=np.inf) for j in jobs])
+        # What each would move alone with all its channels (rest left) or one (piece only)
+        own = np.minimum(self.private, self.channels * self.per_channel)
+        self.alone_all = np.minimum(own, alone_fluid)
+        self.alone_one = np.minimum(np.minimum(self.private, self.per_channel), alone_fluid)
         self.pool = np.array([-1 if j.pool is None else j.pool for j in jobs], dtype=np.int64)
         self.waits = np.zeros((n, n_resources))
         self.t_last = np.zeros(n)
@@ -196,12 +200,6 @@ class _Flows:
         channels = np.where(self.rest[ids] > 0, self.k[ids], 1)
         return np.minimum(self.private[ids], channels * self.per_channel[ids])
 
-    def alone(self, ids: np.ndarray) -> np.ndarray:
-        """What each would move now with all its channels and nothing else running."""
-        channels = np.where(self.rest[ids] > 0, self.channels[ids], 1)
-        own = np.minimum(self.private[ids], channels * self.per_channel[ids])
-        return np.minimum(own, self.alone_fluid[ids])
-
     def set_rates(self, ids: np.ndarray, rate: np.ndarray, frozen_by: np.ndarray) -> None:
         rest, piece = self.rest[ids], self.piece[ids]
         rest_left = rest > 0
@@ -215,7 +213,7 @@ class _Flows:
         frozen = frozen_by != NOT_FROZEN
         self.at_cap[ids] = ~frozen
         # time lost: the share below what it would move alone, charged to what held it
-        alone = self.alone(ids)
+        alone = np.where(rest_left, self.alone_all[ids], self.alone_one[ids])
         loss = 1.0 - np.divide(rate, alone, out=np.ones_like(rate), where=alone > 0)
         blame = np.where(frozen, frozen_by, np.where(self.waiting[ids], self.pool[ids], -1))
         charged = (loss > _LOSS_EPS) & (blame != NOT_FROZEN)
@@ -322,11 +320,14 @@ class _Simulation:
         step = db.current
         if step.overlaps is not None:
             # Runs beside an earlier phase: starts when it started, ends no sooner than now.
-            start = next(r.start_s for r in db.phases if r.name == step.overlaps)
+            run = next(r for r in db.phases if r.name == step.overlaps)
+            start = run.start_s
             end = max(now, start + step.duration_s)
             # Applying ends when the restore it overlaps has ended too; archived redo
-            # restored beside the level 0 keeps its own duration.
-            length = end - start if step.name == "apply_incremental" else step.duration_s
+            # restored beside the level 0 is that same job (its bytes are in the level 0).
+            length = end - start if step.name == "apply_incremental" else run.duration_s
+            if step.name != "apply_incremental":
+                end = now
             db.phases.append(PhaseRun(step.name, start, length, 0.0, 0.0, 0.0))
             self.push(end, _TAIL_END, db.job.index)
             return

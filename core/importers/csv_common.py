@@ -13,11 +13,11 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 
 from .detect import decode
 from .errors import CsvImportError
 from .numbers import parse_number, parse_oracle_datetime
+from .readfile import read_input
 
 
 @dataclass(frozen=True)
@@ -97,10 +97,7 @@ def read_csv_bytes(data: bytes, source: str) -> CsvTable:
 
 def read_csv(path: str | os.PathLike[str]) -> CsvTable:
     """Read a CSV export from disk (errors name the file)."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise CsvImportError(f"cannot read: {exc.strerror or exc}", source=str(path)) from exc
+    data = read_input(path, error=CsvImportError)
     return read_csv_bytes(data, str(path))
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
 
 from .csv_common import read_csv_bytes
 from .errors import CsvImportError
+from .readfile import read_input
 from .recovery_progress import (
     RedoApplyRate,
     is_recovery_progress_csv,
@@ -56,8 +56,5 @@ def read_export_bytes(data: bytes, source: str = "<data>") -> Export:
 
 
 def read_export(path: str | os.PathLike[str]) -> Export:
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise CsvImportError(f"cannot read: {exc.strerror or exc}", source=str(path)) from exc
+    data = read_input(path, error=CsvImportError)
     return read_export_bytes(data, str(path))

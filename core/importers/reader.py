@@ -17,10 +17,10 @@ from .awr_text import parse_text_awr
 from .detect import decode, detect
 from .errors import ReportError
 from .model import WorkloadReport
+from .readfile import MAX_REPORT_BYTES, read_input
 from .statspack import parse_statspack
 
-MAX_REPORT_BYTES = 512 * 1024 * 1024
-"""Larger files are refused: no AWR report is that big, and reading it would exhaust memory."""
+__all__ = ["MAX_REPORT_BYTES", "ParseOutcome", "parse_bytes", "parse_file", "parse_paths"]
 
 
 def parse_bytes(data: bytes, source: str = "<data>") -> list[WorkloadReport]:
@@ -54,22 +54,7 @@ def parse_bytes(data: bytes, source: str = "<data>") -> list[WorkloadReport]:
 
 def parse_file(path: str | os.PathLike[str]) -> list[WorkloadReport]:
     """Parse one report file (text or HTML, AWR or Statspack, detected from the content)."""
-    p = Path(path)
-    name = str(path)
-    try:
-        size = p.stat().st_size
-        if p.is_dir():
-            raise ReportError("is a directory, not a report", source=name)
-        if size > MAX_REPORT_BYTES:
-            raise ReportError(f"{size / 1e6:.0f} MB is far larger than any AWR report", source=name)
-        data = p.read_bytes()
-    except FileNotFoundError as exc:
-        raise ReportError("no such file", source=name) from exc
-    except PermissionError as exc:
-        raise ReportError("permission denied", source=name) from exc
-    except OSError as exc:
-        raise ReportError(f"cannot read: {exc.strerror or exc}", source=name) from exc
-    return parse_bytes(data, name)
+    return parse_bytes(read_input(path), str(path))
 
 
 def iter_report_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path]:

@@ -14,7 +14,6 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from ..jsonable import json_ready
@@ -23,6 +22,7 @@ from .csv_common import CsvTable, read_csv_bytes
 from .detect import decode
 from .errors import CsvImportError
 from .numbers import parse_number, parse_oracle_datetime
+from .readfile import read_input
 
 _UNIT_BYTES = {"KB/SEC": KiB, "MEGABYTES": MiB, "SECONDS": 1.0}
 
@@ -133,8 +133,5 @@ def load_recovery_progress_bytes(data: bytes, source: str = "<data>") -> list[Re
 
 def load_recovery_progress(path: str | os.PathLike[str]) -> list[RedoApplyRate]:
     """Read V$RECOVERY_PROGRESS output (CSV or SQL*Plus listing) from disk."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise CsvImportError(f"cannot read: {exc.strerror or exc}", source=str(path)) from exc
+    data = read_input(path, error=CsvImportError)
     return load_recovery_progress_bytes(data, str(path))

@@ -43,7 +43,8 @@ from .errors import CsvImportError, NotAReportError, ReportError
 from .exports import Export, read_export_bytes
 from .extract import CUT_OFF_WARNING
 from .model import WorkloadReport, normalise_content
-from .reader import MAX_REPORT_BYTES, iter_report_files, parse_bytes
+from .reader import iter_report_files, parse_bytes
+from .readfile import read_input
 from .rman_csv import BackupJob
 
 Status = Literal["imported", "duplicate", "error"]
@@ -275,22 +276,7 @@ _NOT_CSV = ("not an export we read", "binary file", "empty file", "not a readabl
 
 
 def _read(path: Path) -> bytes:
-    name = str(path)
-    try:
-        if path.is_dir():
-            raise ReportError("is a directory, not a report", source=name)
-        size = path.stat().st_size
-        if size > MAX_REPORT_BYTES:
-            raise ReportError(
-                f"{size / 1e6:.0f} MB is far larger than any report or export", source=name
-            )
-        return path.read_bytes()
-    except FileNotFoundError as exc:
-        raise ReportError("no such file", source=name) from exc
-    except PermissionError as exc:
-        raise ReportError("permission denied", source=name) from exc
-    except OSError as exc:
-        raise ReportError(f"cannot read: {exc.strerror or exc}", source=name) from exc
+    return read_input(path)
 
 
 def rows_from_bytes(data: bytes, source: str) -> tuple[str, list[WorkloadRow]]:

@@ -25,6 +25,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -35,6 +36,7 @@ from typing import Any, TypeVar
 import duckdb
 
 from .. import ENGINE_VERSION, __version__
+from ..bounds import MAX_SCENARIO_BYTES
 from ..catalog import (
     Catalog,
     CatalogItem,
@@ -46,6 +48,7 @@ from ..catalog import (
     shipped_catalog_files,
 )
 from ..errors import ScenarioError
+from ..inputfile import InputFileError, read_limited
 from ..scenario import load_scenario_text
 from . import migrations as _migrations
 from .errors import (
@@ -119,6 +122,9 @@ def translate_duckdb_error(exc: duckdb.Error, path: Path) -> StoreError:
             f"{path} is open in another RTO Planner process{who}",
             hint="close the other window or command and try again, or pass --db with another file",
         )
+    environment = _environment_error(msg, path)
+    if environment is not None:
+        return environment
     if "not a valid DuckDB database file" in msg:
         return StoreCorruptError(
             f"{path} is not a DuckDB database (or its header is damaged)", hint=_RECOVERY_HINT
@@ -136,12 +142,46 @@ def translate_duckdb_error(exc: duckdb.Error, path: Path) -> StoreError:
     return StoreError(f"{path}: database error: {first}")
 
 
+_ENVIRONMENT = (
+    ("Permission denied", "permission denied",
+     "check the permissions of the file and its folder; the file was not changed"),
+    ("No space left on device", "the disk is full",
+     "free some disk space and try again; what was saved before is intact"),
+    ("Read-only file system", "the file system is read-only",
+     "copy the store to a writable place and pass --db with it"),
+    ("Disk quota exceeded", "the disk quota is exceeded",
+     "free some space and try again; what was saved before is intact"),
+)  # fmt: skip
+
+
+def _environment_error(msg: str, path: Path) -> StoreError | None:
+    """Errors of the machine (permissions, a full disk) rather than of the file: saying
+    "damaged, restore from a backup" there would send a user to restore a healthy store."""
+    for needle, what, hint in _ENVIRONMENT:
+        if needle in msg:
+            return StoreError(f"cannot use the store {path}: {what}", hint=hint)
+    return None
+
+
 def _check_header(path: Path) -> None:
     """Refuse, before DuckDB sees it, a file that cannot be a DuckDB database."""
     try:
+        mode = path.stat().st_mode
+        if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+            raise StoreError(
+                f"{path} is not a regular file (a device, FIFO or socket); --db takes a store file",
+                hint="pass --db with a file name",
+            )
         size = path.stat().st_size
         with path.open("rb") as fh:
             head = fh.read(16)
+    except IsADirectoryError:
+        raise StoreError(f"{path} is a directory; --db takes a file name") from None
+    except PermissionError:
+        raise StoreError(
+            f"cannot read the store {path}: permission denied",
+            hint="check the permissions of the file; it was not changed",
+        ) from None
     except OSError as exc:
         raise StoreError(f"{path}: cannot read the store file ({exc.strerror or exc})") from None
     if path.is_dir():
@@ -568,7 +608,10 @@ class Store:
                 result = fn(con)
                 con.commit()
             except BaseException:
-                con.rollback()
+                # A failed commit (disk full) may leave nothing to roll back; the error
+                # the user needs is the first one, not "cannot rollback".
+                with contextlib.suppress(duckdb.Error):
+                    con.rollback()
                 raise
         except duckdb.Error as exc:
             raise translate_duckdb_error(exc, self.path) from None
@@ -886,7 +929,9 @@ class Store:
         """Save a scenario file as a new version; the file's bytes are kept exactly."""
         path = Path(path)
         try:
-            text = path.read_bytes().decode("utf-8")
+            text = read_limited(path, MAX_SCENARIO_BYTES, "scenario file").decode("utf-8")
+        except InputFileError as exc:
+            raise ScenarioError(exc.reason, source=str(path)) from None
         except OSError as exc:
             raise StoreError(f"{path}: cannot read the scenario file ({exc.strerror})") from None
         except UnicodeDecodeError as exc:

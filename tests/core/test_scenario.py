@@ -147,7 +147,12 @@ rates = st.sampled_from(["140 MB/s", "10 Gb/s", "325 GB/h", "18 TiB/h", "1.6 GB/
 
 
 @settings(max_examples=50)
-@given(size=quantities, rate=rates, count=st.integers(1, 64), name=st.text(min_size=1))
+@given(
+    size=quantities,
+    rate=rates,
+    count=st.integers(1, 64),
+    name=st.text(min_size=1, max_size=200).filter(str.strip),
+)
 def test_load_save_load_is_identical(size, rate, count, name):
     text = MINIMAL.replace('"10 TB"', f'"{size}"').replace('"300 MB/s"', f'"{rate}"')
     text = text.replace("count = 4", f"count = {count}")

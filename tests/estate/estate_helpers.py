@@ -25,6 +25,7 @@ def scenario(
     logs_on_disk: bool = True,
     largest_file: str | None = None,
     compression: float = 1.0,
+    extra: dict[str, dict[str, Any]] | None = None,
 ) -> Scenario:
     doc: dict[str, Any] = {
         "format": 1,
@@ -48,6 +49,8 @@ def scenario(
     }
     if largest_file:
         doc["database"]["largest_file"] = largest_file
+    for section, values in (extra or {}).items():
+        doc[section].update(values)
     return scenario_from_mapping(doc, source=name)
 
 

@@ -112,6 +112,11 @@ def test_unknown_shared_name_is_refused(folder):
         load_estate(folder / "estate.toml")
 
 
+def test_a_scenario_file_is_not_an_estate(folder):
+    with pytest.raises(ScenarioError, match=r"a\.toml:3: database: this is a scenario"):
+        load_estate(folder / "a.toml")
+
+
 def test_no_databases_is_refused(folder):
     (folder / "estate.toml").write_text('format = 1\nname = "E"\n')
     with pytest.raises(ScenarioError, match="at least one \\[\\[database\\]\\]"):

@@ -69,16 +69,39 @@ rates = st.sampled_from(["80 MB/s", "160 MB/s", "300 MB/s", "1 GB/s", "2.5 GB/s"
     logs_on_disk=st.booleans(),
     compression=st.sampled_from([1.0, 2.5]),
     shared=st.booleans(),
+    v2=st.fixed_dictionaries(
+        {},
+        optional={
+            "job_overhead": st.sampled_from(["0 s", "45 s", "5 min"]),
+            "archivelog_restore": st.sampled_from(["serial", "parallel"]),
+            "compression": st.sampled_from(["basic", "medium"]),
+            "drive": st.sampled_from(["LTO-8", "LTO-9"]),
+        },
+    ),
 )
 def test_single_database_identity_property(size, channels, drives, init, drive_rate,
                                            media_rate, largest, level1, logs_on_disk,
-                                           compression, shared):  # fmt: skip
+                                           compression, shared, v2):  # fmt: skip
+    """Alone on its hardware, a database in the estate opens exactly when its plan says,
+    phase by phase, with the v2 engine's rules too (job overhead, parallel archived-redo
+    restore, compression CPU, tape cartridges of a catalog drive)."""
     assume(not (size == "50 GB" and largest == "400 GB"))
     drive = {**DRIVE, "count": drives, "rate": drive_rate}
+    if "drive" in v2:
+        drive["name"] = v2["drive"]  # a catalog drive: load + locate per cartridge
+    extra: dict = {"backup": {}, "recovery": {}, "database": {}}
+    if "job_overhead" in v2:
+        extra["backup"]["job_overhead"] = v2["job_overhead"]
+    if "archivelog_restore" in v2:
+        extra["recovery"]["archivelog_restore"] = v2["archivelog_restore"]
+    if "compression" in v2:
+        extra["backup"]["compression"] = v2["compression"]
+        extra["database"]["cpu_cores"] = 8
     media = {**MEDIA, "count": 2, "rate": media_rate}
     path = [shared_stage(drive, "LIB"), shared_stage(media, "MS")] if shared else [drive, media]
     scn = scenario("db", size=size, channels=channels, init=init, path=path, level1=level1,
                    logs_on_disk=logs_on_disk, largest_file=largest,
-                   compression=compression)  # fmt: skip
+                   compression=compression, extra=extra)  # fmt: skip
     sh = [{**drive, "name": "LIB"}, {**media, "name": "MS"}] if shared else []
-    assert_same_as_plan(estate([(scn, 1)], shared=sh), scn)
+    est = estate([(scn, 1)], shared=sh)
+    assert_same_as_plan(est, est.databases[0].estate_scenario)

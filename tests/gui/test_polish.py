@@ -227,3 +227,40 @@ def test_a_file_opened_in_the_window_keeps_its_comments_for_the_pdf(qtbot, windo
     window.doc.set_value("database.size", "12 TB")
     window.doc.wait_idle()
     assert window.doc.scenario.comments.get("")  # the file's opening comment
+
+
+def test_f1_opens_the_guide_at_the_view_on_screen(qtbot, window):
+    """Issue 15.7: Help had only About and F1 did nothing."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QKeySequence
+
+    menus = {a.text(): a.menu() for a in window.menuBar().actions() if a.menu()}
+    texts = [a.text() for a in menus["&Help"].actions()]
+    assert "&User Guide" in texts and "Help on This &View" in texts
+    assert window.context_help_action.shortcut() == QKeySequence(
+        QKeySequence.StandardKey.HelpContents
+    )
+    window.show_view("path")
+    qtbot.wait(20)
+    window.activateWindow()
+    qtbot.keyClick(window, Qt.Key.Key_F1)
+    help_window = window.help_window
+    assert help_window is not None and help_window.isVisible()
+    qtbot.wait(50)
+    assert help_window.current_page() == "guide.md"
+    assert help_window.heading_at_top() == "Path"
+    text = help_window.browser.toPlainText()
+    assert "User guide" in text and "Timeline" in text
+    # A link to another page opens it in the same window.
+    help_window.browser.setSource(help_window.browser.source().resolved("importing.md"))
+    assert help_window.current_page() == "importing.md"
+    help_window.close()
+
+
+def test_the_guide_is_read_through_the_installed_package():
+    from rtoplanner.core import paths
+
+    from .conftest import REPO
+
+    assert paths.docs_dir().samefile(REPO / "docs")
+    assert (paths.docs_dir() / "guide.md").is_file()

@@ -1,0 +1,1 @@
+"""Screenshots the user guide shows."""

@@ -1,0 +1,38 @@
+"""The least hardware for every priority-1 database to meet its RTO."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rtoplanner.core.estate import least_hardware, load_estate, run_estate, with_shared_count
+
+from .estate_helpers import DRIVE, MEDIA, estate, scenario, shared_stage
+
+REPO = Path(__file__).resolve().parents[2]
+DEMO = REPO / "data" / "estates" / "site_loss.toml"
+
+
+def test_demo_needs_exactly_the_count_found():
+    est = load_estate(DEMO)
+    result = run_estate(est)
+    assert not result.tier1_all_meet
+    least = least_hardware(est, result)
+    deciding = least.counts[0]
+    assert deciding.resource == result.deciding
+    assert deciding.needed is not None and deciding.needed > deciding.current
+    more = run_estate(with_shared_count(est, deciding.resource, deciding.needed))
+    fewer = run_estate(with_shared_count(est, deciding.resource, deciding.needed - 1))
+    assert more.tier1_all_meet and not fewer.tier1_all_meet
+
+
+def test_nothing_to_add_when_tier_one_meets():
+    a = scenario("a", path=[shared_stage(DRIVE, "LIB"), shared_stage(MEDIA, "MS")], rto="3 d")
+    est = estate([(a, 1)], shared=[{**DRIVE, "name": "LIB"}, {**MEDIA, "name": "MS"}])
+    assert least_hardware(est).already_met
+
+
+def test_a_database_missing_alone_is_named_not_fixed_by_shared_units():
+    slow = scenario("slow", path=[shared_stage(DRIVE, "LIB"), dict(MEDIA)], rto="10 min")
+    est = estate([(slow, 1)], shared=[{**DRIVE, "name": "LIB"}])
+    least = least_hardware(est)
+    assert least.misses_alone == ("slow",) and least.counts == ()
