@@ -94,6 +94,19 @@ def all_assumptions(plan: Plan) -> list[Assumption]:
                     MEASURE_STAGE,
                 )
             )
+    for model_st in plan.restore_path.stages[len(s.path) :]:
+        # The compression CPU stage: per-core rates from the catalog.
+        share = _share(plan, _RESTORE_PHASES, model_st.label)
+        out.append(
+            Assumption(
+                "backup.compression",
+                f"{model_st.label} per core",
+                format_rate(model_st.unit_Bps),
+                model_st.source.replace("catalog: ", "catalog figure: "),
+                share,
+                MEASURE_CPU,
+            )
+        )
     out.sort(key=lambda a: -a.share)
     return out
 
