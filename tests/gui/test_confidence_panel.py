@@ -13,11 +13,6 @@ from .helpers import distinct_colours, type_into
 pytestmark = pytest.mark.gui
 
 
-@pytest.fixture(autouse=True)
-def few_trials(monkeypatch):
-    monkeypatch.setattr("rtoplanner.app.plots.confidence_panel.GUI_TRIALS", 300)
-
-
 def confidence(window) -> ConfidencePanel:
     window.show_view("confidence")
     panel = window.results.panel("confidence")
