@@ -183,11 +183,19 @@ def _undominated(options: list[Option]) -> list[Option]:
             and k.backup_Bps >= o.backup_Bps
             and k.cost.key <= o.cost.key
             and _unit(k) >= _unit(o)
+            and _binding_units(k) >= _binding_units(o)
             for k in keep
         ):
             continue
         keep.append(o)
     return keep
+
+
+def _binding_units(o: Option) -> int:
+    """Units of a stage that binds channels: how many channels can run at once."""
+    if o.stage is None or not o.stage.binds_channel:
+        return 0
+    return o.stage.count
 
 
 def _unit(o: Option) -> float:
@@ -240,6 +248,18 @@ def free_changes(base: Scenario, catalog: Catalog) -> list[Option]:
                 "recovery.archivelogs_on_disk",
                 "Keep archived logs on disk (FRA) instead of restoring them",
                 {"recovery.archivelogs_on_disk": True},
+            )
+        )
+    if (
+        has_key("recovery.archivelog_restore")
+        and not rc.archivelogs_on_disk
+        and getattr(rc, "archivelog_restore", "parallel") != "parallel"
+    ):
+        out.append(
+            Change(
+                "recovery.archivelog_restore",
+                "Restore archived logs in parallel with the level 0 (they share the path)",
+                {"recovery.archivelog_restore": "parallel"},
             )
         )
     tracking = getattr(b, "block_change_tracking", True)
@@ -336,8 +356,8 @@ def level1_options(base: Scenario, catalog: Catalog) -> list[Option]:
 
 def compression_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Option]:
     """RMAN compression levels, when the format has `backup.compression` (issue 9)."""
-    if not has_key("backup.compression"):
-        return []
+    if not has_key("backup.compression") or not getattr(base.database, "cpu_cores", None):
+        return []  # without the cores RMAN may use, compression CPU is not modelled
     current = str(getattr(base.backup, "compression", "") or "").lower()
     out: list[Option] = []
     for item in catalog.by_kind("rman_compression"):
