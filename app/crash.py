@@ -14,6 +14,7 @@ import logging
 import os
 import subprocess
 import sys
+import threading
 import traceback
 from pathlib import Path
 from types import TracebackType
@@ -178,6 +179,13 @@ def _excepthook(exc_type, exc, tb) -> None:
         sys.__excepthook__(exc_type, exc, tb)
 
 
+def _thread_excepthook(args: threading.ExceptHookArgs) -> None:
+    """A Python thread's uncaught exception: into the log (no dialog off the GUI thread)."""
+    log.error("unexpected error in thread %s", getattr(args.thread, "name", "?"),
+              exc_info=(args.exc_type, args.exc_value, args.exc_traceback))  # fmt: skip
+    threading.__excepthook__(args)
+
+
 def install() -> None:
     """Hook the log, the crash dialog and Qt's message handler in (once)."""
     global _installed
@@ -186,5 +194,7 @@ def install() -> None:
     setup_logging()
     if sys.excepthook is sys.__excepthook__:  # not over a hook a test runner installed
         sys.excepthook = _excepthook
+    if threading.excepthook is threading.__excepthook__:
+        threading.excepthook = _thread_excepthook
     qInstallMessageHandler(_qt_message)
     _installed = True

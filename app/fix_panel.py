@@ -263,7 +263,9 @@ class WhatItTakesPanel(QWidget):
             f"Today: <b style='color:{color}'>{VERDICT_WORDS[today.verdict]}</b>, worst case "
             f"{format_duration(today.recovery_s)} (decided by {html.escape(today.decided_by)}). "
         )
-        if rec is not None:
+        if today.verdict == "meets":
+            head += "<b>It meets every target</b>; the points below buy a faster recovery."
+        elif rec is not None:
             cost = html.escape(rec.cost.text(result.currency))
             head += (
                 f"<b>Cheapest way to meet every target: {cost}</b> "

@@ -59,13 +59,8 @@ from .editor.stage_table import StageTablePanel
 from .estate import install_estate
 from .fix_panel import register_what_it_takes
 from .plan_area import PlanArea
-from .plots.backups_panel import BackupsPanel
-from .plots.confidence_panel import ConfidencePanel
-from .plots.cycle_panel import CyclePanel
-from .plots.path_panel import PathPanel
-from .plots.rpo_growth_panel import RpoGrowthPanel
 from .plots.timeline_panel import TimelinePanel
-from .result_tabs import ResultTabs
+from .result_tabs import ResultTabs, lazy
 from .scenario_list import ScenarioListPanel, short_folder
 from .settings import AppSettings
 from .store_service import StoreService
@@ -184,22 +179,17 @@ class MainWindow(QMainWindow):
         add_view(
             "timeline", "Timeline", TimelinePanel, tip="Recovery phases against the RTO (Ctrl+1)"
         )
-        add_view(
-            "path", "Path", PathPanel, tip="Capacity of each stage and the bottleneck (Ctrl+2)"
-        )
-        add_view(
-            "backups",
-            "Backups",
-            BackupsPanel,
-            tip="Backup durations against the window, channel start-up (Ctrl+3)",
-        )
-        add_view(
-            "cycle", "Cycle", CyclePanel, tip="Recovery time across the level 0 cycle (Ctrl+4)"
-        )
-        add_view("rpo", "RPO and growth", RpoGrowthPanel,
+        add_view("path", "Path", lazy("plots.path_panel", "PathPanel"),
+                 tip="Capacity of each stage and the bottleneck (Ctrl+2)")  # fmt: skip
+        add_view("backups", "Backups", lazy("plots.backups_panel", "BackupsPanel"),
+                 tip="Backup durations against the window, channel start-up (Ctrl+3)")  # fmt: skip
+        add_view("cycle", "Cycle", lazy("plots.cycle_panel", "CyclePanel"),
+                 tip="Recovery time across the level 0 cycle (Ctrl+4)")  # fmt: skip
+        add_view("rpo", "RPO and growth", lazy("plots.rpo_growth_panel", "RpoGrowthPanel"),
                  tip="Data loss, and when growth breaks the plan (Ctrl+5)")  # fmt: skip
         add_view("confidence", "Confidence",
-                 lambda: ConfidencePanel(self.doc.set_value, self.doc.catalog),
+                 lambda: lazy("plots.confidence_panel", "ConfidencePanel",
+                              self.doc.set_value, self.doc.catalog)(),
                  tip="How likely the plan is to hold, what decides it (Ctrl+6)")  # fmt: skip
         register_what_it_takes(self)  # Ctrl+7; flags its tab when the plan misses
 

@@ -13,12 +13,23 @@ they are shown or asked for (`panel(name)`).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
+
+
+def lazy(module: str, name: str, *args: Any) -> Callable[[], Any]:
+    """A factory that imports `rtoplanner.app.<module>` only when the view is first shown
+    and returns `name(*args)` from it (start-up imports the timeline's module alone)."""
+
+    def make() -> Any:
+        return getattr(importlib.import_module(f"rtoplanner.app.{module}"), name)(*args)
+
+    return make
 
 
 @dataclass

@@ -101,7 +101,7 @@ RATIO = Bound(0, 100, "no compression gives more than 100:1 on database blocks",
               low_open=True)  # fmt: skip
 COUNT = Bound(1, 10_000, "no restore runs more units than that in parallel")
 NAME_CHARS = Bound(1, 200, "a name is a line on the report's title page", unit="chars")
-TEXT_CHARS = Bound(0, 200, "a line on the report's title page", unit="chars")
+TEXT_CHARS = Bound(0, 200, "it is printed on one line of the report", unit="chars")
 NOTES_CHARS = Bound(0, 100_000, "about thirty pages of notes; attach longer documents "
                     "separately", unit="chars")  # fmt: skip
 
@@ -130,7 +130,7 @@ GROWTH_COMPOUND = Bound(0, 100, "more than 10,000 % a year is not a database's g
 GROWTH_LINEAR = Bound(0, 8e18, "more than the largest possible Oracle database per year",
                       unit="B")  # fmt: skip
 
-MAX_STAGES = 64
+MAX_STAGES = 32
 """Stages in one restore path: real paths have three to eight; a long path is a paste
 error, and the report draws every stage."""
 

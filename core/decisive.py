@@ -94,6 +94,19 @@ def all_assumptions(plan: Plan) -> list[Assumption]:
                     MEASURE_STAGE,
                 )
             )
+    for model_st in plan.restore_path.stages[len(s.path) :]:
+        # The compression CPU stage: per-core rates from the catalog.
+        share = _share(plan, _RESTORE_PHASES, model_st.label)
+        out.append(
+            Assumption(
+                "backup.compression",
+                f"{model_st.label} per core",
+                format_rate(model_st.unit_Bps),
+                model_st.source.replace("catalog: ", "catalog figure: "),
+                share,
+                MEASURE_CPU,
+            )
+        )
     out.sort(key=lambda a: -a.share)
     return out
 
@@ -106,8 +119,12 @@ def decisive_assumptions(plan: Plan, threshold: float = DECISIVE_SHARE) -> list[
 def banner_tooltip(plan: Plan) -> str:
     """Plain text for the verdict's tooltip: every check, then the decisive defaults."""
     lines = [f"{c.sentence()}: {c.verdict.replace('_', ' ')}" for c in plan.checks]
+    for route in plan.routes[1:]:
+        lines.append(f"{route.title}: {route.verdict.replace('_', ' ')}")
     found = decisive_assumptions(plan)
     if found:
         lines += ["", "Assumptions that decide the recovery time:"]
         lines += [f"• {a.sentence()}" for a in found]
+    if plan.notes:
+        lines += ["", "Notes:"] + [f"• {n}" for n in plan.notes]
     return "\n".join(lines)

@@ -28,7 +28,7 @@ from .scenario import Scenario
 @dataclass(frozen=True)
 class Plan:
     """Everything computed for one scenario. `recovery` is the worst case of the cycle
-    (a failure just before the next level 0), which is what a plan must prove."""
+    (a failure just before the next level 0 finishes), which is what a plan must prove."""
 
     scenario: Scenario
     restore_path: PathModel

@@ -5,8 +5,11 @@ from __future__ import annotations
 VERDICT_WORDS = {"meets": "MEETS", "at_risk": "AT RISK", "misses": "MISSES", "unknown": "—"}
 
 
-def describe_cycle_time(since_level0_s: float, period_s: float) -> str:
-    """'just before the next level 0' or 'on day 2 at 05:00 after the level 0'."""
+def describe_cycle_time(since_level0_s: float, period_s: float, level0_s: float = 0.0) -> str:
+    """'just before the next level 0', 'just before the next level 0 finishes' (a backup
+    is usable only when it has finished) or 'on day 2 at 05:00 after the level 0'."""
+    if level0_s > 0 and 0 <= level0_s - since_level0_s < 1.0:
+        return "just before the next level 0 finishes"
     if period_s - since_level0_s < 1.0:
         return "just before the next level 0"
     d, rem = divmod(since_level0_s, 86400)

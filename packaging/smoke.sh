@@ -18,11 +18,11 @@ for demo in "${demos[@]}"; do
   [ "$("$B" plan "$demo" | grep -c "Recovery timeline")" -gt 0 ] || { echo "FAIL plan $demo"; exit 1; }
   echo "ok   plan $(basename "$demo")"
 done
-[ "$(for estate in "$T/RTO Planner/_internal/rtoplanner/data/estates/"*.toml; do
+for estate in "$T/RTO Planner/_internal/rtoplanner/data/estates/"*.toml; do
   [ "$("$B" estate "$estate" | grep -c "Estate:")" -gt 0 ] || { echo "FAIL estate $estate"; exit 1; }
   echo "ok   estate $(basename "$estate")"
 done
-"$B" catalog list | grep -c "tape_drive")" -gt 0 ] && echo "ok   catalog list"
+[ "$("$B" catalog list | grep -c "tape_drive")" -gt 0 ] && echo "ok   catalog list"
 "$B" report "${demos[0]}" -o "$T/plan.pdf" >/dev/null && head -c4 "$T/plan.pdf" | grep -q "%PDF" \
   && echo "ok   report ($(du -k "$T/plan.pdf" | cut -f1) KB)"
 "$B" gui --screenshot "$T/window.png" && head -c8 "$T/window.png" | grep -q "PNG" \

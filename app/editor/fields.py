@@ -65,6 +65,10 @@ def label_for(spec: FieldSpec) -> str:
         "level1_every": "Level 1 every",
         "archivelogs_on_disk": "Archived logs on disk",
         "archivelog_every": "Archived log backup every",
+        "cpu_cores": "CPU cores",
+        "block_change_tracking": "Block change tracking",
+        "job_overhead": "Job overhead",
+        "archivelog_restore": "Archived log restore",
     }
     if spec.key in special:
         return special[spec.key]

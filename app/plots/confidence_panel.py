@@ -71,6 +71,11 @@ def _risk(scenario, catalog, trials, progress=None, should_cancel=None) -> RiskR
     )
 
 
+def _short(label: str, width: int = 26) -> str:
+    """A tornado row's label, short enough to leave the bars room (the table has it all)."""
+    return label if len(label) <= width else label[: width - 1].rstrip() + "…"
+
+
 class RangeDelegate(QStyledItemDelegate):
     """A line edit that hands every keystroke to the model (the run follows the typing);
     it is filled once, so a plan arriving mid-typing never resets the text."""
@@ -166,9 +171,10 @@ class ConfidencePanel(PlanPanel):
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(2)
         caption = QHBoxLayout()
-        ranges_label = QLabel(
-            "<b>Ranges</b> — type ±15%, -40%..+20% or 3%..9% in the Range column; "
-            "empty it for the default"
+        ranges_label = QLabel("<b>Ranges</b> — type in the Range column; empty it for the default")
+        ranges_label.setToolTip(
+            "±15% or -40%..+20% (relative to the value), 3%..9% or 90 MB/s..140 MB/s "
+            "(absolute ends); the value is the most likely figure"
         )
         ranges_label.setTextFormat(Qt.TextFormat.RichText)
         caption.addWidget(ranges_label, 1)
@@ -212,7 +218,7 @@ class ConfidencePanel(PlanPanel):
         self.plan_line = pg.InfiniteLine(angle=90, movable=False)
         for line in (self.rto_line, self.risk_line, self.plan_line):
             plot.addItem(line)
-        self.rto_label = text_item(VERDICT_COLORS["misses"], anchor=(0, 0), bold=True)
+        self.rto_label = text_item(VERDICT_COLORS["misses"], anchor=(1.05, 0), bold=True)
         plot.addItem(self.rto_label)
         return plot
 
@@ -225,7 +231,7 @@ class ConfidencePanel(PlanPanel):
     def _make_tornado_plot(self) -> pg.PlotWidget:
         plot = self.new_plot(bottom=DurationAxis("bottom"))
         item = plot.getPlotItem()
-        item.setLabel("bottom", "Recovery time: figure at its low end (blue) · high end (orange)")
+        item.setLabel("bottom", "Recovery time: low end blue, high end orange")
         item.getViewBox().invertY(True)
         self.low_bars = pg.BarGraphItem(x0=[], x1=[], y=[], height=0.6)
         self.high_bars = pg.BarGraphItem(x0=[], x1=[], y=[], height=0.6)
@@ -347,9 +353,9 @@ class ConfidencePanel(PlanPanel):
             d = r.distribution(mode)
             rows.append(
                 f"<tr><td><b>{words}</b>&nbsp;&nbsp;</td>"
-                f"<td style='color:{c['meets']}'>meets {percent(d.p_meets)}</td>{dot}"
-                f"<td style='color:{c['at_risk']}'>at risk {percent(d.p_at_risk)}</td>{dot}"
-                f"<td style='color:{c['misses']}'>misses {percent(d.p_misses)}</td>"
+                f"<td style='color:{c['meets']}'>meets {escape(percent(d.p_meets))}</td>{dot}"
+                f"<td style='color:{c['at_risk']}'>at risk {escape(percent(d.p_at_risk))}</td>"
+                f"{dot}<td style='color:{c['misses']}'>misses {escape(percent(d.p_misses))}</td>"
                 f"<td>&nbsp;&nbsp;&nbsp;&nbsp;P50 {short_duration(d.percentile(50))} · "
                 f"P90 {short_duration(d.percentile(90))} · P95 {short_duration(d.percentile(95))}"
                 f" · P99 {short_duration(d.percentile(99))}</td></tr>"
@@ -409,8 +415,7 @@ class ConfidencePanel(PlanPanel):
             x0=np.minimum(highs, base), x1=np.maximum(highs, base), y=ys, height=0.6,
             brush=pg.mkBrush(HIGH_END_COLOR), pen=mkpen(th.background, 0.5),
         )  # fmt: skip
-        ranges = {row.key: row.range_text for row in r.inputs}
-        category_axis(self.tornado_plot, [f"{b.label} ({ranges.get(b.key, '')})" for b in bars])
+        category_axis(self.tornado_plot, [_short(b.label) for b in bars])
         self.base_line.setPos(base)
         self.base_line.setPen(mkpen(th.accent, 1.2, Qt.PenStyle.DotLine))
         self.tornado_rto.setPos(r.rto_s)

@@ -158,7 +158,9 @@ def render_text(result: FixResult) -> str:
 def _recommendation(result: FixResult) -> list[str]:
     out = []
     rec = result.recommended
-    if rec is None:
+    if result.today.verdict == "meets":
+        out.append("The plan already meets every target: the points above buy a faster one.")
+    elif rec is None:
         out.append("No combination considered makes every target meet.")
     else:
         out.append(

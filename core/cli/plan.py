@@ -7,6 +7,7 @@ import sys
 from datetime import date
 
 from ..catalog import Catalog
+from ..decisive import decisive_assumptions
 from ..engine.verdict import headline
 from ..errors import CoreError
 from ..jsonable import dumps_json
@@ -14,7 +15,7 @@ from ..plan import Plan, compute_plan, plan_to_json
 from ..result import PHASE_TITLES
 from ..scenario import load_scenario
 from ..units import format_duration, format_rate, format_size
-from ..wording import VERDICT_WORDS, describe_cycle_time
+from ..wording import VERDICT_WORDS, describe_cycle_time, plural
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -115,13 +116,13 @@ def render_text(plan: Plan, *, binary: bool = False) -> str:
     lines.append(f"Plan verdict: {headline(plan.deciding)}")
     f = rec.failure
     inc = (
-        f"{f.incremental_count} {s.backup.level1} level 1 backup(s), "
+        f"{plural(f.incremental_count, f'{s.backup.level1} level 1 backup')}, "
         if f.incremental_count
         else "no level 1 backup, "
     )
     lines += [
         "",
-        f"Recovery timeline — worst case: failure just before the next level 0 "
+        f"Recovery timeline — worst case: failure just before the next level 0 finishes "
         f"({inc}{format_duration(f.redo_since_s)} of redo)",
     ]
     rows = [["Phase", "Start", "Duration", "Volume", "Rate", "Bottleneck"]]
@@ -175,14 +176,15 @@ def render_text(plan: Plan, *, binary: bool = False) -> str:
 
     if plan.cycle:
         c = plan.cycle
+        l0_s = plan.job("level0").duration_s if plan.job("level0") else 0.0
         lines += [
             "",
             "Backup cycle",
             f"  Worst case {format_duration(c.worst_s)} for a failure "
-            f"{describe_cycle_time(c.worst_at_s, s.backup.level0_every_s)} "
+            f"{describe_cycle_time(c.worst_at_s, s.backup.level0_every_s, l0_s)} "
             f"(best {format_duration(c.best_s)}); "
             + (
-                f"{c.hours_missing} hour(s) of the cycle miss the RTO"
+                f"{plural(c.hours_missing, 'hour')} of the cycle miss the RTO"
                 if c.hours_missing
                 else "every hour of the cycle meets the RTO"
             ),
@@ -206,6 +208,19 @@ def render_text(plan: Plan, *, binary: bool = False) -> str:
         if s.recovery.redo_apply_source != "scenario":
             lines.append(f"  Redo apply rate: {s.recovery.redo_apply_source}")
 
+    routes = plan.routes[1:]
+    if routes:
+        lines += ["", "Routes"]
+        lines += [
+            f"  {r.title}: {format_duration(r.total_s)}, {VERDICT_WORDS[r.verdict]} ({r.detail})"
+            for r in plan.routes
+        ]
+    found = decisive_assumptions(plan)
+    if found:
+        lines += ["", "Assumptions that decide the recovery time"]
+        lines += [f"  {a.sentence()}" for a in found]
+    if plan.notes:
+        lines += ["", "Notes"] + [f"  {n}" for n in plan.notes]
     lines += [
         "",
         f"Recovery: {VERDICT_WORDS[rec.verdict]} the RTO of {format_duration(rec.rto_s)} — "

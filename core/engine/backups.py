@@ -11,6 +11,7 @@ from ..units import DAY
 from .flow import LARGEST_FILE_LABEL, Flow, move
 from .path import BACKUP, PathModel, build_path_model
 from .recovery import _redo_since_worst, change_fraction, level1_per_cycle
+from .shapes import any_true, divide, is_batch, maximum, minimum, where
 
 FULL_SCAN_LABEL = "full scan (no block change tracking)"
 """Bottleneck of a level 1 that must read the whole database."""
@@ -18,7 +19,7 @@ FULL_SCAN_LABEL = "full scan (no block change tracking)"
 
 def _piece(scenario: Scenario, largest: float | None) -> float | None:
     section = scenario.backup.section_size_bytes
-    return min(largest, section) if (largest and section) else largest
+    return minimum(largest, section) if (largest is not None and section) else largest
 
 
 def _job(
@@ -34,11 +35,17 @@ def _job(
 ) -> BackupJob:
     b = scenario.backup
     flow = move(volume, model, b.channel_init_s, _piece(scenario, largest), b.job_overhead_s)
-    bottleneck = LARGEST_FILE_LABEL if flow.bound_by_largest_piece else model.bottleneck
     duration = flow.duration_s
-    if scan is not None and scan.duration_s > duration:
-        duration, bottleneck = scan.duration_s, f"{FULL_SCAN_LABEL}: {scan_bottleneck}"
-    eff = effective_basis_bytes / duration if duration > 0 else 0.0
+    if is_batch(duration, scan.duration_s if scan is not None else None):
+        # A batch of trials: durations only (the labels are the plan's).
+        bottleneck = ""
+        if scan is not None:
+            duration = maximum(duration, scan.duration_s)
+    else:
+        bottleneck = LARGEST_FILE_LABEL if flow.bound_by_largest_piece else model.bottleneck
+        if scan is not None and scan.duration_s > duration:
+            duration, bottleneck = scan.duration_s, f"{FULL_SCAN_LABEL}: {scan_bottleneck}"
+    eff = where(duration > 0, divide(effective_basis_bytes, duration), 0.0)
     fits = None if window_s is None else duration <= window_s
     return BackupJob(
         name=name,
@@ -62,7 +69,7 @@ def level1_volume(scenario: Scenario, size_bytes: float) -> float:
     if b.level1 == "none":
         return 0.0
     if scenario.recovery.incremental_size_bytes is not None:
-        scale = size_bytes / db.size_bytes if db.size_bytes > 0 else 1.0
+        scale = where(db.size_bytes > 0, divide(size_bytes, db.size_bytes), 1.0)
         return scenario.recovery.incremental_size_bytes * scale
     if b.level1 == "cumulative":
         days = level1_per_cycle(scenario) * b.level1_every_s / DAY
@@ -84,10 +91,13 @@ def archivelog_volume(scenario: Scenario, size_bytes: float, level0_s: float,
     `recovery.redo_volume` that one interval generates. Grows with the database unless
     `database.redo_growth = "constant"`."""
     db, b, rc = scenario.database, scenario.backup, scenario.recovery
-    scale = size_bytes / db.size_bytes if db.redo_growth == "with_size" and db.size_bytes else 1.0
+    scale = 1.0
+    if db.redo_growth == "with_size":
+        scale = where(db.size_bytes > 0, divide(size_bytes, db.size_bytes), 1.0)
     if rc.redo_volume_bytes is not None:
         worst = _redo_since_worst(scenario, level0_s, level1_s)
-        return rc.redo_volume_bytes * scale * (b.archivelog_every_s / worst if worst > 0 else 0)
+        share = where(worst > 0, divide(b.archivelog_every_s, worst), 0.0)
+        return rc.redo_volume_bytes * scale * share
     return db.redo_rate_Bps * scale * b.archivelog_every_s
 
 
@@ -101,19 +111,19 @@ def backup_jobs(
     level1_s = 0.0
     if b.level1 != "none":
         vol = level1_volume(scenario, size)
-        frac = vol / size if size else 0.0
-        largest = db.largest_file_bytes * frac if db.largest_file_bytes else None
+        frac = divide(vol, size)
+        largest = db.largest_file_bytes * frac if db.largest_file_bytes is not None else None
         scan, scan_bn = None, ""
         if not b.block_change_tracking:
             reader = read_side_model(scenario)
             scan = move(size, reader, b.channel_init_s, _piece(scenario, db.largest_file_bytes),
                         b.job_overhead_s)  # fmt: skip
-            scan_bn = reader.bottleneck
+            scan_bn = "" if is_batch(scan.duration_s) else reader.bottleneck
         job = _job("level1", scenario, model, vol, largest, tg.backup_window_s, size, scan, scan_bn)
         jobs.append(job)
         level1_s = job.duration_s
     vol = archivelog_volume(scenario, size, jobs[0].duration_s, level1_s)
-    if vol > 0:
+    if any_true(vol > 0):
         window = b.archivelog_every_s
         if tg.backup_window_s is not None:
             window = min(window, tg.backup_window_s)

@@ -11,6 +11,23 @@ import math
 from dataclasses import dataclass
 
 from .path import PathModel
+from .shapes import (
+    Number,
+    all_true,
+    any_true,
+    both,
+    ceil,
+    divide,
+    either,
+    floor,
+    is_batch,
+    isfinite,
+    maximum,
+    minimum,
+    negate,
+    sqrt,
+    where,
+)
 
 LARGEST_FILE_LABEL = "largest_file"
 """Pseudo-bottleneck: one channel alone must move the largest file (no multisection)."""
@@ -24,41 +41,45 @@ class Flow:
     channel start-up and the single-channel bound on the largest piece.
     """
 
-    volume_bytes: float
-    duration_s: float
-    steady_rate_Bps: float
-    init_s: float
-    largest_piece_bytes: float | None
+    volume_bytes: Number
+    duration_s: Number
+    steady_rate_Bps: Number
+    init_s: Number
+    largest_piece_bytes: Number | None
     bound_by_largest_piece: bool
 
     @property
-    def effective_rate_Bps(self) -> float:
-        return self.volume_bytes / self.duration_s if self.duration_s > 0 else 0.0
+    def effective_rate_Bps(self) -> Number:
+        return where(self.duration_s > 0, divide(self.volume_bytes, self.duration_s), 0.0)
 
 
-def ramp_time(volume_bytes: float, model: PathModel, channel_init_s: float) -> float:
+def ramp_time(volume_bytes: Number, model: PathModel, channel_init_s: Number) -> Number:
     """Smallest T with ∫₀ᵀ R(k(t)) dt = V, k(t) = min(⌊t / init⌋, active channels).
 
     Closed form: the rate rises by one channel's c per start until channel k_f, from
     which it no longer grows (the path saturates, or every channel runs). Before
     channel k_f starts, c × init × k_f(k_f − 1)/2 bytes have moved; a volume that ends
-    earlier ends while channel k runs, k = ⌊(1 + √(1 + 8V ÷ (c × init))) / 2⌋."""
-    if volume_bytes <= 0:
-        return 0.0
+    earlier ends while channel k runs, k = ⌊(1 + √(1 + 8V ÷ (c × init))) / 2⌋.
+    Floats or arrays (one value per trial): every case is computed and picked per element."""
     m = model.active_channels
     final = model.rate(m)
-    if channel_init_s <= 0:
-        return volume_bytes / final
     c = model.per_channel_Bps
-    if not math.isfinite(c) or c >= final:
-        return channel_init_s + volume_bytes / final
-    k_f = min(m, math.ceil(final / c - 1e-12))
-    before = c * channel_init_s * k_f * (k_f - 1) / 2
-    if volume_bytes >= before:
-        return k_f * channel_init_s + (volume_bytes - before) / final
-    k = math.floor((1 + math.sqrt(1 + 8 * volume_bytes / (c * channel_init_s))) / 2)
-    k = max(1, min(k, k_f - 1))
-    return k * channel_init_s + (volume_bytes - c * channel_init_s * k * (k - 1) / 2) / (k * c)
+    v, init = volume_bytes, channel_init_s
+    no_init = init <= 0
+    one_step = either(negate(isfinite(c)), c >= final)
+    t = divide(v, final) + where(no_init, 0.0, where(one_step, init, 0.0))
+    ramp = negate(either(no_init, one_step))
+    if any_true(ramp):
+        k_f = minimum(m, ceil(divide(final, c) - 1e-12))
+        before = c * init * k_f * (k_f - 1) / 2
+        t = where(ramp, k_f * init + divide(v - before, final), t)
+        short = both(ramp, v < before)
+        if any_true(short):  # the volume is moved before the path saturates
+            k = floor((1 + sqrt(1 + 8 * divide(v, c * init))) / 2)
+            k = maximum(1, minimum(k, k_f - 1))
+            during = k * init + divide(v - c * init * k * (k - 1) / 2, k * c)
+            t = where(short, during, t)
+    return where(v <= 0, 0.0, t)
 
 
 @dataclass(frozen=True)
@@ -70,50 +91,54 @@ class ChannelLoads:
     Depends on sizes and the channel count only, never on rates, so the timing
     (`assigned_time`) is a closed form in the rates."""
 
-    first: float
-    rest: float
+    first: Number
+    rest: Number
     channels: int
 
 
 def channel_loads(
-    volume_bytes: float, channels: int, largest_piece_bytes: float | None
+    volume_bytes: Number, channels: int, largest_piece_bytes: Number | None
 ) -> ChannelLoads:
     """Largest first: the largest piece (the largest file, or one section of it) goes to
     the first channel; the rest of the database is taken as many small files that fill
     the other channels evenly (they balance to within a file)."""
     m = max(1, channels)
-    piece = min(largest_piece_bytes or 0.0, volume_bytes)
-    if m == 1 or piece <= volume_bytes / m:
-        return ChannelLoads(volume_bytes / m, volume_bytes / m, m)
-    return ChannelLoads(piece, (volume_bytes - piece) / (m - 1), m)
+    piece = minimum(0.0 if largest_piece_bytes is None else largest_piece_bytes, volume_bytes)
+    even = volume_bytes / m
+    if m == 1:
+        return ChannelLoads(even, even, m)
+    uneven = piece > even
+    return ChannelLoads(
+        where(uneven, piece, even), where(uneven, (volume_bytes - piece) / (m - 1), even), m
+    )
 
 
 def assigned_time(
     loads: ChannelLoads,
-    channel_init_s: float,
-    alone_Bps: float,
-    cartridge_bytes: float = math.inf,
+    channel_init_s: Number,
+    alone_Bps: Number,
+    cartridge_bytes: Number = math.inf,
     cartridge_s: float = 0.0,
-) -> tuple[float, float]:
+) -> tuple[Number, Number]:
     """When the first and the last channel finish if channel k (1-based) starts at
     k × init and moves its load at `alone_Bps`, paying load + locate for each tape
     cartridge it reads: (init + first ÷ c + ⌈first ÷ cart⌉ × h,
     m × init + rest ÷ c + ⌈rest ÷ cart⌉ × h). With even loads the last channel decides:
     it starts last and runs alone at the end (the ramp-down)."""
-    first = channel_init_s + loads.first / alone_Bps
-    last = loads.channels * channel_init_s + loads.rest / alone_Bps
-    if cartridge_s > 0 and math.isfinite(cartridge_bytes):
-        first += math.ceil(loads.first / cartridge_bytes) * cartridge_s
-        last += math.ceil(loads.rest / cartridge_bytes) * cartridge_s
+    first = channel_init_s + divide(loads.first, alone_Bps)
+    last = loads.channels * channel_init_s + divide(loads.rest, alone_Bps)
+    if cartridge_s > 0 and all_true(isfinite(cartridge_bytes)):
+        first = first + ceil(divide(loads.first, cartridge_bytes)) * cartridge_s
+        last = last + ceil(divide(loads.rest, cartridge_bytes)) * cartridge_s
     return first, last
 
 
 def move(
-    volume_bytes: float,
+    volume_bytes: Number,
     model: PathModel,
-    channel_init_s: float,
-    largest_piece_bytes: float | None = None,
-    overhead_s: float = 0.0,
+    channel_init_s: Number,
+    largest_piece_bytes: Number | None = None,
+    overhead_s: Number = 0.0,
 ) -> Flow:
     """Move a volume: T = overhead + max(fluid ramp time, the assigned channels' finish).
 
@@ -121,23 +146,21 @@ def move(
     RMAN handing each channel its files up front (`channel_loads`), each channel moving
     its load at what one channel achieves alone (`PathModel.channel_alone_Bps`). Without
     multisection the first channel holds the largest file: T ≥ init + largest ÷ c.
-    `overhead_s` is the per-job fixed time (`backup.job_overhead`)."""
-    if volume_bytes <= 0:
-        return Flow(0.0, 0.0, model.rate_Bps, channel_init_s, largest_piece_bytes, False)
+    `overhead_s` is the per-job fixed time (`backup.job_overhead`). Nothing to move
+    takes no time (no job runs). Floats or arrays of one value per trial."""
     t = ramp_time(volume_bytes, model, channel_init_s)
     loads = channel_loads(volume_bytes, model.active_channels, largest_piece_bytes)
     first, last = assigned_time(loads, channel_init_s, model.channel_alone_Bps,
                                 model.cartridge_data_bytes, model.cartridge_s)  # fmt: skip
+    assigned = maximum(first, last)
     bound = False
-    if max(first, last) > t * (1 + 1e-12):
-        # The largest file decides when its channel finishes last.
-        bound = loads.first > loads.rest and first >= last
-        t = max(first, last)
-    if not math.isfinite(t):
-        t = math.inf
-    return Flow(
-        volume_bytes, t + overhead_s, model.rate_Bps, channel_init_s, largest_piece_bytes, bound
-    )
+    if not is_batch(t, assigned) and volume_bytes > 0 and assigned > t * (1 + 1e-12):
+        # The largest file decides when its channel finishes last (a label: plans only).
+        bound = bool(loads.first > loads.rest and first >= last)
+    t = maximum(t, assigned)
+    t = where(isfinite(t), t, math.inf)
+    duration = where(volume_bytes > 0, t + overhead_s, 0.0)
+    return Flow(volume_bytes, duration, model.rate_Bps, channel_init_s, largest_piece_bytes, bound)
 
 
 def ramp_curve(

@@ -14,6 +14,7 @@ from ..errors import ModelError
 from ..scenario import Scenario, Stage
 from ..units import format_rate
 from ..wording import plural
+from .shapes import all_true, first, is_batch, isfinite, minimum, where
 
 RESTORE = "restore"
 BACKUP = "backup"
@@ -74,7 +75,7 @@ class PathModel:
         if k <= 0:
             return 0.0
         per = min(k, self.bind_limit) * self.per_channel_Bps
-        return min(self.shared_Bps, per)
+        return minimum(self.shared_Bps, per)
 
     @property
     def rate_Bps(self) -> float:
@@ -89,7 +90,7 @@ class PathModel:
     @property
     def channel_ceiling_given(self) -> bool:
         """A `channel` stage or a stage that binds channels limits one channel."""
-        return math.isfinite(self.per_channel_Bps)
+        return all_true(isfinite(self.per_channel_Bps))
 
     @property
     def channel_alone_Bps(self) -> float:
@@ -167,13 +168,16 @@ def stage_unit_capacity(stage: Stage, ratio: float, direction: str) -> float:
     if direction == BACKUP and stage.backup_rate_Bps is not None:
         rate = stage.backup_rate_Bps
     cap = rate * stage.efficiency
-    if stage.kind == "tape_drive" and ratio == 1.0:
-        cap *= stage.hw_compression
+    if stage.kind == "tape_drive":
+        if is_batch(ratio):
+            cap = where(ratio == 1.0, cap * stage.hw_compression, cap)
+        elif ratio == 1.0:
+            cap = cap * stage.hw_compression
     if stage.max_rate_Bps is not None:
         # An interface ceiling applies to the bytes the unit actually moves.
-        cap = min(cap, stage.max_rate_Bps)
+        cap = minimum(cap, stage.max_rate_Bps)
     if stage.carries == "backup":
-        cap *= ratio
+        cap = cap * ratio
     # ASM mirroring multiplies writes: a restore writes every copy, a backup reads one.
     return cap / stage.write_factor if direction == RESTORE else cap
 
@@ -232,21 +236,28 @@ def build_path_model(scenario: Scenario, direction: str = RESTORE) -> PathModel:
                 source=st.source,
             )
         )
+        # Capacities may be arrays (one per trial): the minimum is taken per element;
+        # the index (a label) follows the first trial.
         if st.binds_channel or per_only:
-            if unit < per:
-                per, per_i = unit, i
+            if first(unit) < first(per):
+                per_i = i
+            per = minimum(per, unit)
             if st.binds_channel and st.count < bind:
                 bind, bind_i = st.count, i
-        elif total < shared:
-            shared, shared_i = total, i
+        else:
+            if first(total) < first(shared):
+                shared_i = i
+            shared = minimum(shared, total)
     cpu = compression_cpu_stage(scenario, direction, len(caps))
     if cpu is not None:
         # A per-channel ceiling and a shared one: min(k, cores) × per-core rate.
         caps.append(cpu)
-        if cpu.unit_Bps < per:
-            per, per_i = cpu.unit_Bps, cpu.index
-        if cpu.total_Bps < shared:
-            shared, shared_i = cpu.total_Bps, cpu.index
+        if first(cpu.unit_Bps) < first(per):
+            per_i = cpu.index
+        per = minimum(per, cpu.unit_Bps)
+        if first(cpu.total_Bps) < first(shared):
+            shared_i = cpu.index
+        shared = minimum(shared, cpu.total_Bps)
     cart_bytes, cart_s = _cartridges(scenario, direction)
     return PathModel(
         direction=direction,
@@ -273,6 +284,6 @@ def _cartridges(scenario: Scenario, direction: str) -> tuple[float, float]:
     ratio = scenario.backup.compression_ratio
     for st in scenario.path:
         if st.kind == "tape_drive" and st.capacity_bytes and (st.load_s or st.locate_s):
-            per = st.capacity_bytes * (ratio if ratio != 1.0 else st.hw_compression)
+            per = st.capacity_bytes * where(ratio != 1.0, ratio, st.hw_compression)
             return per, st.load_s + st.locate_s
     return math.inf, 0.0

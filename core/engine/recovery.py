@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+from typing import Any
+
+import numpy as np
 
 from ..errors import ModelError
 from ..result import FailureState, Phase, RecoveryResult
@@ -11,16 +14,30 @@ from ..units import DAY
 from ..wording import plural
 from .flow import LARGEST_FILE_LABEL, move
 from .path import PathModel
+from .shapes import (
+    Number,
+    any_true,
+    clip,
+    divide,
+    either,
+    expm1,
+    first,
+    floor,
+    is_batch,
+    log1p,
+    maximum,
+    minimum,
+    nextafter_down,
+    where,
+)
 
 
-def change_fraction(daily_change: float, days: float) -> float:
+def change_fraction(daily_change: Number, days: Number) -> Number:
     """Share of the database changed in `days` days with daily distinct change `p`:
-    1 − (1 − p)^d (blocks changed twice count once)."""
-    if days <= 0 or daily_change <= 0:
-        return 0.0
-    if daily_change >= 1:
-        return 1.0
-    return -math.expm1(days * math.log1p(-daily_change))
+    1 − (1 − p)^d (blocks changed twice count once). Floats or arrays."""
+    frac = -expm1(days * log1p(-minimum(daily_change, 1.0)))
+    frac = where(daily_change >= 1, 1.0, frac)
+    return where(either(days <= 0, daily_change <= 0), 0.0, frac)
 
 
 def level1_per_cycle(scenario: Scenario) -> int:
@@ -38,8 +55,9 @@ def level1_count_at(scenario: Scenario, since_level0_s: float, level1_s: float =
     b = scenario.backup
     if b.level1 == "none":
         return 0
-    done = math.floor((since_level0_s - level1_s) / b.level1_every_s)
-    return max(0, min(done, level1_per_cycle(scenario)))
+    done = floor((since_level0_s - level1_s) / b.level1_every_s)
+    count = clip(done, 0, level1_per_cycle(scenario))
+    return count if is_batch(count) else int(count)
 
 
 def chain_offset(scenario: Scenario, since_level0_s: float, level0_s: float = 0.0) -> float:
@@ -47,9 +65,9 @@ def chain_offset(scenario: Scenario, since_level0_s: float, level0_s: float = 0.
 
     A failure while the next level 0 is still running (the first `level0_s` of the
     cycle) recovers from the previous chain: one whole cycle more of it has passed."""
-    if since_level0_s < level0_s:
-        return since_level0_s + scenario.backup.level0_every_s
-    return since_level0_s
+    return where(
+        since_level0_s < level0_s, since_level0_s + scenario.backup.level0_every_s, since_level0_s
+    )
 
 
 def _redo_since_worst(scenario: Scenario, level0_s: float, level1_s: float) -> float:
@@ -78,34 +96,22 @@ def failure_state(
     failure times and sizes they are scaled the way the model scales its own."""
     db, b, rc = scenario.database, scenario.backup, scenario.recovery
     size = db.size_bytes if size_bytes is None else size_bytes
-    scale = size / db.size_bytes if db.size_bytes > 0 else 1.0
+    scale = where(db.size_bytes > 0, divide(size, db.size_bytes), 1.0)
     t = chain_offset(scenario, since_level0_s, level0_s)
     j = level1_count_at(scenario, t, level1_s)
-    interval_days = b.level1_every_s / DAY
-    count, inc = 0, 0.0
-    if j and b.level1 == "cumulative":
-        frac = change_fraction(db.daily_change, j * interval_days)
-        count, inc = 1, size * frac
-        if rc.incremental_size_bytes is not None:
-            n = level1_per_cycle(scenario)
-            top = change_fraction(db.daily_change, n * interval_days)
-            share = frac / top if top > 0 else j / n
-            inc = rc.incremental_size_bytes * scale * share
-    elif j:
-        each = size * change_fraction(db.daily_change, interval_days)
-        if rc.incremental_size_bytes is not None:
-            each = rc.incremental_size_bytes * scale
-        count, inc = j, j * each
+    count, inc = _incremental_volume(scenario, j, size, scale)
     largest_piece = None
-    if db.largest_file_bytes and count and size > 0:
+    if db.largest_file_bytes is not None and (is_batch(count) or count) and first(size) > 0:
         # One backup's share of the largest file (a differential holds one interval's).
-        largest_piece = db.largest_file_bytes * (inc / count) / size
+        piece = db.largest_file_bytes * divide(divide(inc, count), size)
+        largest_piece = where(count > 0, piece, 0.0)
     redo_since = t - j * b.level1_every_s
     redo_scale = scale if db.redo_growth == "with_size" else 1.0
     redo = db.redo_rate_Bps * redo_scale * redo_since
     if rc.redo_volume_bytes is not None:
         worst = _redo_since_worst(scenario, level0_s, level1_s)
-        redo = rc.redo_volume_bytes * redo_scale * (redo_since / worst if worst > 0 else 1.0)
+        share = where(worst > 0, divide(redo_since, worst), 1.0)
+        redo = rc.redo_volume_bytes * redo_scale * share
     return FailureState(
         since_level0_s=since_level0_s,
         incremental_count=count,
@@ -116,31 +122,64 @@ def failure_state(
     )
 
 
+def _incremental_volume(
+    scenario: Scenario, j: Number, size: Number, scale: Number
+) -> tuple[Number, Number]:
+    """(backups to apply, their data bytes) after `j` level 1 backups: the last
+    cumulative one, or all `j` differentials. Floats or arrays (j = 0 gives none)."""
+    db, b, rc = scenario.database, scenario.backup, scenario.recovery
+    interval_days = b.level1_every_s / DAY
+    if b.level1 == "cumulative":
+        frac = change_fraction(db.daily_change, j * interval_days)
+        inc = size * frac
+        if rc.incremental_size_bytes is not None:
+            n = level1_per_cycle(scenario)
+            top = change_fraction(db.daily_change, n * interval_days)
+            share = where(top > 0, divide(frac, top), j / max(n, 1))
+            inc = rc.incremental_size_bytes * scale * share
+        count = where(j > 0, 1, 0)
+        return (count if is_batch(count) else int(count)), where(j > 0, inc, 0.0)
+    each = size * change_fraction(db.daily_change, interval_days)
+    if rc.incremental_size_bytes is not None:
+        each = rc.incremental_size_bytes * scale
+    return j, where(j > 0, j * each, 0.0)
+
+
 def worst_failure_offset(scenario: Scenario, level0_s: float = 0.0) -> float:
     """The failure time of the worst case: just before the next level 0 *finishes*
     (the old chain still applies, with the most incrementals and a level 1 interval
     plus the level 0's duration of redo). Offsets are within one cycle, so with a
     level 0 that takes `level0_s` that is `level0_s` into the cycle."""
-    if level0_s > 0:
-        return math.nextafter(min(level0_s, scenario.backup.level0_every_s), 0.0)
-    return math.nextafter(scenario.backup.level0_every_s, 0.0)
+    period = scenario.backup.level0_every_s
+    running = nextafter_down(minimum(level0_s, period))
+    return where(level0_s > 0, running, math.nextafter(period, 0.0))
 
 
 def _largest_piece(scenario: Scenario, largest: float | None) -> float | None:
     section = scenario.backup.section_size_bytes
     if largest is None:
         return None
-    return min(largest, section) if section else largest
+    return minimum(largest, section) if section else largest
 
 
-def recovery_verdict(total_s: float, rto_s: float, risk_margin_s: float) -> str:
-    """DESIGN §3.4: `misses` past the RTO, `at_risk` inside it by less than the risk
-    margin, else `meets`."""
-    if total_s > rto_s:
-        return "misses"
-    if rto_s - total_s < risk_margin_s:
-        return "at_risk"
-    return "meets"
+VERDICT_CODES = ("meets", "at_risk", "misses")
+"""The verdicts by code (0, 1, 2) of `verdict_code`."""
+
+
+def verdict_code(total_s: Number, rto_s: float, risk_margin_s: float) -> Any:
+    """DESIGN §3.4 as a code per total: 2 (`misses`) past the RTO, 1 (`at_risk`) inside
+    it by less than the risk margin, else 0 (`meets`). Floats or arrays."""
+    if not is_batch(total_s):
+        return 2 if total_s > rto_s else 1 if rto_s - total_s < risk_margin_s else 0
+    code = np.where(rto_s - total_s < risk_margin_s, 1, 0)
+    return np.where(total_s > rto_s, 2, code).astype(np.int8)
+
+
+def recovery_verdict(total_s: Number, rto_s: float, risk_margin_s: float) -> Any:
+    """`misses` past the RTO, `at_risk` inside it by less than the risk margin, else
+    `meets` (an array of verdicts for an array of totals)."""
+    code = verdict_code(total_s, rto_s, risk_margin_s)
+    return np.array(VERDICT_CODES)[code] if is_batch(code) else VERDICT_CODES[code]
 
 
 _verdict = recovery_verdict
@@ -161,10 +200,10 @@ class _Timeline:
         """Append a phase starting at `start` (default: when the previous one ends); the
         cursor moves to the latest end."""
         t0 = self.t if start is None else start
-        rate = volume / duration if duration > 0 and volume > 0 else 0.0
+        rate = where((duration > 0) & (volume > 0), divide(volume, duration), 0.0)
         phase = Phase(name, t0, duration, volume, rate, bottleneck, detail, count)
         self.phases.append(phase)
-        self.t = max(self.t, t0 + duration)
+        self.t = maximum(self.t, t0 + duration)
         return phase
 
     def flow(self, volume: float, largest: float | None, what: str) -> tuple[float, str, str]:
@@ -173,6 +212,8 @@ class _Timeline:
         b = self.s.backup
         flow = move(volume, self.restore, b.channel_init_s, _largest_piece(self.s, largest),
                     b.job_overhead_s)  # fmt: skip
+        if is_batch(flow.duration_s):
+            return flow.duration_s, "", what  # a batch of trials: totals, no labels
         if volume <= 0:
             return 0.0, "—", what
         if flow.bound_by_largest_piece:
@@ -199,7 +240,7 @@ def recovery_timeline(
     size = scenario.database.size_bytes if size_bytes is None else size_bytes
     tl = _Timeline(scenario, restore)
     tl.add("detect", rc.detect_s, 0.0, "fixed", "declare the failure, prepare the restore")
-    recall = "bring the tapes back on site" if rc.tape_recall_s else "backups on site"
+    recall = "bring the tapes back on site" if first(rc.tape_recall_s) else "backups on site"
     tl.add("tape_recall", rc.tape_recall_s, 0.0, "fixed", recall)
     _restores(tl, state, size)
     _redo_apply(tl, state)
@@ -220,7 +261,9 @@ def recovery_timeline(
 def _restores(tl: _Timeline, state: FailureState, size: float) -> None:
     """Level 0, incrementals and archived redo through the path."""
     rc, largest = tl.s.recovery, tl.s.database.largest_file_bytes
-    from_path = not rc.archivelogs_on_disk and state.redo_bytes > 0
+    # No redo moves no bytes: through the path it takes no time, so a batch can take it.
+    redo = state.redo_bytes
+    from_path = not rc.archivelogs_on_disk and (is_batch(redo) or redo > 0)
     parallel = from_path and rc.archivelog_restore == "parallel"
     start = tl.t
     if parallel:
@@ -247,41 +290,53 @@ def _restores(tl: _Timeline, state: FailureState, size: float) -> None:
 def _incrementals(tl: _Timeline, state: FailureState) -> None:
     """Restore the level 1 backups and apply them; the apply overlaps the restore and
     ends when both are done: max(restore, volume ÷ apply rate + overhead × backups)."""
-    s, n = tl.s, state.incremental_count
-    what = plural(n, f"{s.backup.level1} level 1 backup") if n else "no level 1 backup to restore"
-    dur, bn, detail = tl.flow(state.incremental_bytes, state.largest_incremental_piece_bytes, what)
-    restore = tl.add("restore_incremental", dur, state.incremental_bytes, bn, detail, n)
-    if state.incremental_bytes <= 0:
+    s, n, volume = tl.s, state.incremental_count, state.incremental_bytes
+    batch = is_batch(n, volume)
+    if batch:
+        what = ""
+    else:
+        what = (
+            plural(n, f"{s.backup.level1} level 1 backup") if n else "no level 1 backup to restore"
+        )
+    dur, bn, detail = tl.flow(volume, state.largest_incremental_piece_bytes, what)
+    restore = tl.add("restore_incremental", dur, volume, bn, detail, n)
+    if not batch and volume <= 0:
         tl.add("apply_incremental", 0.0, 0.0, "—", "nothing to apply")
         return
     rate = s.recovery.incremental_apply_rate_Bps
-    if not rate:
+    if rate is None or (not is_batch(rate) and not rate):
         raise ModelError("recovery.incremental_apply_rate is needed to apply incrementals")
-    apply_s = state.incremental_bytes / rate + s.recovery.incremental_overhead_s * n
-    if apply_s >= restore.duration_s:
+    apply_s = where(volume > 0, divide(volume, rate) + s.recovery.incremental_overhead_s * n, 0.0)
+    if batch:
+        bn, detail = "", ""
+    elif apply_s >= restore.duration_s:
         bn, detail = "incremental_apply_rate", f"apply {plural(n, 'backup')} while read"
     else:
         bn, detail = restore.bottleneck, f"apply {plural(n, 'backup')} as fast as restored"
-    tl.add("apply_incremental", max(apply_s, restore.duration_s), state.incremental_bytes,
+    tl.add("apply_incremental", maximum(apply_s, restore.duration_s), volume,
            bn, detail, n, start=restore.start_s)  # fmt: skip
 
 
 def _redo_apply(tl: _Timeline, state: FailureState) -> None:
-    rc = tl.s.recovery
-    if state.redo_bytes <= 0:
+    rc, redo = tl.s.recovery, state.redo_bytes
+    batch = is_batch(redo)
+    if not any_true(redo > 0):
         tl.add("redo_apply", 0.0, 0.0, "—", "no redo to apply")
         return
-    if not rc.redo_apply_rate_Bps:
+    rate = rc.redo_apply_rate_Bps
+    if rate is None or (not is_batch(rate) and not rate):
         raise ModelError(
             "recovery.redo_apply_rate is needed (or a catalog workload class) to apply redo"
         )
-    hours = state.redo_since_s / 3600
-    if rc.redo_volume_bytes is not None:
+    hours = first(state.redo_since_s) / 3600
+    if batch:
+        detail = ""
+    elif rc.redo_volume_bytes is not None:
         detail = f"apply the redo of {hours:.1f} h, scaled from recovery.redo_volume"
     else:
         detail = f"apply {hours:.1f} h of redo"
-    tl.add("redo_apply", state.redo_bytes / rc.redo_apply_rate_Bps, state.redo_bytes,
-           "redo_apply_rate", detail)  # fmt: skip
+    tl.add("redo_apply", where(redo > 0, divide(redo, rate), 0.0), redo,
+           "" if batch else "redo_apply_rate", detail)  # fmt: skip
 
 
 def recovery_total_s(

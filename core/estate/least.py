@@ -46,8 +46,8 @@ class LeastHardware:
 
 
 METHOD = (
-    "least count of one shared resource at a time, by bisection with the estate "
-    "simulation (the §8 optimiser does not price estates yet)"
+    "the least count of one shared resource at a time, found by bisection with the "
+    "estate simulation; not priced (What it takes prices the changes of one scenario)"
 )
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from ..errors import CoreError
 from ..scenario import Stage
 from ..units import format_rate
+from .candidates import has_key
 from .engine import Deltas, outcome, outcome_of_edits, variant
 from .model import HARDWARE, Change, FixPoint, FixResult, Outcome
 from .prices import format_money
@@ -35,19 +36,14 @@ def _parts_of(
         if opt is not None and opt.change is not None:
             by_id[id(opt.change)] = ("deltas", None, opt.deltas)
     for ropt in search.rpo:
-        for c in ropt.changes:
-            by_id[id(c)] = ("rpo", None, ropt)
-    rpo_done: set[int] = set()
+        for c, part in zip(ropt.changes, ropt.parts, strict=True):
+            by_id[id(c)] = ("deltas", None, part)
     for c in changes:
         kind, idx, what = by_id.get(id(c), ("dynamic", None, None))
         if kind == "stage":
             stages[idx] = what  # type: ignore[index]
         elif kind == "deltas":
             deltas.append(what)  # type: ignore[arg-type]
-        elif kind == "rpo":
-            if id(what) not in rpo_done:
-                rpo_done.add(id(what))
-                deltas.append(what.deltas)  # type: ignore[union-attr]
         else:
             deltas.append(_parsed(c))
     return stages, deltas
@@ -92,21 +88,37 @@ def _alternatives(search: _Search, ev: _Eval) -> tuple[Change, ...]:
         dim = next(d for d in search.hw if any(o.change is c for o in d.options))
         chosen = next(o for o in dim.options if o.change is c)
         same: list[str] = []
+        items: set[tuple[str, str] | None] = set()
         trials = 0
         for opt in sorted(dim.options, key=lambda o: o.cost.key):
-            if trials >= 6:
+            if trials >= 10:
                 break
             if opt.change is None or opt.change is c or opt.restore_Bps < chosen.restore_Bps:
                 continue
             if opt.change.cost.key < c.cost.key or len(same) >= 3:
                 continue
+            if _same_item(opt.change, c) or opt.change.item in items:
+                continue  # more units of an item already named: dearer, not another way
             trial = tuple(opt.change if x is c else x for x in ev.changes)
             trials += 1
             result = _outcome_of(search, trial)
             if result is not None and result.same_as(ev.outcome):
                 same.append(opt.change.words)
+                items.add(opt.change.item)
         out.append(replace(c, alternatives=tuple(same)))
     return tuple(out)
+
+
+def _same_item(a: Change, b: Change) -> bool:
+    """Both buy the same item (they differ only in how many units)."""
+    return (
+        a.item == b.item
+        and any(k.endswith(".count") for k in a.edits)
+        and (
+            {k for k in a.edits if not k.endswith(".count")}
+            == {k for k in b.edits if not k.endswith(".count")}
+        )
+    )
 
 
 def _checked(search: _Search, changes: tuple[Change, ...], fast: Outcome) -> Outcome:
@@ -131,6 +143,11 @@ def _notes(search: _Search, result_points: list[FixPoint]) -> tuple[str, ...]:
             f"{s.recovery.redo_apply_source}). Read 'Average Apply Rate' in "
             "V$RECOVERY_PROGRESS after a test recovery, or time one; a measured rate "
             "may change every answer below."
+        )
+    if has_key("backup.compression") and not getattr(s.database, "cpu_cores", None):
+        notes.append(
+            "RMAN compression levels were not considered: without database.cpu_cores (the "
+            "cores RMAN may use) the plan cannot weigh compression's CPU cost."
         )
     unpriced = sorted({w for p in result_points for w, _ in p.cost.unpriced})
     if unpriced:
@@ -163,7 +180,9 @@ def build_result(
         (e for e in completed if e.outcome.verdict == "meets"),
         key=lambda e: (e.cost.key, e.outcome.recovery_s),
     )
-    recommended = meets[0] if meets else None
+    # A plan that meets every target needs nothing: the frontier then only shows what
+    # faster recovery would cost.
+    recommended = meets[0] if meets and today.verdict != "meets" else None
     if recommended is not None and recommended not in frontier:
         frontier = sorted([*frontier, recommended], key=lambda e: e.cost.key)
     frontier = [e for e in frontier if e.changes or not today.same_as(e.outcome)] or frontier

@@ -32,7 +32,8 @@ from .prices import ADVANCED_COMPRESSION, OPTION_KIND, REPLICATION, STANDBY, Pri
 
 NO_HARDWARE_KINDS = ("channel", "measured")
 """Stages that are not something to buy: a per-channel ceiling, a measured whole path."""
-MAX_EXTRA_UNITS = 16
+MORE_UNITS = 4
+"""More units of a stage: up to twice as many, or this many more."""
 ARCHIVELOG_STEPS_S = (3600.0, 1800.0, 900.0)
 GB = 1e9
 
@@ -92,7 +93,7 @@ def _weighed(opt: Option, units: int) -> Option:
 
 def _max_count(stage: Stage) -> int:
     """More units: up to twice as many, or four more."""
-    return max(2 * stage.count, stage.count + MAX_EXTRA_UNITS // 4)
+    return max(2 * stage.count, stage.count + MORE_UNITS)
 
 
 def _max_swap_count(stage: Stage) -> int:
@@ -183,11 +184,19 @@ def _undominated(options: list[Option]) -> list[Option]:
             and k.backup_Bps >= o.backup_Bps
             and k.cost.key <= o.cost.key
             and _unit(k) >= _unit(o)
+            and _binding_units(k) >= _binding_units(o)
             for k in keep
         ):
             continue
         keep.append(o)
     return keep
+
+
+def _binding_units(o: Option) -> int:
+    """Units of a stage that binds channels: how many channels can run at once."""
+    if o.stage is None or not o.stage.binds_channel:
+        return 0
+    return o.stage.count
 
 
 def _unit(o: Option) -> float:
@@ -240,6 +249,18 @@ def free_changes(base: Scenario, catalog: Catalog) -> list[Option]:
                 "recovery.archivelogs_on_disk",
                 "Keep archived logs on disk (FRA) instead of restoring them",
                 {"recovery.archivelogs_on_disk": True},
+            )
+        )
+    if (
+        has_key("recovery.archivelog_restore")
+        and not rc.archivelogs_on_disk
+        and getattr(rc, "archivelog_restore", "parallel") != "parallel"
+    ):
+        out.append(
+            Change(
+                "recovery.archivelog_restore",
+                "Restore archived logs in parallel with the level 0 (they share the path)",
+                {"recovery.archivelog_restore": "parallel"},
             )
         )
     tracking = getattr(b, "block_change_tracking", True)
@@ -336,8 +357,8 @@ def level1_options(base: Scenario, catalog: Catalog) -> list[Option]:
 
 def compression_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Option]:
     """RMAN compression levels, when the format has `backup.compression` (issue 9)."""
-    if not has_key("backup.compression"):
-        return []
+    if not has_key("backup.compression") or not getattr(base.database, "cpu_cores", None):
+        return []  # without the cores RMAN may use, compression CPU is not modelled
     current = str(getattr(base.backup, "compression", "") or "").lower()
     out: list[Option] = []
     for item in catalog.by_kind("rman_compression"):
@@ -377,6 +398,10 @@ class RpoOption:
 
     changes: tuple[Change, ...]
     deltas: Deltas
+    """The parsed changes of all of them together."""
+    parts: tuple[Deltas, ...] = ()
+    """The parsed changes of each, in the order of `changes` (one change may be shared
+    by several options)."""
 
     @property
     def cost(self) -> Cost:
@@ -436,8 +461,9 @@ def rpo_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Rpo
     for changes in singles:
         edits = {k: v for c in changes for k, v in c.edits.items()}
         opt = _config_option(base, catalog, Change("rpo", "", edits))
-        if opt is not None:
-            out.append(RpoOption(tuple(changes), opt.deltas))
+        parts = [_config_option(base, catalog, c) for c in changes]
+        if opt is not None and all(p is not None for p in parts):
+            out.append(RpoOption(tuple(changes), opt.deltas, tuple(p.deltas for p in parts)))  # type: ignore[union-attr]
     return sorted(out, key=lambda o: (o.cost.key, len(o.changes)))
 
 

@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
 from ..catalog import Catalog
 from ..engine.path import BACKUP, RESTORE, build_path_model
-from ..engine.verdict import deciding_check, plan_checks
-from ..plan import compute_core
+from ..plan import Plan, compute_core
 from ..scenario import Scenario, Stage, with_values
 from .model import Outcome
+
+_AS_OF = date(2000, 1, 1)
+"""A plan's date only matters to growth, which the optimiser does not compute."""
 
 Deltas = dict[str, dict[str, Any]]
 """Parsed field changes by part of the scenario: {"backup": {"channels": 8}}."""
@@ -70,27 +73,37 @@ def stage_capacity(scenario: Scenario, index: int) -> tuple[float, float]:
 
 
 def path_signature(scenario: Scenario) -> tuple[float, ...]:
-    """R(k) for k = 1…n channels, restore then backup: how the hardware moves data."""
+    """What the path model says about moving data, restore then backup: its numeric
+    parameters (the shared capacity, the per-channel ceiling, the channels that can run,
+    tape cartridge mechanics, …) and what a lone channel moves. Stage names are left out,
+    so two hardware sets that move data alike share a signature."""
     out: list[float] = []
     for direction in (RESTORE, BACKUP):
         model = build_path_model(scenario, direction)
-        out += [round(model.rate(k), 3) for k in range(1, scenario.backup.channels + 1)]
+        for f in dataclasses.fields(model):
+            value = getattr(model, f.name)
+            if f.name.endswith("_index") or isinstance(value, (str, tuple)):
+                continue
+            out.append(-1.0 if value is None else round(float(value), 3))
+        alone = getattr(model, "channel_alone_Bps", None)
+        out.append(-1.0 if alone is None else round(float(alone), 3))
     return tuple(out)
 
 
 def outcome(scenario: Scenario) -> Outcome:
-    """The engine's verdicts on one scenario (the worst case of the cycle)."""
-    _, _, recovery, jobs, rpo = compute_core(scenario)
-    windows_ok = all(j.fits_window is not False for j in jobs)
-    deciding = deciding_check(plan_checks(recovery, rpo, jobs))
+    """The engine's verdicts on one scenario (the worst case of the cycle): the plan's own
+    headline verdict (`Plan.verdict`, `Plan.decided_by`), without the cycle scan and the
+    growth outlook it does not need."""
+    restore, backup, recovery, jobs, rpo = compute_core(scenario)
+    plan = Plan(scenario, restore, backup, recovery, jobs, rpo, None, None, _AS_OF)
     return Outcome(
         recovery_s=recovery.total_s,
         recovery_verdict=recovery.verdict,
         rpo_s=max(rpo.site_loss_s, rpo.media_failure_s),
         rpo_verdict=rpo.verdict,
-        windows_ok=windows_ok,
-        verdict=deciding.verdict,
-        decided_by=deciding.name,
+        windows_ok=all(j.fits_window is not False for j in jobs),
+        verdict=plan.verdict,
+        decided_by=plan.decided_by,
     )
 
 

@@ -27,7 +27,7 @@ from ..catalog import Catalog, shipped_catalog
 from ..errors import CoreError
 from ..scenario import Scenario, Stage
 from . import candidates as cand
-from .engine import Deltas, outcome, outcome_of_edits, path_signature, stage_capacity, variant
+from .engine import Deltas, outcome, path_signature, stage_capacity, variant
 from .model import FREE, Change, Cost, FixResult, Outcome
 from .prices import PriceBook
 
@@ -104,11 +104,14 @@ class _Search:
         return [c for c in out if c is not None]
 
     def evaluate(self, config: _Config, hardware: tuple[int, ...]) -> _Eval | None:
-        key = (id(config.level1), id(config.compression), config.channels, hardware)
-        if key in self.seen:
-            return self.seen[key]
         stages = self._stages(hardware)
         dynamic = self._dynamic_changes(config, stages)
+        # Keyed by what is changed, not by how it was chosen ("one channel per drive" and
+        # "as is" are one variant when the counts agree).
+        key = (id(config.level1), id(config.compression), tuple(c.words for c in dynamic),
+               hardware)  # fmt: skip
+        if key in self.seen:
+            return self.seen[key]
         deltas = self._config_deltas(config)
         deltas += [_parsed(c) for c in dynamic]
         changes = [
@@ -156,34 +159,41 @@ class _Search:
         return self._caps[key]
 
     def level_sets(self, config: _Config, with_backup: bool) -> list[tuple[int, ...]]:
-        """One hardware set per breakpoint: each stage's cheapest option reaching it."""
+        """One hardware set per breakpoint: each stage's cheapest option reaching it.
+
+        A breakpoint is a restore rate, a backup rate (when a window is at stake) and, for
+        stages that bind channels, a unit count: each unit serves one channel, and a
+        channel's own ceiling (compression on one core, one drive) makes the number of
+        channels that can run count as much as the total.
+        """
         caps = self._capacities(config)
-        restore_levels = sorted({c[0] for row in caps for c in row})
-        backup_levels = sorted({c[1] for row in caps for c in row}) if with_backup else [0.0]
-        floor_r = min((row[0][0] for row in caps), default=0.0)
-        floor_b = min((row[0][1] for row in caps), default=0.0)
-        restore_levels = restore_levels[bisect.bisect_left(restore_levels, floor_r) :]
-        if with_backup:
-            backup_levels = backup_levels[bisect.bisect_left(backup_levels, floor_b) :]
+        units = [[_units(o) for o in d.options] for d in self.hw]
+        restore_levels = _levels([c[0] for row in caps for c in row], [r[0][0] for r in caps])
+        backup_levels = (
+            _levels([c[1] for row in caps for c in row], [r[0][1] for r in caps])
+            if with_backup
+            else [0.0]
+        )
         # Each stage's options cheapest first (at equal cost, the most capacity first).
         ordered = [
             sorted(range(len(row)), key=lambda i, d=d, row=row: (d.options[i].cost.key,
                                                                  -row[i][0], -row[i][1]))
             for d, row in zip(self.hw, caps, strict=True)
         ]  # fmt: skip
+        binds = [_binds(d) for d in self.hw]
         sets: dict[tuple[int, ...], None] = {}
         for lr, lb in itertools.product(restore_levels, backup_levels):
-            chosen = []
-            for order, row in zip(ordered, caps, strict=True):
-                best = next(
-                    (i for i in order if row[i][0] + 1e-6 >= lr and row[i][1] + 1e-6 >= lb),
-                    None,
-                )
-                if best is None:
+            choices: list[list[int]] = []
+            for order, row, n_row, bind in zip(ordered, caps, units, binds, strict=True):
+                reaching = [i for i in order if row[i][0] + 1e-6 >= lr and row[i][1] + 1e-6 >= lb]
+                if not reaching:
                     break
-                chosen.append(best)
+                # A stage that binds channels: the cheapest option for each unit count
+                # (every count level), else simply the cheapest.
+                choices.append(_cheapest_per_count(reaching, n_row) if bind else reaching[:1])
             else:
-                sets[tuple(chosen)] = None
+                for combo in itertools.product(*choices):
+                    sets[combo] = None
         return list(sets)
 
     # ------------------------------------------------------------------ the search
@@ -207,11 +217,17 @@ class _Search:
                 raise _Cancelled
             if progress:
                 progress(n / len(configs), "searching")
-            ceiling = self.evaluate(config, self._fastest(config))
+            top, bound = self._fastest(config)
+            ceiling = self.evaluate(config, top)
             if ceiling is None:
                 continue
-            can_meet = _meets_but_rpo(ceiling.outcome)
-            with_backup = not ceiling.outcome.windows_ok or not self._windows_ok(config, keep)
+            # With a true ceiling (the most of everything in one set) nothing in this
+            # configuration is faster: a bound for pruning. Without one, no pruning.
+            best_time_s = ceiling.outcome.recovery_s if bound else 0.0
+            can_meet = _meets_but_rpo(ceiling.outcome) or not bound
+            with_backup = (
+                not bound or not ceiling.outcome.windows_ok or not self._windows_ok(config, keep)
+            )
             signatures: set[tuple] = set()
             for hardware in self.level_sets(config, with_backup):
                 signature = self._signature(config, hardware)
@@ -219,7 +235,7 @@ class _Search:
                     continue  # a cheaper set moves data exactly as fast
                 signatures.add(signature)
                 cost = _total(self._static_changes(config, hardware))
-                if self._dominated(cost, ceiling.outcome.recovery_s) and not (
+                if self._dominated(cost, best_time_s) and not (
                     can_meet and (best_meets is None or cost.key < best_meets.key)
                 ):
                     continue
@@ -228,7 +244,7 @@ class _Search:
                     continue
                 found.append(ev)
                 self._front_add(ev)
-                if ev.outcome.same_as(ceiling.outcome):
+                if bound and ev.outcome.same_as(ceiling.outcome):
                     break  # higher levels cost more and cannot do better
                 if _meets_but_rpo(ev.outcome) and (
                     best_meets is None or ev.cost.key < best_meets.key
@@ -248,11 +264,19 @@ class _Search:
         scen = variant(self.base, stages, deltas)
         return path_signature(scen)
 
-    def _fastest(self, config: _Config) -> tuple[int, ...]:
+    def _fastest(self, config: _Config) -> tuple[tuple[int, ...], bool]:
+        """Each stage's most capable option, and whether that is the most of everything:
+        for a stage that binds channels, also the most units (else it is no ceiling)."""
         caps = self._capacities(config)
-        return tuple(
+        top = tuple(
             max(range(len(row)), key=lambda i, row=row: (row[i][0], row[i][1])) for row in caps
         )
+        bound = all(
+            _units(d.options[i]) >= max(_units(o) for o in d.options)
+            for d, i in zip(self.hw, top, strict=True)
+            if _binds(d)
+        )
+        return top, bound
 
     def _windows_ok(self, config: _Config, hardware: tuple[int, ...]) -> bool:
         ev = self.evaluate(config, hardware)
@@ -327,24 +351,30 @@ def _meets_but_rpo(o: Outcome) -> bool:
     return o.recovery_verdict == "meets" and o.windows_ok
 
 
-def _cheapest_reaching(
-    dim: cand.Dimension, caps: list[tuple[float, float]], lr: float, lb: float
-) -> int | None:
-    best: int | None = None
-    for i, (r, b) in enumerate(caps):
-        if r + 1e-6 < lr or b + 1e-6 < lb:
-            continue
-        if best is None or _better(dim, caps, i, best):
-            best = i
-    return best
+def _levels(values: list[float], floors: list[float]) -> list[float]:
+    """The distinct capacities from the slowest stage's as it is upwards."""
+    floor = min(floors, default=0.0)
+    levels = sorted(set(values))
+    return levels[bisect.bisect_left(levels, floor) :]
 
 
-def _better(dim: cand.Dimension, caps: list[tuple[float, float]], i: int, j: int) -> bool:
-    """Cheaper; at equal cost, more capacity."""
-    ci, cj = dim.options[i].cost.key, dim.options[j].cost.key
-    if ci != cj:
-        return ci < cj
-    return caps[i] > caps[j]
+def _cheapest_per_count(reaching: list[int], counts: list[int]) -> list[int]:
+    """Of options in cost order, those cheaper than every option with as many units."""
+    out, most = [], -1
+    for i in reaching:
+        if counts[i] > most:
+            out.append(i)
+            most = counts[i]
+    return out
+
+
+def _binds(dim: cand.Dimension) -> bool:
+    stage = dim.options[0].stage
+    return stage is not None and stage.binds_channel
+
+
+def _units(opt: cand.Option) -> int:
+    return opt.stage.count if opt.stage is not None else 0
 
 
 def pareto(points: Sequence[_Eval]) -> list[_Eval]:
@@ -403,4 +433,3 @@ def what_it_takes(
 
 
 __all__ = ["pareto", "what_it_takes"]
-_unused = (outcome_of_edits,)

@@ -17,7 +17,6 @@ import threading
 from collections.abc import Callable, Sequence
 from io import BytesIO
 from typing import Any
-from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_LEFT, TA_RIGHT
@@ -38,7 +37,16 @@ from reportlab.platypus import (
 )
 
 from .charts import AMBER, GREEN, GRID, INK, MUTED, NAVY, RED
-from .fonts import FONT, FONT_BOLD, ReportCancelled, register_fonts
+from .fonts import (
+    FONT,
+    FONT_BOLD,
+    ReportCancelled,
+    draw_text,
+    fit,
+    markup,
+    register_fonts,
+    text_width,
+)
 from .model import ReportData, Section
 from .model import Table as DataTable
 from .sections import PLAN_SECTIONS
@@ -68,8 +76,8 @@ def _style(commands: list[Any]) -> TableStyle:
 
 
 def _p(text: str) -> str:
-    """Plain text to paragraph markup (escape, keep line breaks)."""
-    return escape(text).replace("\n", "<br/>")
+    """Plain text to paragraph markup (escape, CJK in the fallback font, line breaks)."""
+    return markup(text).replace("\n", "<br/>")
 
 
 class NumberedCanvas(Canvas):
@@ -273,7 +281,7 @@ class ReportRenderer:
         canvas.setFont(FONT_BOLD, 10)
         canvas.drawString(self.left_margin, h - 9 * mm, "RTO Planner")
         canvas.setFont(FONT, 8)
-        canvas.drawRightString(w - self.right_margin, h - 9 * mm, self.data.title)
+        draw_text(canvas, w - self.right_margin, h - 9 * mm, self.data.title, FONT, 8, right=True)
         canvas.setFillColor(MUTED)
         canvas.setFont(FONT, 7)
         canvas.drawString(self.left_margin, 10 * mm, self.data.units_note)
@@ -287,15 +295,15 @@ class ReportRenderer:
         canvas.setFont(FONT_BOLD, 7.5)
         canvas.setFillColor(NAVY)
         left = f"{d.title} — "
-        canvas.drawString(self.left_margin, y, left)
-        x = self.left_margin + canvas.stringWidth(left, FONT_BOLD, 7.5)
+        draw_text(canvas, self.left_margin, y, left, FONT_BOLD, 7.5)
+        x = self.left_margin + text_width(left, FONT_BOLD, 7.5)
         canvas.setFont(FONT, 7.5)
         canvas.setFillColor(INK)
         right = d.customer or ""
-        room = w - self.right_margin - x - canvas.stringWidth(right, FONT, 7.5) - 12
-        canvas.drawString(x, y, _fit(d.scenario_name, FONT, 7.5, room))
+        room = w - self.right_margin - x - text_width(right, FONT, 7.5) - 12
+        draw_text(canvas, x, y, _fit(d.scenario_name, FONT, 7.5, room), FONT, 7.5)
         canvas.setFillColor(MUTED)
-        canvas.drawRightString(w - self.right_margin, y, right)
+        draw_text(canvas, w - self.right_margin, y, right, FONT, 7.5, right=True)
         canvas.setStrokeColor(GRID)
         canvas.setLineWidth(0.6)
         canvas.line(self.left_margin, y - 3 * mm, w - self.right_margin, y - 3 * mm)
@@ -479,14 +487,8 @@ def _reproducible() -> bool:
 
 
 def _fit(text: str, font: str, size: float, width: float) -> str:
-    """Shorten text with an ellipsis to fit `width` points."""
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    if stringWidth(text, font, size) <= width:
-        return text
-    while text and stringWidth(text + "…", font, size) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
+    """Shorten text with an ellipsis to fit `width` points (fonts.fit: O(n log n))."""
+    return fit(text, font, size, width)
 
 
 def render_pdf(

@@ -17,7 +17,7 @@ import numpy as np
 from ..catalog import Catalog
 from ..errors import CoreError
 from ..scenario import Scenario
-from .batch import recovery_totals, verdict_codes
+from .batch import recovery_totals, verdict_codes, worst_and_uniform
 from .inputs import UncertainInput, uncertain_inputs
 from .result import PERCENTILES, Distribution, InputRow, RiskResult, TornadoBar
 from .sampling import default_seed, draw_inputs, failure_times
@@ -37,18 +37,22 @@ def distribution(mode: str, totals: np.ndarray, rto_s: float, risk_s: float) -> 
     """The statistics of one failure-time mode's recovery totals."""
     codes = verdict_codes(totals, rto_s, risk_s)
     counts = np.bincount(codes, minlength=3) / totals.size
-    qs = np.quantile(totals, np.linspace(0.0, 1.0, 101))
+    ordered = np.sort(totals)
+    qs = quantiles(ordered, np.linspace(0.0, 1.0, 101))
     lo, hi = float(qs[0]), float(qs[-1])
     if hi <= lo:
         pad = max(abs(lo) * 1e-3, 1.0)
         lo, hi = lo - pad, hi + pad
-    hist, edges = np.histogram(totals, bins=HIST_BINS, range=(lo, hi))
+    edges = np.linspace(lo, hi, HIST_BINS + 1)
+    bins = np.clip(((totals - lo) * (HIST_BINS / (hi - lo))).astype(np.intp), 0, HIST_BINS - 1)
+    hist = np.bincount(bins, minlength=HIST_BINS)
+    pcts = quantiles(ordered, np.array(PERCENTILES) / 100.0)
     return Distribution(
         mode=mode,
         p_meets=float(counts[0]),
         p_at_risk=float(counts[1]),
         p_misses=float(counts[2]),
-        percentiles_s={p: float(np.quantile(totals, p / 100.0)) for p in PERCENTILES},
+        percentiles_s={p: float(v) for p, v in zip(PERCENTILES, pcts, strict=True)},
         mean_s=float(totals.mean()),
         min_s=float(qs[0]),
         max_s=float(qs[-1]),
@@ -56,6 +60,15 @@ def distribution(mode: str, totals: np.ndarray, rto_s: float, risk_s: float) -> 
         hist_counts=tuple(int(c) for c in hist),
         cdf_s=tuple(float(q) for q in qs),
     )
+
+
+def quantiles(ordered: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Quantiles of already sorted values (numpy's default, linear interpolation), so
+    one sort serves the CDF and the percentiles."""
+    pos = q * (ordered.size - 1)
+    below = np.floor(pos).astype(np.intp)
+    above = np.minimum(below + 1, ordered.size - 1)
+    return ordered[below] + (ordered[above] - ordered[below]) * (pos - below)
 
 
 def first_order_share(u: np.ndarray, totals: np.ndarray, bins: int) -> float:
@@ -127,11 +140,9 @@ def run_risk(
     rto, risk = tg.rto_s, tg.risk_margin_abs_s
     step(0.0, "drawing the inputs")
     draws, us = draw_inputs(varied, trials, seed)
-    step(0.1, "recovery at the worst instant")
-    worst = np.broadcast_to(recovery_totals(scenario, draws, None), (trials,))
-    step(0.45, "recovery at a random instant")
+    step(0.1, "recovery at the worst moment and at any moment")
     period = scenario.backup.level0_every_s
-    uniform = recovery_totals(scenario, draws, failure_times(seed, trials, period))
+    worst, uniform = worst_and_uniform(scenario, draws, failure_times(seed, trials, period))
     step(0.8, "tornado")
     base = float(recovery_totals(scenario, {}, None)[0])
     bars = []

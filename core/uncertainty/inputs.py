@@ -453,6 +453,8 @@ def uncertain_inputs(
         origin, source = provenance(key, scenario, catalog)
         if origin == "default" and given is None:
             continue  # nobody gave it: a format default (efficiency 1) is not a figure
+        if key == "backup.compression_ratio" and value == 1.0:
+            continue  # RMAN compression off: nothing to vary
         default = default_range(origin, spec.kind)
         rng = given[1] if given else default
         low, high = rng.bounds(value)
@@ -552,6 +554,12 @@ def check_uncertainty(scenario: Scenario, source: str, lines: Mapping[str, int])
         except UnitError as exc:
             raise error(tkey, exc.message, exc.hint) from None
         value = _value_at(key, scenario)
+        if key == "backup.compression_ratio" and value == 1.0:
+            raise error(
+                tkey,
+                "RMAN compression is off (ratio 1): there is no ratio to vary",
+                "give the tape drives' hw_compression a range instead",
+            )
         if value is None:
             raise error(
                 tkey,

@@ -42,9 +42,12 @@ def triangular(u: np.ndarray, low: float, mode: float, high: float) -> np.ndarra
     if width <= 0:
         return np.full(u.shape, mode)
     split = (mode - low) / width
-    rising = low + np.sqrt(u * width * (mode - low))
-    falling = high - np.sqrt((1.0 - u) * width * (high - mode))
-    return np.where(u < split, rising, falling)
+    rising = u < split
+    x = np.empty(u.shape)
+    x[rising] = low + np.sqrt(u[rising] * (width * (mode - low)))
+    falling = ~rising
+    x[falling] = high - np.sqrt((1.0 - u[falling]) * (width * (high - mode)))
+    return x
 
 
 def draw_inputs(

@@ -59,7 +59,8 @@ def pinned_note(r: RiskResult) -> str:
     if not pinned:
         return ""
     names = ", ".join(row.label for row in pinned[:4]) + (", …" if len(pinned) > 4 else "")
-    example = pinned[0].table_key
+    estimates = [row for row in pinned if row.kind in ("rate", "duration")]
+    example = (estimates or pinned)[0].table_key
     return (
         f"Held at their value (typed, ±0): {names}. If they are estimates, give them a "
         f'range in the [uncertainty] table, e.g. "{example}" = "-20%..+20%".'

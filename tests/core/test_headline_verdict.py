@@ -90,3 +90,14 @@ def test_pdf_first_page_names_the_decisive_assumption(tmp_path):
     first = pypdf.PdfReader(out).pages[0].extract_text()
     assert "Assumptions that decide this plan" in first
     assert "V$RECOVERY_PROGRESS" in first
+
+
+def test_catalog_decompression_rate_is_named_when_it_decides():
+    s = with_values(
+        load_scenario(DEMOS / "nas_two_heads.toml"),
+        {"backup.compression": "high", "database.cpu_cores": 1},
+    )
+    plan = compute_plan(s, include_cycle=False, include_growth=False)
+    found = {a.key: a for a in decisive_assumptions(plan)}
+    assert "backup.compression" in found
+    assert "decompression CPU" in found["backup.compression"].title

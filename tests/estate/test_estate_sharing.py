@@ -149,3 +149,26 @@ def test_identical_databases_of_one_tier_open_together(n, drives):
     if drives >= 2 * n:  # enough drives for every channel: a pure bandwidth share
         assert opens[-1] == pytest.approx(opens[0], rel=1e-9)
     assert opens[0] >= result.databases[0].alone_s * (1 - 1e-9)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    tier1=st.lists(
+        st.tuples(st.sampled_from(["300 GB", "2 TB"]), st.integers(1, 5)), min_size=1, max_size=4
+    ),
+    tier2=st.lists(
+        st.tuples(st.sampled_from(["300 GB", "2 TB"]), st.integers(1, 5)), min_size=1, max_size=4
+    ),
+    drives=st.integers(1, 8),
+    media=st.sampled_from(["400 MB/s", "1 GB/s", "5 GB/s"]),
+)
+def test_lower_tiers_never_delay_a_higher_one_property(tier1, tier2, drives, media):
+    """Starting together, with one restore each, the tier-1 databases open exactly as if
+    the tier-2 ones were not there: strict priority for drives and for bandwidth."""
+    shared = [{**LIB, "count": drives}, {**MS, "rate": media}]
+    first = [(on_shared(f"a{i}", size=s, channels=c), 1) for i, (s, c) in enumerate(tier1)]
+    second = [(on_shared(f"b{i}", size=s, channels=c), 2) for i, (s, c) in enumerate(tier2)]
+    alone = run_estate(estate(first, shared=shared))
+    together = run_estate(estate(first + second, shared=shared))
+    for d in alone.databases:
+        assert together.database(d.name).open_s == pytest.approx(d.open_s, rel=1e-9)

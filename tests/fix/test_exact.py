@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from rtoplanner.core.catalog import Catalog, CatalogItem
+from rtoplanner.core.catalog import Catalog, CatalogItem, shipped_catalog
 from rtoplanner.core.fix import PriceBook, what_it_takes
 from rtoplanner.core.fix import candidates as cand
 from rtoplanner.core.fix.engine import outcome_of_edits
@@ -30,6 +30,7 @@ def small_catalog() -> Catalog:
         CatalogItem("redo_apply", "mixed", "t", rate_Bps=72 * MBps),
         CatalogItem("redo_apply", "batch", "t", rate_Bps=112 * MBps),
     ]  # fmt: skip
+    items += shipped_catalog().by_kind("rman_compression")  # ratios and CPU per level
     return Catalog(items, currency="EUR")
 
 
@@ -41,14 +42,16 @@ size = "{size}"
 redo_rate = "1 MB/s"
 daily_change = "{change}"
 workload = "oltp"
+{db_extra}
 [backup]
 channels = 1
 channel_init = "30 s"
 level0_every = "7d"
-level1 = "none"
+level1 = "{level1}"
 archivelog_every = "{arch}"
 log_switch = "15 min"
 offsite_delay = "{offsite}"
+{backup_extra}
 [[path]]
 kind = "tape_drive"
 name = "LTO-5"
@@ -76,7 +79,17 @@ CASES = {
     "rpo and archived logs": dict(size="2 TB", change="3%", arch="4 h", offsite="0 s",
                                   on_disk="false", rto="5 h", rpo='rpo = "1 h"',
                                   window="24 h"),
+    "v2 keys: tracking, parallel logs, compression with cores": dict(
+        size="2 TB", change="3%", arch="1 h", offsite="0 s", on_disk="false", rto="6 h",
+        rpo="", window="3 h", db_extra="cpu_cores = 4",
+        level1="cumulative",
+        backup_extra='block_change_tracking = false\ncompression = "basic"\n'
+                     'job_overhead = "2 min"'),
 }  # fmt: skip
+for _case in CASES.values():
+    _case.setdefault("db_extra", "")
+    _case.setdefault("backup_extra", "")
+    _case.setdefault("level1", "none")
 
 
 def _brute_force(scenario, catalog, prices):
@@ -88,10 +101,11 @@ def _brute_force(scenario, catalog, prices):
         hw.append(opts)
     free = [None, *cand.free_changes(scenario, catalog)]
     level1 = [None, *cand.level1_options(scenario, catalog)]
+    compression = [None, *cand.compression_options(scenario, catalog, prices)]
     rpo = [None, *cand.rpo_options(scenario, catalog, prices)]
     points = []
-    for combo in itertools.product(*hw, cand.CHANNEL_CHOICES, level1, rpo):
-        *stages, channels, l1, r = combo
+    for combo in itertools.product(*hw, cand.CHANNEL_CHOICES, level1, compression, rpo):
+        *stages, channels, l1, comp, r = combo
         path = [
             o.stage if o is not None else s for o, s in zip(stages, scenario.path, strict=False)
         ]
@@ -101,6 +115,8 @@ def _brute_force(scenario, catalog, prices):
                                 cand.section_change(scenario, n)) if c]  # fmt: skip
         if l1 is not None:
             changes.append(l1.change)
+        if comp is not None:
+            changes.append(comp.change)
         if r is not None:
             changes += list(r.changes)
         for subset in itertools.product(*[[None, f] for f in free[1:]]):
@@ -141,5 +157,8 @@ def test_frontier_and_cheapest_match_brute_force(case):
     # (the point "no change at all" is shown as today, not on the frontier).
     brute_front = [p for p in _front(brute) if p[0] != FREE.key or p[1] != round(
         result.today.recovery_s)]  # fmt: skip
+    if result.recommended is not None:  # shown even when a cheaper point is faster
+        rec = (result.recommended.cost.key, round(result.recommended.recovery_s))
+        brute_front = sorted({*brute_front, rec})
     ours = [(p.cost.key, round(p.recovery_s)) for p in result.frontier]
     assert sorted(ours) == sorted(brute_front)

@@ -22,7 +22,8 @@ def doubled(path):
 
 def _scenario(**over):
     args = dict(size="3 TB", change="0%", arch="1 h", offsite="0 s", on_disk="true",
-                rto="4 h", rpo="", window="24 h")  # fmt: skip
+                rto="4 h", rpo="", window="24 h", db_extra="", backup_extra="",
+                level1="none")  # fmt: skip
     args.update(over)
     catalog = small_catalog()
     return load_scenario_text(SCENARIO.format(**args), catalog=catalog), catalog
@@ -75,7 +76,8 @@ def test_identical_network_upgrades_are_merged_into_one_with_the_others_noted():
         catalog.add(CatalogItem("network", name, "t", rate_Bps=rate, derate=0.8, price=price))
     scenario = load_scenario_text(
         SCENARIO.format(size="3 TB", change="0%", arch="1 h", offsite="0 s", on_disk="true",
-                        rto="5 h", rpo="", window="24 h"),
+                        rto="5 h", rpo="", window="24 h", db_extra="", backup_extra="",
+                        level1="none"),
         catalog=catalog,
     )  # fmt: skip
     result = what_it_takes(scenario, catalog=catalog, prices=PriceBook.from_catalog(catalog))
@@ -124,3 +126,31 @@ def test_unpriced_hardware_is_said_never_priced():
     assert all(p.cost.unpriced and p.cost.amount == 0 for p in hardware)
     assert "unpriced" in hardware[0].cost.text("EUR")
     assert any(n.startswith("No price for") for n in result.notes)
+
+
+def test_a_plan_that_meets_gets_no_recommendation_only_faster_options(demo_paths):
+    path = next(p for p in demo_paths if p.stem == "exadata_tape_infiniband")
+    scenario = load_scenario(path)
+    result = what_it_takes(scenario)
+    assert result.today.verdict == "meets"
+    assert result.recommended is None
+    assert all(p.recovery_s < result.today.recovery_s for p in result.frontier)
+
+
+def test_every_change_of_a_point_matters_also_with_an_rpo_fix(demo_paths):
+    # Regression: a shared RPO change (replication, alone or with archived-log backups
+    # more often) was evaluated with the other option's edits, so no change ever looked
+    # removable and points kept changes that made no difference.
+    path = next(p for p in demo_paths if p.stem == "small_gige_lto")
+    scenario = doubled(path)
+    catalog = shipped_catalog()
+    result = what_it_takes(scenario)
+    point = result.frontier[0]
+    assert any(c.category == "rpo" for c in point.changes)
+    for change in point.changes:
+        edits = {}
+        for other in point.changes:
+            if other is not change:
+                edits.update(other.edits)
+        after = outcome_of_edits(scenario, edits, catalog)
+        assert not after.same_as(point.outcome), f"{change.words} makes no difference"

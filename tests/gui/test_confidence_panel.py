@@ -13,11 +13,6 @@ from .helpers import distinct_colours, type_into
 pytestmark = pytest.mark.gui
 
 
-@pytest.fixture(autouse=True)
-def few_trials(monkeypatch):
-    monkeypatch.setattr("rtoplanner.app.plots.confidence_panel.GUI_TRIALS", 300)
-
-
 def confidence(window) -> ConfidencePanel:
     window.show_view("confidence")
     panel = window.results.panel("confidence")
@@ -105,3 +100,18 @@ def test_stop_cancels_the_run_and_keeps_the_last_answer(qtbot, window):
     assert panel.result is old
     assert "stopped" in panel.status.text()
     assert not panel.stop_button.isVisibleTo(panel)
+
+
+def test_probabilities_that_round_away_are_written_out(window):
+    from dataclasses import replace
+
+    from PySide6.QtGui import QTextDocument
+
+    panel = confidence(window)
+    r = panel.result
+    rare = replace(r, worst=replace(r.worst, p_meets=0.9994, p_at_risk=0.0001, p_misses=0.0005))
+    doc = QTextDocument()
+    doc.setHtml(panel._probabilities_html(rare))
+    shown = doc.toPlainText()
+    assert "meets > 99.9 %" in shown
+    assert "misses < 0.1 %" in shown

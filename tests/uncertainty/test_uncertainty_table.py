@@ -109,6 +109,7 @@ def line_of(text: str, fragment: str) -> int:
         ('"database.daily_change" = "6%..9%"', "does not contain the scenario's value 5"),
         ('"recovery.redo_apply_rate" = "-40%..20%"', "mixes a relative end"),
         ('"recovery.redo_apply_rate" = 15', "write it in quotes"),
+        ('"backup.compression_ratio" = "±10%"', "RMAN compression is off"),
     ],
 )
 def test_errors_name_the_file_line_and_key(entry, fragment):

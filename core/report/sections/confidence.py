@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ...uncertainty.result import RiskResult
     from ..pdf import ReportRenderer
 
-REPORT_TRIALS = 2_000  # TEMPORARY while the batch loops over the scalar engine: 100_000
+REPORT_TRIALS = 100_000
 TORNADO_ROWS = 8
 CACHE_KEY = "risk"
 

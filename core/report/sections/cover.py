@@ -51,7 +51,7 @@ def key_figures(ctx: ReportContext) -> tuple[KeyFigure, ...]:
         KeyFigure(
             "Worst-case recovery",
             format_duration(rec.total_s),
-            "failure just before the next level 0",
+            "failure just before the next level 0 finishes",
             rec.verdict != "misses",
         ),
         KeyFigure("RTO", format_duration(rec.rto_s), "recovery time objective"),

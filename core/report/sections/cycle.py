@@ -44,10 +44,12 @@ def build(ctx: ReportContext) -> CyclePart:
         worst_at_s=c.worst_at_s,
         level1_every_s=b.level1_every_s if b.level1 != "none" else None,
     )
+    level0 = ctx.plan.job("level0")
+    level0_s = level0.duration_s if level0 is not None else 0.0
     text = (
         f"A failure at any hour of the {format_duration(b.level0_every_s)} level 0 cycle "
         f"was evaluated. Recovery is slowest for a failure "
-        f"{describe_cycle_time(c.worst_at_s, b.level0_every_s)} "
+        f"{describe_cycle_time(c.worst_at_s, b.level0_every_s, level0_s)} "
         f"({format_duration(c.worst_s)}) and fastest just after a backup "
         f"({format_duration(c.best_s)}). "
         + (

@@ -18,8 +18,9 @@ FORMULAS = (
         "capacity = count × rate × efficiency × (r if the stage carries backup bytes) "
         "× (hw_compression if a tape drive and r = 1) ÷ write_factor",
         "Every capacity is in datafile (data) bytes per second. r is the RMAN compression "
-        "ratio (data bytes per backup byte); write_factor is 2 or 3 under ASM normal or high "
-        "redundancy.",
+        "ratio (data bytes per backup byte); write_factor (any factor of at least 1: 2 or 3 "
+        "under ASM normal or high redundancy, about 4/3 for RAID 5) divides restore writes "
+        "only: a backup reads one copy.",
     ),
     Formula(
         "Path rate and bottleneck",
@@ -31,18 +32,32 @@ FORMULAS = (
     ),
     Formula(
         "Serial channel start-up",
-        "channel k starts at k × channel_init;  T is the smallest time with "
-        "∫₀ᵀ R(k(t)) dt = V;  T ≥ channel_init + largest piece ÷ R(1)",
-        "Short phases never reach the full rate; the effective rate V ÷ T shows it. Without "
-        "multisection one channel must move the largest file alone.",
+        "channel k starts at k × channel_init;  T_fluid is the smallest time with "
+        "∫₀ᵀ R(k(t)) dt = V",
+        "Short phases never reach the full rate; the effective rate V ÷ T shows it.",
+    ),
+    Formula(
+        "Files assigned to channels up front, and the per-job time",
+        "T = job_overhead + max( T_fluid , channel_init + first ÷ c + ⌈first ÷ cartridge⌉ × h ,"
+        " m × channel_init + rest ÷ c + ⌈rest ÷ cartridge⌉ × h )",
+        "RMAN hands each channel its files up front: the first the largest file, the others "
+        "an even share; the last starts last and runs alone (ramp-down). c: one channel alone; "
+        "h: a tape's load + locate per cartridge.",
+    ),
+    Formula(
+        "Compression CPU",
+        "CPU ceiling = min(channels, cpu_cores) × per-core rate of the level "
+        "(compress for backups, decompress for restores)",
+        "One RMAN channel compresses on one core. Per-core rates come from the catalog; "
+        "without database.cpu_cores the plan says compression CPU was not modelled.",
     ),
     Formula(
         "Recovery time",
         "total = detect + tape recall + restore level 0 + restore incrementals + apply "
         "incrementals + restore archived redo + redo apply + open",
-        "Phases run one after another. Applying incrementals takes volume ÷ "
-        "incremental_apply_rate + incremental_overhead per backup; redo apply takes redo "
-        "volume ÷ redo_apply_rate.",
+        "Phases run in turn, except that applying incrementals overlaps their restore and "
+        "archived redo may be restored beside the level 0. Redo apply takes redo volume ÷ "
+        "redo_apply_rate. The total is when the last phase ends.",
     ),
     Formula(
         "Verdict",
@@ -50,11 +65,19 @@ FORMULAS = (
         "The risk margin defaults to 10 % of the RTO.",
     ),
     Formula(
+        "The plan's verdict",
+        "headline = worst of ( recovery vs RTO, failover vs RTO, site-loss data loss vs RPO, "
+        "each backup vs its window )",
+        "The cover names the check that decides; when everything meets, the tightest one "
+        "(the highest value ÷ target).",
+    ),
+    Formula(
         "Incremental and redo volumes",
         "cumulative level 1 after d days = size × (1 − (1 − p)^d);  "
-        "redo = redo rate × time since the last incremental",
-        "p is the daily distinct change. A differential holds one interval's change and all "
-        "differentials since the level 0 are restored and applied in turn.",
+        "redo = redo rate × (size ÷ today's size) × time since the last incremental",
+        "p is the daily distinct change; differentials are restored and applied in turn. A "
+        "backup is usable only once finished: the worst case is just before the next level 0 "
+        "finishes. Given volumes scale with the failure time and the size.",
     ),
     Formula(
         "Effective backup rate",

@@ -27,11 +27,14 @@ class LedgerPart:
     assumptions_text: str
     file_note: str
     """The scenario file's opening comment (where its figures come from), or ""."""
+    model_notes: tuple[str, ...] = ()
+    """What the plan says about its inputs and model: inputs without effect here and why,
+    assumptions to check (compression CPU, per-channel ceiling, shoe-shine)."""
 
 
 def build(ctx: ReportContext) -> LedgerPart:
     table, text = _Ledger(ctx).build()
-    return LedgerPart(table, text, ctx.s.comments.get("", ""))
+    return LedgerPart(table, text, ctx.s.comments.get("", ""), ctx.plan.notes)
 
 
 def render(r: ReportRenderer, part: LedgerPart) -> list[Flowable]:
@@ -42,6 +45,9 @@ def render(r: ReportRenderer, part: LedgerPart) -> list[Flowable]:
     widths = [50 * mm, 24 * mm, 27 * mm, 15 * mm]
     widths.append(r.width - sum(widths))
     out.append(r.table(part.assumptions, widths))
+    if part.model_notes:
+        out.append(r.para("What the plan says about these inputs and its model:"))
+        out += [r.para(f"• {note}", "small") for note in part.model_notes]
     return out
 
 
@@ -71,6 +77,9 @@ _UNIT_BY_KEY = {
     "recovery.incremental_overhead": "time per backup",
     "recovery.incremental_size": "data bytes",
     "recovery.redo_volume": "redo bytes",
+    "database.cpu_cores": "cores",
+    "backup.job_overhead": "time per RMAN job",
+    "recovery.failover": "duration",
     "count": "units",
     "efficiency": "share of the rate",
     "hw_compression": "data bytes per tape byte",
@@ -84,6 +93,9 @@ _UNSET = {
     "recovery.redo_apply_rate": "not set",
     "recovery.incremental_size": "not set (from the daily change)",
     "recovery.redo_volume": "not set (from the redo rate)",
+    "database.cpu_cores": "not set (compression CPU not modelled)",
+    "backup.compression": "not named (the ratio as given)",
+    "recovery.failover": "not set (no failover route)",
     "targets.rpo": "not set",
     "targets.backup_window": "not set",
 }
@@ -186,7 +198,10 @@ class _Ledger:
             for spec in SECTIONS[section]:
                 dotted = f"{section}.{spec.key}"
                 unit = _UNIT_BY_KEY.get(dotted, _UNIT_BY_KIND[spec.kind])
-                add(dotted, spec, table.get(spec.key), self.model_value(section, spec), unit)
+                cat = None
+                if dotted == "backup.compression_ratio" and s.backup.compression_source:
+                    cat = s.backup.compression_source[len("catalog:") :].strip()
+                add(dotted, spec, table.get(spec.key), self.model_value(section, spec), unit, cat)
         raw_path = raw.get("path") or [{} for _ in s.path]
         for i, st in enumerate(s.path):
             stage_note = notes.get(f"path[{i}]", "")

@@ -69,7 +69,7 @@ def _failure_text(ctx: ReportContext) -> str:
         else "no level 1 backup"
     )
     return (
-        f"Worst case of the backup cycle: a failure just before the next level 0, so "
+        f"Worst case of the backup cycle: a failure just before the next level 0 finishes, so "
         f"the restore needs the level 0, {inc} and "
         f"{format_duration(f.redo_since_s)} of redo."
     )
