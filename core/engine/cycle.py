@@ -34,11 +34,14 @@ def cycle_scan(
         recovery_total_s(scenario, restore, times, level0_s=level0_s, level1_s=level1_s),
         times.shape,
     )
+    rto = scenario.targets.rto_s
+    missing = int(np.count_nonzero(totals[:-1] > rto))  # hours, not the extra instant
     points = [CyclePoint(float(t), float(v)) for t, v in zip(times, totals, strict=True)]
+    # In time order: the worst instant (just before the level 0 finishes) falls inside the
+    # cycle, so a chart drawn through the points does not jump back from its end.
+    points.sort(key=lambda p: p.since_level0_s)
     worst = max(points, key=lambda p: p.total_s)
     best = min(p.total_s for p in points)
-    rto = scenario.targets.rto_s
-    missing = sum(1 for p in points[:-1] if p.total_s > rto)
     return CycleResult(
         points=tuple(points),
         worst_s=worst.total_s,

@@ -162,3 +162,11 @@ def test_floats_in_floats_out():
     assert type(plan.recovery.total_s) is float
     assert type(plan.recovery.verdict) is str
     assert all(type(j.duration_s) is float for j in plan.jobs)
+
+
+def test_the_cycle_points_are_in_time_order_with_the_worst_instant_inside():
+    scenario, _ = random_scenarios(1, seed=11)[0]
+    plan = compute_plan(scenario, include_growth=False)
+    times = [p.since_level0_s for p in plan.cycle.points]
+    assert times == sorted(times)
+    assert any(p.since_level0_s == plan.cycle.worst_at_s for p in plan.cycle.points)
