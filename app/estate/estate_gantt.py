@@ -6,6 +6,7 @@ import numpy as np
 import pyqtgraph as pg
 
 from rtoplanner.core.estate import DatabaseOutcome, EstateResult
+from rtoplanner.core.estate.run import beside_earlier
 from rtoplanner.core.result import PHASE_TITLES
 from rtoplanner.core.units import format_duration
 
@@ -47,15 +48,17 @@ class EstateGantt(pg.PlotWidget):
 
     def set_result(self, result: EstateResult, rows: list[DatabaseOutcome]) -> None:
         self.rows = rows
-        x0, y, w, brushes = [], [], [], []
+        x0, y, w, h, brushes = [], [], [], [], []
         for i, d in enumerate(rows):
-            for p in d.phases:
+            for p, beside in zip(d.phases, beside_earlier(d.phases), strict=True):
                 if p.duration_s > 0:
+                    # a phase beside an earlier one takes the lower half of the row
                     x0.append(p.start_s)
-                    y.append(i)
+                    y.append(i + BAR_HEIGHT / 4 if beside else i)
                     w.append(p.duration_s)
+                    h.append(BAR_HEIGHT / 2 if beside else BAR_HEIGHT)
                     brushes.append(pg.mkBrush(PHASE_COLORS[p.name]))
-        self.bars.setOpts(x0=x0, y=y, width=w, height=BAR_HEIGHT, brushes=brushes,
+        self.bars.setOpts(x0=x0, y=y, width=w, height=h, brushes=brushes,
                           pens=[mkpen(self.theme.background, 1)] * len(x0))  # fmt: skip
         ys = np.arange(len(rows), dtype=float)
         self.rto_ticks.setData(x=[d.rto_s for d in rows], y=ys)

@@ -87,6 +87,16 @@ class EstateResult:
         return all(d.verdict != "misses" for d in self.databases if d.priority == 1)
 
 
+def beside_earlier(phases: tuple[PhaseRun, ...]) -> list[bool]:
+    """For each phase, whether it runs beside an earlier one (an apply overlapping its
+    restore, archived redo restored with the level 0): charts draw it in half a row."""
+    out, end = [], 0.0
+    for p in phases:
+        out.append(p.duration_s > 0 and p.start_s < end - 1e-6)
+        end = max(end, p.end_s)
+    return out
+
+
 def _outcome(estate: Estate, job: Job, run: DatabaseRun) -> DatabaseOutcome:
     db = estate.databases[job.index]
     open_s = run.open_s

@@ -36,19 +36,14 @@ def _parts_of(
         if opt is not None and opt.change is not None:
             by_id[id(opt.change)] = ("deltas", None, opt.deltas)
     for ropt in search.rpo:
-        for c in ropt.changes:
-            by_id[id(c)] = ("rpo", None, ropt)
-    rpo_done: set[int] = set()
+        for c, part in zip(ropt.changes, ropt.parts, strict=True):
+            by_id[id(c)] = ("deltas", None, part)
     for c in changes:
         kind, idx, what = by_id.get(id(c), ("dynamic", None, None))
         if kind == "stage":
             stages[idx] = what  # type: ignore[index]
         elif kind == "deltas":
             deltas.append(what)  # type: ignore[arg-type]
-        elif kind == "rpo":
-            if id(what) not in rpo_done:
-                rpo_done.add(id(what))
-                deltas.append(what.deltas)  # type: ignore[union-attr]
         else:
             deltas.append(_parsed(c))
     return stages, deltas

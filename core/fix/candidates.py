@@ -32,7 +32,8 @@ from .prices import ADVANCED_COMPRESSION, OPTION_KIND, REPLICATION, STANDBY, Pri
 
 NO_HARDWARE_KINDS = ("channel", "measured")
 """Stages that are not something to buy: a per-channel ceiling, a measured whole path."""
-MAX_EXTRA_UNITS = 16
+MORE_UNITS = 4
+"""More units of a stage: up to twice as many, or this many more."""
 ARCHIVELOG_STEPS_S = (3600.0, 1800.0, 900.0)
 GB = 1e9
 
@@ -92,7 +93,7 @@ def _weighed(opt: Option, units: int) -> Option:
 
 def _max_count(stage: Stage) -> int:
     """More units: up to twice as many, or four more."""
-    return max(2 * stage.count, stage.count + MAX_EXTRA_UNITS // 4)
+    return max(2 * stage.count, stage.count + MORE_UNITS)
 
 
 def _max_swap_count(stage: Stage) -> int:
@@ -397,6 +398,10 @@ class RpoOption:
 
     changes: tuple[Change, ...]
     deltas: Deltas
+    """The parsed changes of all of them together."""
+    parts: tuple[Deltas, ...] = ()
+    """The parsed changes of each, in the order of `changes` (one change may be shared
+    by several options)."""
 
     @property
     def cost(self) -> Cost:
@@ -456,8 +461,9 @@ def rpo_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Rpo
     for changes in singles:
         edits = {k: v for c in changes for k, v in c.edits.items()}
         opt = _config_option(base, catalog, Change("rpo", "", edits))
-        if opt is not None:
-            out.append(RpoOption(tuple(changes), opt.deltas))
+        parts = [_config_option(base, catalog, c) for c in changes]
+        if opt is not None and all(p is not None for p in parts):
+            out.append(RpoOption(tuple(changes), opt.deltas, tuple(p.deltas for p in parts)))  # type: ignore[union-attr]
     return sorted(out, key=lambda o: (o.cost.key, len(o.changes)))
 
 

@@ -27,7 +27,7 @@ from ..catalog import Catalog, shipped_catalog
 from ..errors import CoreError
 from ..scenario import Scenario, Stage
 from . import candidates as cand
-from .engine import Deltas, outcome, outcome_of_edits, path_signature, stage_capacity, variant
+from .engine import Deltas, outcome, path_signature, stage_capacity, variant
 from .model import FREE, Change, Cost, FixResult, Outcome
 from .prices import PriceBook
 
@@ -433,4 +433,3 @@ def what_it_takes(
 
 
 __all__ = ["pareto", "what_it_takes"]
-_unused = (outcome_of_edits,)

@@ -23,6 +23,7 @@ from ..jsonable import json_ready
 from ..store import NotFoundError, Store
 from .recovery_progress import RedoApplyRate
 from .rman_csv import BackupRate, backup_rates
+from .sanity import plausible_interval, plausible_job
 from .series import ALL_INSTANCES, RedoInterval, RedoSeries, series_by_database
 from .store_import import KIND_LABELS, job_from_dict
 
@@ -325,7 +326,8 @@ def _summarise(key: str, rows: list[_Row]) -> DatabaseWorkload:
     redo_rows = [r for r in rows if r.kind in REDO_KINDS]
     series = None
     series_counts: dict[str, int] = {}
-    intervals = _intervals(key, redo_rows, "redo")
+    # Rows stored by an older version may hold figures today's import refuses (sanity.py).
+    intervals = [(k, iv) for k, iv in _intervals(key, redo_rows, "redo") if plausible_interval(iv)]
     if intervals:
         series = series_by_database(iv for _, iv in intervals)[0]
         has_global = any(iv.instance == ALL_INSTANCES for _, iv in intervals)
@@ -334,11 +336,12 @@ def _summarise(key: str, rows: list[_Row]) -> DatabaseWorkload:
             if not has_global or iv.instance == ALL_INSTANCES:
                 by_kind[kind] += 1
         series_counts = {k: by_kind[k] for k in REDO_KINDS if by_kind.get(k)}
-    blocks = [iv for _, iv in _intervals(key, redo_rows, "blocks")]
+    blocks = [iv for _, iv in _intervals(key, redo_rows, "blocks") if plausible_interval(iv)]
     block_series = series_by_database(blocks) if blocks else []
     jobs = [
         job_from_dict(json.loads(r.payload)) for r in rows if r.kind == "rman_job" and r.payload
     ]
+    jobs = [j for j in jobs if plausible_job(j)]
     rates = backup_rates(jobs) if jobs else []
     applies = [_apply_rate(r.payload) for r in rows if r.kind == "recovery_progress" and r.payload]
     return DatabaseWorkload(

@@ -33,7 +33,7 @@ from .. import __version__
 from ..clock import source_date_epoch
 from ..clock import today as report_date
 from ..estate import EstateResult, LeastHardware, least_hardware, run_estate
-from ..estate.run import NOTHING, DatabaseOutcome
+from ..estate.run import NOTHING, DatabaseOutcome, beside_earlier
 from ..result import PHASE_TITLES
 from ..units import format_duration
 from ..wording import VERDICT_WORDS
@@ -184,6 +184,8 @@ class EstateBar:
     start_s: float
     duration_s: float
     style: str
+    beside: bool = False
+    """Runs beside an earlier phase: drawn in the lower half of the row."""
 
 
 @dataclass(frozen=True)
@@ -206,8 +208,8 @@ def build_gantt(result: EstateResult) -> EstateGanttPart:
         EstateRow(
             f"P{d.priority} · {d.name}",
             tuple(
-                EstateBar(p.start_s, p.duration_s, PHASE_STYLE[p.name])
-                for p in d.phases
+                EstateBar(p.start_s, p.duration_s, PHASE_STYLE[p.name], beside)
+                for p, beside in zip(d.phases, beside_earlier(d.phases), strict=True)
                 if p.duration_s > 0
             ),
             d.open_s,
@@ -255,7 +257,8 @@ def estate_gantt_chart(part: EstateGanttPart, width: float) -> Drawing:
         yc = y1 - (i + 0.5) * row
         g.add(_text(x0 - 6, yc - 2.7, _fit_label(r.label, x0 - 10), 7.0, INK, "end"))
         for b in r.bars:
-            g.add(Rect(x0 + b.start_s * scale, yc - 4.5, max(b.duration_s * scale, 0.6), 9,
+            y, h = (yc - 4.5, 4.5) if b.beside else (yc - 4.5, 9)
+            g.add(Rect(x0 + b.start_s * scale, y, max(b.duration_s * scale, 0.6), h,
                        fillColor=PHASE_COLOURS[b.style], strokeColor=None))  # fmt: skip
         if r.rto_s <= vmax:
             xr = x0 + r.rto_s * scale

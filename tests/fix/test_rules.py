@@ -135,3 +135,22 @@ def test_a_plan_that_meets_gets_no_recommendation_only_faster_options(demo_paths
     assert result.today.verdict == "meets"
     assert result.recommended is None
     assert all(p.recovery_s < result.today.recovery_s for p in result.frontier)
+
+
+def test_every_change_of_a_point_matters_also_with_an_rpo_fix(demo_paths):
+    # Regression: a shared RPO change (replication, alone or with archived-log backups
+    # more often) was evaluated with the other option's edits, so no change ever looked
+    # removable and points kept changes that made no difference.
+    path = next(p for p in demo_paths if p.stem == "small_gige_lto")
+    scenario = doubled(path)
+    catalog = shipped_catalog()
+    result = what_it_takes(scenario)
+    point = result.frontier[0]
+    assert any(c.category == "rpo" for c in point.changes)
+    for change in point.changes:
+        edits = {}
+        for other in point.changes:
+            if other is not change:
+                edits.update(other.edits)
+        after = outcome_of_edits(scenario, edits, catalog)
+        assert not after.same_as(point.outcome), f"{change.words} makes no difference"

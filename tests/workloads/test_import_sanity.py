@@ -106,3 +106,39 @@ def test_absurd_redo_size_is_refused(store_path: Path, tmp_path: Path, value: st
         assert "NaN" not in summary.stdout and "Infinity" not in summary.stdout
     else:
         assert _sha(store_path) == before
+
+
+def test_impossible_rows_stored_by_an_older_version_are_left_out_of_summaries(
+    store_path: Path, tmp_path: Path
+) -> None:
+    """A store written before these checks may hold such rows: summaries skip them."""
+    from datetime import datetime
+
+    from rtoplanner.core.importers.rman_csv import BackupJob
+    from rtoplanner.core.importers.store_import import (
+        WorkloadRow,
+        insert_row,
+        job_to_dict,
+    )
+
+    good = _cli(
+        store_path, "import", "--database", "PROD", str(CSV / "rman_backup_job_details.csv")
+    )
+    assert good.returncode == 0, good.stderr
+    before = json.loads(_cli(store_path, "imports", "summary", "--json").stdout)
+    zero = BackupJob("999", "DB FULL", "COMPLETED", "SBT_TAPE", datetime(2024, 5, 1, 20),
+                     datetime(2024, 5, 1, 21), 3600.0, 5e12, 0.0)  # fmt: skip
+    hour = (datetime(2024, 5, 1, 0), datetime(2024, 5, 1, 1))
+    huge = WorkloadRow("h" * 64, "sysstat", "PROD", None, "1", *hour, 3600.0, 1e308 / 3600,
+                       {"redo_bytes": 1e308})  # fmt: skip
+    job_row = WorkloadRow("z" * 64, "rman_job", "PROD", None, None, zero.start, zero.end,
+                          3600.0, None, job_to_dict(zero))  # fmt: skip
+    with Store(store_path) as store:
+        now = datetime(2024, 6, 1)
+        store.write(lambda con: (insert_row(con, huge, "old", now),
+                                 insert_row(con, job_row, "old", now)))  # fmt: skip
+    proc = _cli(store_path, "imports", "summary", "--json")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    (after,) = json.loads(proc.stdout, parse_constant=lambda t: pytest.fail(f"{t} in JSON"))
+    assert after["backup_rates"] == before[0]["backup_rates"]  # the 0-byte job left out
+    assert after["redo"] is None  # the 1e308 interval left out, no OverflowError
