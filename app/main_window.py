@@ -46,7 +46,7 @@ from PySide6.QtWidgets import (
 from rtoplanner.core import ENGINE_VERSION
 from rtoplanner.core import __version__ as core_version
 from rtoplanner.core.appinfo import SCENARIO_SUFFIX
-from rtoplanner.core.decisive import banner_tooltip
+from rtoplanner.core.decisive import banner_tooltip, decisive_assumptions
 from rtoplanner.core.engine.verdict import phase_sentence
 from rtoplanner.core.errors import CoreError
 from rtoplanner.core.plan import Plan
@@ -147,6 +147,13 @@ class VerdictBanner(QLabel):
             f"<b>{format_duration(abs(rec.margin_s))}</b>; "
             f"{html.escape(phase_sentence(rec))}"
         )
+        said = []
+        if n := len(decisive_assumptions(plan)):
+            said.append(f"{n} default{'s' if n > 1 else ''} that decide{'' if n > 1 else 's'}")
+        if n := len(plan.notes):
+            said.append(f"{n} note{'s' if n > 1 else ''}")
+        if said:
+            lines[0] += f" <span style='color:gray'>· {' and '.join(said)}: hover</span>"
         return lines
 
 

@@ -33,7 +33,10 @@ def _arrays(a: Any, b: Any) -> bool:
 
 def is_batch(*values: Any) -> bool:
     """True when any value is an array of several elements (a batch of trials)."""
-    return any(isinstance(v, _ND) and v.ndim > 0 for v in values)
+    for v in values:  # noqa: SIM110 - a plain loop: this runs on every formula of a plan
+        if v.__class__ is _ND and v.ndim > 0:
+            return True
+    return False
 
 
 def scalar(value: Any) -> Any:
@@ -47,6 +50,8 @@ def scalar(value: Any) -> Any:
 
 def where(condition: Any, a: Any, b: Any) -> Any:
     """`a` where the condition holds, else `b`, per element."""
+    if condition.__class__ is bool and a.__class__ is not _ND and b.__class__ is not _ND:
+        return a if condition else b
     if not (isinstance(condition, _ND) or isinstance(a, _ND) or isinstance(b, _ND)):
         return a if condition else b
     with np.errstate(all="ignore"):

@@ -17,7 +17,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 HERE = Path(__file__).resolve().parent
 DEMO = HERE.parents[1] / "data" / "scenarios" / "exadata_tape_infiniband.toml"
-VIEWS = ("timeline", "path", "backups", "cycle", "rpo")
+VIEWS = ("timeline", "path", "backups", "cycle", "rpo", "confidence")
 
 
 def main() -> int:

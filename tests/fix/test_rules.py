@@ -4,6 +4,7 @@ identical outcomes merged, RPO fixed, budget respected, the answer makes the pla
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
 
@@ -29,7 +30,11 @@ def _scenario(**over):
     return load_scenario_text(SCENARIO.format(**args), catalog=catalog), catalog
 
 
-@pytest.mark.parametrize("name", ["small_gige_lto", "oltp_zfs_nas", "exadata_tape_infiniband"])
+DEMOS = sorted(p.stem for p in (Path(__file__).resolve().parents[2] / "data" / "scenarios")
+               .glob("*.toml"))  # fmt: skip
+
+
+@pytest.mark.parametrize("name", DEMOS)
 def test_doubled_demo_gets_a_frontier_whose_recommended_point_meets(demo_paths, name):
     path = next(p for p in demo_paths if p.stem == name)
     scenario = doubled(path)

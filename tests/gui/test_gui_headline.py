@@ -49,6 +49,7 @@ def test_banner_names_the_deciding_phase_then_its_limit(qtbot, tmp_path):
             in text
         )
         assert "restore limited by" not in text
+        assert "1 default that decides" in text  # the OLTP redo apply class default
         assert "V$RECOVERY_PROGRESS" in win.banner.toolTip()
     finally:
         close_window(win)
