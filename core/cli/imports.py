@@ -30,7 +30,7 @@ from ..importers.stored import (
 from ..outfile import write_output_text
 from ..scenario import dump_scenario, load_scenario
 from ..store import open_store_from_args
-from ..units import format_rate, format_size
+from ..units import format_duration, format_rate, format_size
 from .catalog import format_table, print_json
 from .scenarios import _resolve
 
@@ -168,6 +168,9 @@ def run_list(args: argparse.Namespace) -> int:
 
 # ----------------------------------------------------------------------------- summary
 
+SHORT_SERIES_S = 24 * 3600.0
+"""Below a day of reports, p95 and peak are not a busy hour's figure: say so."""
+
 
 def _summary_lines(w: DatabaseWorkload) -> list[str]:
     out = [w.label]
@@ -175,9 +178,10 @@ def _summary_lines(w: DatabaseWorkload) -> list[str]:
     if s is not None:
         n = len(s.instances)
         insts = "global RAC report(s)" if "*" in s.instances else f"{n} instance{'s' * (n != 1)}"
+        covered_s = (s.last - s.first).total_seconds()
         out.append(
             f"  redo: {w.series_source()}, {_when(s.first)} → {_when(s.last)} "
-            f"({len(s.hours)} hours, {insts})"
+            f"({format_duration(covered_s)} of reports, {insts})"
         )
         hod = (
             f", usually {s.busiest_hour_of_day:02d}:00-{(s.busiest_hour_of_day + 1) % 24:02d}:00"
@@ -190,6 +194,12 @@ def _summary_lines(w: DatabaseWorkload) -> list[str]:
             f"busiest hour {_when(s.busiest_hour)}{hod}"
         )
         out += [f"    note: {x}" for x in s.warnings]
+        if covered_s < SHORT_SERIES_S:
+            out.append(
+                f"    note: p95 and peak of only {format_duration(covered_s)} of reports say "
+                "little about a busy hour: import a day or more (a week is best) of hourly "
+                "reports before applying them"
+            )
     if w.block_changes_per_s is not None:
         out.append(
             f"  block changes: {w.block_changes_per_s:,.0f}/s on average "

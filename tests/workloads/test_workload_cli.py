@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 import sys
+from datetime import datetime
 
 import pytest
 from workload_helpers import CSV, FIXTURES, MIT_REPORTS, SCENARIO, SYNTHETIC, sysstat_csv
@@ -261,3 +262,16 @@ def test_apply_usage_errors(capsys, filled, argv) -> None:
     _, err = capsys.readouterr()
     assert exc.value.code == 2 and "Traceback" not in err
     assert err.strip().splitlines()[-1].startswith("rto-planner imports apply: error:")
+
+
+def test_imports_summary_of_one_hour_of_rac_data_says_so(capsys, db, tmp_path) -> None:
+    """Issue 15.8: "2 hours, 2 instances" for one hour of RAC data, and p95/peak of a
+    single hour without a warning."""
+    sysstat_csv(tmp_path / "one.csv", hours=1, instances=2, start=datetime(2024, 3, 1, 10, 30))
+    rc, _, _ = run(capsys, "import", "--db", db, str(tmp_path / "one.csv"), "--database", "PROD")
+    assert rc == 0
+    rc, out, err = run(capsys, "imports", "summary", "--db", db)
+    assert (rc, err) == (0, "")
+    assert "(1 h 00 min of reports, 2 instances)" in out
+    assert "2 hours" not in out
+    assert "p95 and peak of only 1 h 00 min of reports" in out
