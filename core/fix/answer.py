@@ -10,7 +10,7 @@ from ..scenario import Stage
 from ..units import format_rate
 from .candidates import has_key
 from .engine import Deltas, outcome, outcome_of_edits, variant
-from .model import HARDWARE, Change, FixPoint, FixResult, Outcome
+from .model import HARDWARE, Change, FixPoint, FixResult, Outcome, significant
 from .prices import format_money
 
 if TYPE_CHECKING:
@@ -194,7 +194,7 @@ def build_result(
         changes = _alternatives(search, e) if is_rec else e.changes
         checked = _checked(search, changes, e.outcome)
         points.append(FixPoint(changes, e.cost, checked, recommended=is_rec))
-    points = _merged(points)
+    points = significant(_merged(points))
     rec_point = next((p for p in points if p.recommended), None)
     chosen = _within_budget(points, budget) if budget is not None else rec_point
     if budget is None and chosen is None and points:
