@@ -364,3 +364,14 @@ def test_phase_colours_are_the_pdfs():
 
     for name, style in PHASE_STYLE.items():
         assert PHASE_COLORS[name].lower() == "#" + PHASE_COLOURS[style].hexval()[2:].lower()
+
+
+def test_a_bad_stage_value_leads_to_its_row(qtbot, window, tmp_path):
+    text = DEMO.read_text(encoding="utf-8").replace('rate = "1.6 GB/s"', 'rate = "fast"', 1)
+    bad = tmp_path / "bad_stage.toml"
+    bad.write_text(text, encoding="utf-8")
+    window.open_file(bad, ask=False)
+    (button,) = window.plan_area.empty.fix_buttons["path[1].rate"]
+    button.click()
+    assert window.stages.current_row() == 1
+    assert window.focusWidget() is window.stages.view
