@@ -205,7 +205,7 @@ class MainWindow(QMainWindow):
         rl.setContentsMargins(0, 0, 0, 0)
         rl.setSpacing(2)
         rl.addWidget(self.banner)
-        self.plan_area = PlanArea(self.results, self.doc, self.editor.show_field)
+        self.plan_area = PlanArea(self.results, self.doc, self.show_input)
         rl.addWidget(self.plan_area, 1)
 
         self.top_split = QSplitter(Qt.Orientation.Horizontal)
@@ -857,6 +857,15 @@ class MainWindow(QMainWindow):
             self.catalog_browser.close()
 
     # ------------------------------------------------------------------ window
+
+    def show_input(self, key: str) -> bool:
+        """Take the user to an input: a form field, or a stage's row of the path table."""
+        m = re.fullmatch(r"path\[(\d+)\](?:\..*)?", key)
+        if m is None:
+            return self.editor.show_field(key)
+        self.stages.select_row(int(m.group(1)))
+        self.stages.view.setFocus()
+        return True
 
     def show_view(self, name: str) -> None:
         self.results.show_view(name)
