@@ -68,6 +68,7 @@ from rtoplanner.core.importers import (
 from rtoplanner.core.importers.apply import ApplyRequest, apply_workload
 from rtoplanner.core.importers.store_import import KIND_LABELS, import_file
 from rtoplanner.core.importers.stored import DatabaseWorkload, database_workload
+from rtoplanner.core.scenario import spec_for_key
 from rtoplanner.core.store import Store
 from rtoplanner.core.units import format_duration, format_rate, format_size, parse_rate
 
@@ -821,9 +822,15 @@ class ImportDialog(QDialog):
             return False
         changes: dict[str, Any] = {}
         new_raw = result.scenario.raw
+        binary = bool(getattr(self.parent(), "binary", False))
         for v in result.values:
             section, _, key = v.key.partition(".")
-            changes[v.key] = (new_raw.get(section) or {}).get(key)
+            value = (new_raw.get(section) or {}).get(key)
+            spec = spec_for_key(v.key)
+            if spec is not None and spec.kind == "rate" and isinstance(value, str):
+                # As the user reads rates (their units, four figures), not "1207.6 B/s".
+                value = format_rate(parse_rate(value), binary=binary, sig=4)
+            changes[v.key] = value
         old_prov = self.doc.raw.get("provenance") or {}
         for key, text in (new_raw.get("provenance") or {}).items():
             if old_prov.get(key) != text:

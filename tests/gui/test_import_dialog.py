@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import pytest
@@ -68,6 +69,8 @@ def test_importing_a_sample_report_updates_the_redo_rate(qtbot, store_window, se
 
     after_raw = doc.raw["database"]["redo_rate"]
     assert after_raw != before_raw
+    # In the user's units with four figures (issue 15.8: the field showed "1207.6 B/s").
+    assert re.fullmatch(r"\d[\d.]{0,4} (kB|MB|GB)/s", after_raw), after_raw
     assert parse_rate(after_raw) == pytest.approx(3277772.8, rel=1e-3)
     prov = doc.raw["provenance"]
     assert prov["workload.database"] == "DBU"
