@@ -31,12 +31,14 @@ from PySide6.QtWidgets import (
 )
 
 from rtoplanner.core.catalog import parse_price
+from rtoplanner.core.engine.verdict import decided_by_words
 from rtoplanner.core.errors import CoreError
 from rtoplanner.core.fix import FixPoint, FixResult, PriceBook, common_changes, what_it_takes
 from rtoplanner.core.fix.prices import format_money, price_book
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.scenario import Scenario
 from rtoplanner.core.units import format_duration
+from rtoplanner.core.wording import plural
 
 from .document import ScenarioDocument
 from .models.fix_table_model import (
@@ -259,9 +261,10 @@ class WhatItTakesPanel(QWidget):
         today = result.today
         color = VERDICT_COLORS.get(today.verdict, "")
         rec = result.recommended
+        decided = html.escape(decided_by_words(today.decided_by))
         head = (
             f"Today: <b style='color:{color}'>{VERDICT_WORDS[today.verdict]}</b>, worst case "
-            f"{format_duration(today.recovery_s)} (decided by {html.escape(today.decided_by)}). "
+            f"{format_duration(today.recovery_s)} (decided by {decided}). "
         )
         if today.verdict == "meets":
             head += "<b>It meets every target</b>; the points below buy a faster recovery."
@@ -269,7 +272,7 @@ class WhatItTakesPanel(QWidget):
             cost = html.escape(rec.cost.text(result.currency))
             head += (
                 f"<b>Cheapest way to meet every target: {cost}</b> "
-                f"(★, {len(rec.changes)} change(s), worst case "
+                f"(★, {plural(len(rec.changes), 'change')}, worst case "
                 f"{format_duration(rec.recovery_s)})."
             )
         elif result.frontier:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..catalog import Catalog, parse_price
+from ..engine.verdict import decided_by_words
 from ..errors import CoreError
 from ..fix import FixPoint, FixResult, common_changes, what_it_takes
 from ..fix.export import annotated_scenario_text
@@ -121,7 +122,7 @@ def render_text(result: FixResult) -> str:
     lines = [
         f"What it takes — {result.scenario}",
         f"Today: worst-case recovery {format_duration(t.recovery_s)}, "
-        f"{VERDICT_WORDS[t.verdict]} (decided by {t.decided_by})",
+        f"{VERDICT_WORDS[t.verdict]} (decided by {decided_by_words(t.decided_by)})",
         "",
     ]
     for note in result.notes:

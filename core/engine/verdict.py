@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..result import BackupJob, Phase, RecoveryResult, RpoResult
+from ..result import JOB_TITLES, BackupJob, Phase, RecoveryResult, RpoResult
 from ..units import format_duration
 from ..wording import VERDICT_WORDS
 
@@ -94,6 +94,15 @@ def plan_checks(
             )
         )
     return tuple(checks)
+
+
+def decided_by_words(name: str) -> str:
+    """A `decided_by` value in a DBA's words: 'rpo' → 'RPO', 'backup.level0' →
+    'Level 0 backup window' (the JSON keeps the raw value)."""
+    if name.startswith(BACKUP_PREFIX):
+        job = name.removeprefix(BACKUP_PREFIX)
+        return f"{JOB_TITLES.get(job, job)} backup window"
+    return {RECOVERY: "recovery", FAILOVER: "failover", RPO: "RPO"}.get(name, name)
 
 
 def deciding_check(checks: tuple[Check, ...]) -> Check:

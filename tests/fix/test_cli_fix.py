@@ -106,3 +106,21 @@ def test_scenario_written_loads_back(demo_paths, tmp_path):
         )
         - 1
     )
+
+
+def test_text_names_what_decides_in_words(capsys, demo_paths, tmp_path, store_path):
+    # The doubled GigE demo is decided by its RPO: the text said "(decided by rpo)".
+    scenario = doubled_demo(demo_paths, tmp_path)
+    rc, out, err = run(capsys, "fix", str(scenario), "--db", str(store_path))
+    assert rc == 0, err
+    assert "(decided by RPO)" in out
+    assert "decided by rpo" not in out
+
+
+def test_decided_by_words():
+    from rtoplanner.core.engine.verdict import decided_by_words
+
+    assert decided_by_words("rpo") == "RPO"
+    assert decided_by_words("recovery") == "recovery"
+    assert decided_by_words("backup.level0") == "Level 0 backup window"
+    assert decided_by_words("backup.archivelog") == "Archived logs backup window"

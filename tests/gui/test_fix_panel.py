@@ -45,6 +45,9 @@ def test_failing_plan_flags_the_tab_and_the_panel_lists_costed_points(
         panel = _panel(qtbot, win)
         assert panel.model.rowCount() >= 2
         assert "800 EUR" in panel.headline.text()
+        # In words, with real plurals: not "(decided by rpo)" nor "4 change(s)".
+        assert "(decided by RPO)" in panel.headline.text()
+        assert "(s)" not in panel.headline.text()
         assert panel.result.recommended is not None
         # The recommended point is selected, its changes listed in words.
         point = panel.selected_point()
