@@ -153,7 +153,8 @@ class VerdictBanner(QLabel):
         if n := len(plan.notes):
             said.append(f"{n} note{'s' if n > 1 else ''}")
         if said:
-            lines[0] += f" <span style='color:gray'>· {' and '.join(said)}: hover</span>"
+            said_text = " and ".join(said)
+            lines[0] += f" <span style='color:gray'>· {said_text} (point here to read)</span>"
         return lines
 
 
