@@ -35,14 +35,15 @@ class Allocation:
 
 def _water_level(caps: np.ndarray, use: np.ndarray, room: float) -> float:
     """The level λ with Σ use·min(cap, λ) = room (the caller knows Σ use·cap > room)."""
-    order = np.argsort(caps, kind="stable")
+    # (ndarray methods rather than np.* functions: a few µs less per call, same results)
+    order = caps.argsort(kind="stable")
     c = caps[order]
     a = use[order]
     ac = a * c
-    below = np.cumsum(ac) - ac  # Σ use·cap of the lower caps
-    above = a.sum() - np.cumsum(a) + a  # Σ use of this cap and the higher ones
+    below = ac.cumsum() - ac  # Σ use·cap of the lower caps
+    above = a.sum() - a.cumsum() + a  # Σ use of this cap and the higher ones
     at_cap = below + c * above  # g(λ) at each breakpoint
-    i = int(np.searchsorted(at_cap, room, side="left"))
+    i = int(at_cap.searchsorted(room, side="left"))
     return (room - below[i]) / above[i]
 
 
@@ -52,31 +53,39 @@ def _fill_tier(
     room: np.ndarray,
     rate: np.ndarray,
     frozen_by: np.ndarray,
+    need: np.ndarray,
 ) -> None:
-    """Max-min fair rates for one tier's transfers, in place; `room` is reduced."""
-    live = np.arange(len(caps))
-    while len(live):
-        u = use[live]
-        c = caps[live]
-        need = c @ u
+    """Max-min fair rates for one tier's transfers, in place; `room` is reduced.
+    `need` is Σ cap·use per resource. The first round runs on the arrays as given (no
+    copies): usually one resource freezes every transfer in it."""
+    live: np.ndarray | None = None  # None: every transfer
+    u, c = use, caps
+    while True:
         level, by = np.inf, NOT_FROZEN
-        for r in np.nonzero(need > room)[0]:
+        for r in (need > room).nonzero()[0]:
             users = u[:, r] > 0
             lam = _water_level(c[users], u[users, r], room[r])
             if lam < level:
                 level, by = lam, int(r)
         if by == NOT_FROZEN:
-            rate[live] = c
+            rate[slice(None) if live is None else live] = c
             room -= need
             return
         done = (u[:, by] > 0) | (c <= level)
-        got = np.minimum(c[done], level)
-        rate[live[done]] = got
-        frozen_by[live[done & (c > level)]] = by
+        c_done = c[done]
+        got = np.minimum(c_done, level)
+        placed = done.nonzero()[0] if live is None else live[done]
+        rate[placed] = got
+        frozen_by[placed[c_done > level]] = by
         room -= got @ u[done]
         np.maximum(room, 0.0, out=room)
         room[by] = 0.0
-        live = live[~done]
+        live = (~done).nonzero()[0] if live is None else live[~done]
+        if not len(live):
+            return
+        u = use[live]
+        c = caps[live]
+        need = c @ u
 
 
 def share_tier(caps: np.ndarray, use: np.ndarray, room: np.ndarray) -> Allocation:
@@ -88,18 +97,18 @@ def share_tier(caps: np.ndarray, use: np.ndarray, room: np.ndarray) -> Allocatio
     frozen_by = np.full(n, NOT_FROZEN, dtype=np.int64)
     if n == 0:
         return Allocation(rate, frozen_by)
-    users = use > 0
     need = caps @ use
-    if np.all(need <= room):  # nothing saturates: every transfer gets its cap
+    if (need <= room).all():  # nothing saturates: every transfer gets its cap
         rate[:] = caps
         room -= need
         return Allocation(rate, frozen_by)
-    if not np.any(room[users.any(axis=0)] > 0):  # what they all need is used up
+    users = use > 0
+    if not (room[users.any(axis=0)] > 0).any():  # what they all need is used up
         shares = users.any(axis=1)
         rate[~shares] = caps[~shares]
         frozen_by[shares] = np.argmax(users[shares] & (room <= 0), axis=1)
         return Allocation(rate, frozen_by)
-    _fill_tier(caps, use, room, rate, frozen_by)
+    _fill_tier(caps, use, room, rate, frozen_by, need)
     return Allocation(rate, frozen_by)
 
 

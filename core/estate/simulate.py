@@ -182,28 +182,49 @@ class _Flows:
         self.k[i] = 0
         self.t_done[i] = np.inf
 
-    def settle(self, ids: np.ndarray, now: float) -> None:
-        """Move transfers forward to `now` at their (constant) rates."""
+    def settle(self, ids: np.ndarray, now: float) -> tuple[np.ndarray, np.ndarray]:
+        """Move transfers forward to `now` at their (constant) rates; their rest and
+        piece left."""
         dt = now - self.t_last[ids]
         self.t_last[ids] = now
-        self.rest[ids] = np.maximum(self.rest[ids] - self.rest_rate[ids] * dt, 0.0)
-        self.piece[ids] = np.maximum(self.piece[ids] - self.piece_rate[ids] * dt, 0.0)
+        rest = self.rest[ids] - self.rest_rate[ids] * dt
+        self.rest[ids] = np.maximum(rest, 0.0, out=rest)
+        piece = self.piece[ids] - self.piece_rate[ids] * dt
+        self.piece[ids] = np.maximum(piece, 0.0, out=piece)
         self.moved[ids] += self.rate[ids] * dt
         blamed = self.blame[ids]
         hit = blamed != NOT_FROZEN
         if hit.any():  # (transfer, resource) pairs are unique: a plain fancy add is exact
-            lost = self.loss[ids[hit]] * dt[hit]
-            self.phase_wait[ids[hit]] += lost
-            self.waits[ids[hit], blamed[hit]] += lost
+            lost_ids = ids[hit]
+            lost = self.loss[lost_ids] * dt[hit]
+            self.phase_wait[lost_ids] += lost
+            self.waits[lost_ids, blamed[hit]] += lost
+        return rest, piece
 
-    def caps(self, ids: np.ndarray) -> np.ndarray:
-        channels = np.where(self.rest[ids] > 0, self.k[ids], 1)
-        return np.minimum(self.private[ids], channels * self.per_channel[ids])
-
-    def set_rates(self, ids: np.ndarray, rate: np.ndarray, frozen_by: np.ndarray) -> None:
-        rest, piece = self.rest[ids], self.piece[ids]
+    def reshare(self, ids: np.ndarray, use: np.ndarray, room: np.ndarray, now: float) -> None:
+        """Settle a tier's transfers at `now` and share `room` (reduced) between them.
+        (One gather of each array per call: at ~100 transfers numpy's per-call cost is
+        most of the time.)"""
+        rest, piece = self.settle(ids, now)
         rest_left = rest > 0
-        piece_rate = np.minimum(rate, np.where(rest_left, self.per_channel[ids], np.inf))
+        per_channel = self.per_channel[ids]
+        channels = np.where(rest_left, self.k[ids], 1)
+        got = share_tier(np.minimum(self.private[ids], channels * per_channel), use, room)
+        self.set_rates(ids, got.rate, got.frozen_by, rest, piece, per_channel, now)
+
+    def set_rates(
+        self,
+        ids: np.ndarray,
+        rate: np.ndarray,
+        frozen_by: np.ndarray,
+        rest: np.ndarray,
+        piece: np.ndarray,
+        per_channel: np.ndarray,
+        now: float,
+    ) -> None:
+        """New rates of settled transfers (`rest`, `piece` and `per_channel` are theirs)."""
+        rest_left = rest > 0
+        piece_rate = np.minimum(rate, np.where(rest_left, per_channel, np.inf))
         piece_rate[piece <= 0] = 0.0
         rest_rate = rate - piece_rate
         rest_rate[~rest_left] = 0.0
@@ -214,15 +235,21 @@ class _Flows:
         self.at_cap[ids] = ~frozen
         # time lost: the share below what it would move alone, charged to what held it
         alone = np.where(rest_left, self.alone_all[ids], self.alone_one[ids])
-        loss = 1.0 - np.divide(rate, alone, out=np.ones_like(rate), where=alone > 0)
+        m = len(ids)
+        loss = 1.0 - np.divide(rate, alone, out=np.ones(m), where=alone > 0)
         blame = np.where(frozen, frozen_by, np.where(self.waiting[ids], self.pool[ids], -1))
         charged = (loss > _LOSS_EPS) & (blame != NOT_FROZEN)
         self.loss[ids] = np.where(charged, loss, 0.0)
         self.blame[ids] = np.where(charged, blame, NOT_FROZEN)
-        t_rest = np.divide(rest, rest_rate, out=np.full_like(rest, np.inf), where=rest_rate > 0)
-        t_piece = np.divide(piece, piece_rate, out=np.full_like(piece, np.inf),
-                            where=piece_rate > 0)  # fmt: skip
-        self.t_done[ids] = self.t_last[ids] + np.minimum(t_rest, t_piece)
+        t_rest = np.divide(rest, rest_rate, out=np.full(m, np.inf), where=rest_rate > 0)
+        t_piece = np.divide(piece, piece_rate, out=np.full(m, np.inf), where=piece_rate > 0)
+        self.t_done[ids] = now + np.minimum(t_rest, t_piece, out=t_rest)
+
+
+def _same(before: tuple[np.ndarray, np.ndarray], ids: np.ndarray, room: np.ndarray) -> bool:
+    """Whether a tier has the transfers and the leftover capacity it was shared with."""
+    was_ids, was_room = before
+    return len(was_ids) == len(ids) and bool((was_ids == ids).all() and (was_room == room).all())
 
 
 class _Simulation:
@@ -297,7 +324,7 @@ class _Simulation:
         """A rest or piece is through: snap round-off, end finished transfers, and
         re-share their tiers (caps or splits changed)."""
         f = self.flows
-        ids = np.flatnonzero(f.t_done <= now)
+        ids = (f.t_done <= now).nonzero()[0]
         f.settle(ids, now)
         tol = 1e-9 * np.maximum(f.volume[ids], 1.0)
         f.rest[ids] = np.where(f.rest[ids] <= tol, 0.0, f.rest[ids])
@@ -449,8 +476,7 @@ class _Simulation:
                 continue
             before = self.shared.get(tier)
             ids = np.array(sorted(members), dtype=np.int64)
-            if (tier not in dirty and before is not None and np.array_equal(before[0], ids)
-                    and np.array_equal(before[1], room)):  # fmt: skip
+            if tier not in dirty and before is not None and _same(before, ids, room):
                 if not any(t > tier for t in dirty):
                     break  # this tier, and every lower one, shares as before
                 room = before[1].copy()
@@ -460,9 +486,7 @@ class _Simulation:
                 self.shared.pop(tier, None)
                 continue
             self.shared[tier] = (ids, room.copy())
-            f.settle(ids, now)
-            got = share_tier(f.caps(ids), self.res.use[ids], room)
-            f.set_rates(ids, got.rate, got.frozen_by)
+            f.reshare(ids, self.res.use[ids], room, now)
         self.next_flow_t = float(f.t_done.min()) if len(f.t_done) else np.inf
         if self.trace_on:
             active = np.flatnonzero(f.k > 0)
