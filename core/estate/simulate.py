@@ -194,7 +194,11 @@ class _Flows:
         self.moved[ids] += self.rate[ids] * dt
         blamed = self.blame[ids]
         hit = blamed != NOT_FROZEN
-        if hit.any():  # (transfer, resource) pairs are unique: a plain fancy add is exact
+        if hit.all():  # (transfer, resource) pairs are unique: a plain fancy add is exact
+            lost = self.loss[ids] * dt
+            self.phase_wait[ids] += lost
+            self.waits[ids, blamed] += lost
+        elif hit.any():
             lost_ids = ids[hit]
             lost = self.loss[lost_ids] * dt[hit]
             self.phase_wait[lost_ids] += lost
@@ -269,6 +273,8 @@ class _Simulation:
         """Transfers with a channel streaming, by tier."""
         self.shared: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         """By tier, as last shared: its transfers and the capacity the higher tiers left."""
+        self.tier_done: dict[int, float] = {}
+        """By tier, as last shared: when its first transfer's rest or piece is through."""
         self.next_flow_t = np.inf
         self.dirty: set[int] = set()
         """Tiers whose sharing may have changed."""
@@ -324,7 +330,7 @@ class _Simulation:
         """A rest or piece is through: snap round-off, end finished transfers, and
         re-share their tiers (caps or splits changed)."""
         f = self.flows
-        ids = (f.t_done <= now).nonzero()[0]
+        ids = self.through(now)
         f.settle(ids, now)
         tol = 1e-9 * np.maximum(f.volume[ids], 1.0)
         f.rest[ids] = np.where(f.rest[ids] <= tol, 0.0, f.rest[ids])
@@ -336,6 +342,19 @@ class _Simulation:
             if f.rest[i] <= 0 and f.piece[i] <= 0:
                 self.end_transfer(db, now)
         self.next_flow_t = np.inf
+
+    def through(self, now: float) -> np.ndarray:
+        """The transfers whose rest or piece is through at `now`, in index order (only
+        the tiers that have one are looked at, not the whole estate)."""
+        f = self.flows
+        tiers = [t for t, done in self.tier_done.items() if done <= now]
+        if not tiers:
+            return np.zeros(0, dtype=np.int64)
+        if len(tiers) == 1:
+            cand = self.shared[tiers[0]][0]
+        else:
+            cand = np.sort(np.concatenate([self.shared[t][0] for t in tiers]))
+        return cand[f.t_done[cand] <= now]
 
     # ---------------------------------------------------------------- phases
 
@@ -484,10 +503,12 @@ class _Simulation:
                 continue
             if not len(ids):
                 self.shared.pop(tier, None)
+                self.tier_done.pop(tier, None)
                 continue
             self.shared[tier] = (ids, room.copy())
             f.reshare(ids, self.res.use[ids], room, now)
-        self.next_flow_t = float(f.t_done.min()) if len(f.t_done) else np.inf
+            self.tier_done[tier] = float(f.t_done[ids].min())
+        self.next_flow_t = min(self.tier_done.values(), default=np.inf)
         if self.trace_on:
             active = np.flatnonzero(f.k > 0)
             self.sample(now, active, f.rate[active])
