@@ -47,6 +47,40 @@ def merge_into_text(original: str, new_text: str) -> str:
     return merged
 
 
+def merge_edits(original: str, base_text: str, new_text: str) -> str:
+    """`original` with the edits that turn `base_text` into `new_text` (both canonical
+    dumps, before and after an edit) and nothing else: a value the canonical form writes
+    differently (`"3 h 30 min"` as `"3.5 h"`) or leaves out (a default spelled out in the
+    file) stays as the file has it. Falls back like `merge_into_text`."""
+    import tomlkit
+
+    try:
+        target = _three_way(tomllib.loads(original), tomllib.loads(base_text),
+                            tomllib.loads(new_text))  # fmt: skip
+    except tomllib.TOMLDecodeError as exc:
+        log.warning("cannot keep the file's values (%s); writing the canonical form", exc)
+        return new_text
+    return merge_into_text(original, tomlkit.dumps(target))
+
+
+def _three_way(orig: Any, base: Any, new: Any) -> Any:
+    """`orig` changed where `new` differs from `base`."""
+    if base == new:
+        return orig
+    if _is_table(orig) and _is_table(base) and _is_table(new):
+        out = {k: v for k, v in orig.items() if k not in base or k in new}
+        for key, value in new.items():
+            out[key] = _three_way(orig[key], base[key], value) if key in orig and key in base \
+                else value  # fmt: skip
+        return out
+    if (
+        _is_array_of_tables(orig) and _is_array_of_tables(base) and _is_array_of_tables(new)
+        and len(orig) == len(base) == len(new)
+    ):  # fmt: skip
+        return [_three_way(o, b, n) for o, b, n in zip(orig, base, new, strict=True)]
+    return new
+
+
 def _is_table(item: Any) -> bool:
     return isinstance(item, Mapping)
 

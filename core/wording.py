@@ -4,6 +4,21 @@ from __future__ import annotations
 
 VERDICT_WORDS = {"meets": "MEETS", "at_risk": "AT RISK", "misses": "MISSES", "unknown": "—"}
 
+_PSEUDO_BOTTLENECKS = {
+    "fixed": "fixed time",
+    "—": "",
+    "redo_apply_rate": "redo apply rate",
+    "incremental_apply_rate": "incremental apply rate",
+    "largest_file": "largest file on one channel",
+    "channels": "RMAN channel count",
+}
+
+
+def bottleneck_words(name: str) -> str:
+    """A stage label as it is, a pseudo-bottleneck in words (the terminal, the GUI and
+    the PDF print these; JSON keeps the raw label)."""
+    return _PSEUDO_BOTTLENECKS.get(name, name)
+
 
 def describe_cycle_time(since_level0_s: float, period_s: float, level0_s: float = 0.0) -> str:
     """'just before the next level 0', 'just before the next level 0 finishes' (a backup

@@ -19,6 +19,7 @@ from PySide6.QtGui import QBrush, QColor
 
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.units import format_duration
+from rtoplanner.core.wording import bottleneck_words
 
 from ..models.row_table_model import RIGHT_ALIGNED, RowTableModel, bold_font
 from ..theme import VERDICT_COLORS, VERDICT_WORDS
@@ -66,7 +67,8 @@ FIGURES: tuple[Figure, ...] = (
                "each backup vs its window"),
     Figure("decided_by", "Decided by", "text", lambda p: p.deciding.title),
     Figure("recovery_verdict", "Recovery vs RTO", "verdict", lambda p: p.recovery.verdict),
-    Figure("bottleneck", "Restore bottleneck", "text", lambda p: p.restore_path.bottleneck),
+    Figure("bottleneck", "Restore bottleneck", "text",
+           lambda p: bottleneck_words(p.restore_path.bottleneck)),
     Figure("longest", "Longest phase", "text", lambda p: p.recovery.longest_phase.title),
     Figure("level0", "Level 0 backup", "duration", _level0, -1,
            "Duration of the full backup, channel start-up included"),

@@ -51,6 +51,7 @@ from rtoplanner.core.estate import (
 from rtoplanner.core.estate.model import ScenarioResolver
 from rtoplanner.core.report.estate import least_sentences, recovery_order, write_estate_report
 from rtoplanner.core.result import PHASE_TITLES
+from rtoplanner.core.toml_edit import merge_edits
 from rtoplanner.core.units import format_duration
 
 from ..theme import PHASE_COLORS, VERDICT_COLORS
@@ -93,6 +94,7 @@ class EstateWindow(QMainWindow):
         self.resolve = resolve
         self.estate: Estate | None = None
         self.path: Path | None = None
+        self._on_disk: Estate | None = None  # the estate as `path` holds it (see _estate_text)
         self.result: EstateResult | None = None
         self.least: LeastHardware | None = None
         self.runner = TaskRunner(self)
@@ -192,6 +194,7 @@ class EstateWindow(QMainWindow):
             QMessageBox.critical(self, "Estate", f"Cannot open the estate:\n\n{exc}")
             return False
         self.path = Path(path)
+        self._on_disk = estate
         self.set_estate(estate)
         return True
 
@@ -294,13 +297,27 @@ class EstateWindow(QMainWindow):
                                 "scenario files are named relative to that folder.")  # fmt: skip
             return False
         try:
-            path.write_text(dump_estate(self.estate), encoding="utf-8")
+            path.write_text(self._estate_text(), encoding="utf-8")
         except OSError as exc:
             QMessageBox.critical(self, "Estate", f"Cannot write {path}:\n\n{exc.strerror}")
             return False
-        self.path = path
+        self.path, self._on_disk = path, self.estate
         self.statusBar().showMessage(f"Saved {path.name}", 4000)
         return True
+
+    def _estate_text(self) -> str:
+        """The estate as TOML, written into the file it was opened from: only the values
+        edited here (tiers, RTOs) change; its comments (the sources of the figures), the
+        way it spells durations and names stay."""
+        assert self.estate is not None
+        text = dump_estate(self.estate)
+        if self.path is None or self._on_disk is None:
+            return text
+        try:
+            original = self.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return text  # gone or unreadable since it was opened: the canonical form
+        return merge_edits(original, dump_estate(self._on_disk), text)
 
     @Slot()
     def export_pdf(self, path: str | Path | None = None) -> None:

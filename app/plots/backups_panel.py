@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from rtoplanner.core.engine.flow import ramp_curve
 from rtoplanner.core.result import BackupJob
 from rtoplanner.core.units import format_duration, format_rate, format_size
-from rtoplanner.core.wording import plural
+from rtoplanner.core.wording import bottleneck_words, plural
 
 from ..theme import VERDICT_COLORS
 from .common import (
@@ -177,7 +177,7 @@ class BackupsPanel(PlanPanel):
                 f"Effective {format_rate(j.effective_rate_Bps, binary=self.binary, per='h')}, "
                 f"steady {format_rate(j.steady_rate_Bps, binary=self.binary, per='h')}",
                 f"Channel start-up: {format_duration(j.init_s)}",
-                f"Bottleneck: <b>{j.bottleneck}</b>",
+                f"Bottleneck: <b>{bottleneck_words(j.bottleneck)}</b>",
             ]
         )
 

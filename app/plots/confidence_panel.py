@@ -11,6 +11,7 @@ which brings a new plan and so a new run.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from html import escape
 from typing import Any
@@ -18,12 +19,14 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Slot
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
+    QSizePolicy,
     QSplitter,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -101,6 +104,46 @@ class RangeDelegate(QStyledItemDelegate):
             model.setData(index, editor.text(), Qt.ItemDataRole.EditRole)
 
 
+class _WrappingLabel(QLabel):
+    """A word-wrapped label that keeps the height its wrapped text needs at its width.
+
+    Qt's layouts do not pass height-for-width through the splitters and tabs around the
+    panel, so a plain wrapped label gets one line's height and loses the rest."""
+
+    def _fit(self) -> None:
+        # QLabel.heightForWidth over-estimates a wrapped rich-text table by a few lines;
+        # lay the text out as the label draws it instead.
+        doc = QTextDocument()
+        doc.setDefaultFont(self.font())
+        doc.setDocumentMargin(0)
+        doc.setHtml(self.text())
+        doc.setTextWidth(max(self.contentsRect().width(), 1))
+        m = self.contentsMargins()
+        need = math.ceil(doc.size().height()) + m.top() + m.bottom()
+        if need != self.minimumHeight():
+            self.setFixedHeight(need)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self._fit()
+
+
+def _whole(words: str, p: float) -> str:
+    """`meets 38 %` as HTML that never breaks inside."""
+    return escape(f"{words} {percent(p)}").replace(" ", "&nbsp;")
+
+
+def _percentiles(d: Any, *, nbsp: bool = False) -> list[str]:
+    """`P50 3 h 44 min`, … — kept whole (non-breaking spaces) when `nbsp`, so a narrow
+    label wraps between percentiles, never inside one."""
+    items = [f"P{p} {short_duration(d.percentile(p))}" for p in (50, 90, 95, 99)]
+    return [escape(i).replace(" ", "&nbsp;") for i in items] if nbsp else items
+
+
 class ConfidencePanel(PlanPanel):
     title = "Confidence"
     needs_full_plan = False
@@ -125,9 +168,14 @@ class ConfidencePanel(PlanPanel):
         self.runner.failed.connect(self._on_failed)
         self.runner.busy_changed.connect(self._on_busy)
 
-        self.probabilities = QLabel()
+        self.probabilities = _WrappingLabel()
         self.probabilities.setObjectName("probabilities")
         self.probabilities.setTextFormat(Qt.TextFormat.RichText)
+        # Wraps between percentiles on a narrow window rather than being cut off; the
+        # tooltip has the whole line too.
+        self.probabilities.setWordWrap(True)
+        self.probabilities.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.probabilities.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.status = QLabel()
         self.status.setObjectName("risk_status")
         self.stop_button = QToolButton()
@@ -341,6 +389,7 @@ class ConfidencePanel(PlanPanel):
             return
         self.headline.setText(escape(headline(r)))
         self.probabilities.setText(self._probabilities_html(r))
+        self.probabilities.setToolTip(self._probabilities_plain(r))
         self._draw_distribution(r)
         self._draw_tornado(r)
         self._show_table_error()
@@ -352,15 +401,25 @@ class ConfidencePanel(PlanPanel):
         for mode, words in (("worst", "Worst moment"), ("uniform", "Any moment")):
             d = r.distribution(mode)
             rows.append(
-                f"<tr><td><b>{words}</b>&nbsp;&nbsp;</td>"
-                f"<td style='color:{c['meets']}'>meets {escape(percent(d.p_meets))}</td>{dot}"
-                f"<td style='color:{c['at_risk']}'>at risk {escape(percent(d.p_at_risk))}</td>"
-                f"{dot}<td style='color:{c['misses']}'>misses {escape(percent(d.p_misses))}</td>"
-                f"<td>&nbsp;&nbsp;&nbsp;&nbsp;P50 {short_duration(d.percentile(50))} · "
-                f"P90 {short_duration(d.percentile(90))} · P95 {short_duration(d.percentile(95))}"
-                f" · P99 {short_duration(d.percentile(99))}</td></tr>"
+                f"<tr><td><b>{words.replace(' ', '&nbsp;')}</b>&nbsp;&nbsp;</td>"
+                f"<td style='color:{c['meets']}'>{_whole('meets', d.p_meets)}</td>{dot}"
+                f"<td style='color:{c['at_risk']}'>{_whole('at risk', d.p_at_risk)}</td>"
+                f"{dot}<td style='color:{c['misses']}'>{_whole('misses', d.p_misses)}</td>"
+                f"<td>&nbsp;&nbsp;&nbsp;&nbsp;{' · '.join(_percentiles(d, nbsp=True))}</td></tr>"
             )  # fmt: skip
         return "<table cellspacing='0'>" + "".join(rows) + "</table>"
+
+    @staticmethod
+    def _probabilities_plain(r: RiskResult) -> str:
+        """The probabilities line as plain text (the label's tooltip)."""
+        lines = []
+        for mode, words in (("worst", "Worst moment"), ("uniform", "Any moment")):
+            d = r.distribution(mode)
+            lines.append(
+                f"{words}: meets {percent(d.p_meets)} · at risk {percent(d.p_at_risk)} · "
+                f"misses {percent(d.p_misses)} — {' · '.join(_percentiles(d))}"
+            )
+        return "\n".join(lines)
 
     def _draw_distribution(self, r: RiskResult) -> None:
         th = self.theme

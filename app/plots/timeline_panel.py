@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 
 from rtoplanner.core.result import Phase
 from rtoplanner.core.units import format_duration, format_rate, format_size
-from rtoplanner.core.wording import plural
+from rtoplanner.core.wording import bottleneck_words, plural
 
 from ..theme import PHASE_COLORS, VERDICT_COLORS, VERDICT_WORDS
 from .common import DurationAxis, HoverTip, PlanPanel, alpha, category_axis, mkpen, text_item
@@ -249,7 +249,7 @@ class TimelinePanel(PlanPanel):
                 f"({format_rate(p.rate_Bps, binary=self.binary, per='h')}) effective"
             )
         if p.bottleneck:
-            lines.append(f"Bottleneck: <b>{p.bottleneck}</b>")
+            lines.append(f"Bottleneck: <b>{bottleneck_words(p.bottleneck)}</b>")
         if p.detail:
             lines.append(f"<i>{p.detail}</i>")
         return "<br>".join(lines)

@@ -15,7 +15,7 @@ from ..plan import Plan, compute_plan, plan_to_json
 from ..result import PHASE_TITLES
 from ..scenario import load_scenario
 from ..units import format_duration, format_rate, format_size
-from ..wording import VERDICT_WORDS, describe_cycle_time, plural
+from ..wording import VERDICT_WORDS, bottleneck_words, describe_cycle_time, plural
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -133,7 +133,7 @@ def render_text(plan: Plan, *, binary: bool = False) -> str:
             format_duration(p.duration_s) if p.duration_s else "—",
             size(p.data_bytes),
             rate(p.rate_Bps),
-            p.bottleneck if p.duration_s else "",
+            bottleneck_words(p.bottleneck) if p.duration_s else "",
         ])  # fmt: skip
     rows.append(["Total", "", format_duration(rec.total_s), "", "", ""])
     lines += _table(rows, right={1, 2, 3, 4})
@@ -155,7 +155,7 @@ def render_text(plan: Plan, *, binary: bool = False) -> str:
         fits = {True: "yes", False: "NO", None: "—"}[j.fits_window]
         rows.append([
             j.title, format_duration(j.duration_s), size(j.data_bytes),
-            rate(j.effective_rate_Bps, "h"), j.bottleneck, fits,
+            rate(j.effective_rate_Bps, "h"), bottleneck_words(j.bottleneck), fits,
         ])  # fmt: skip
     lines += _table(rows, right={1, 2, 3})
     lines.append(

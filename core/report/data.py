@@ -19,7 +19,7 @@ from ..clock import today as report_date
 from ..engine.verdict import verdict_title
 from ..plan import Plan
 from ..units import format_duration
-from ..wording import VERDICT_WORDS
+from ..wording import VERDICT_WORDS, bottleneck_words
 from .model import (
     REPORT_TITLE,
     Formula,
@@ -29,7 +29,6 @@ from .model import (
     Section,
     Table,
     WorkloadEvidence,
-    bottleneck_words,
     freeze_parts,
     long_date,
 )

@@ -260,18 +260,3 @@ def long_date(d: date) -> str:
 def pct(x: float) -> str:
     """A share in two significant figures ("8.3%"), "0%" for nothing."""
     return format_fraction(x, sig=2) if x else "0%"
-
-
-_PSEUDO_BOTTLENECKS = {
-    "fixed": "fixed time",
-    "—": "",
-    "redo_apply_rate": "redo apply rate",
-    "incremental_apply_rate": "incremental apply rate",
-    "largest_file": "largest file on one channel",
-    "channels": "RMAN channel count",
-}
-
-
-def bottleneck_words(name: str) -> str:
-    """A stage label as it is, a pseudo-bottleneck in words."""
-    return _PSEUDO_BOTTLENECKS.get(name, name)

@@ -19,6 +19,7 @@ from .errors import (
     StoreError,
     StoreLockedError,
     StoreMigrationError,
+    StoreNeedsUpgradeError,
     StoreReadOnlyError,
     StoreTooNewError,
 )
@@ -66,8 +67,21 @@ def open_store_from_args(args: argparse.Namespace, *, read_only: bool = False) -
 def catalog_from_args(args: argparse.Namespace) -> Catalog:
     """The effective catalog (shipped, then the user's items, which win) of the store a
     command was pointed at. The store is opened only for as long as it takes to read it,
-    so `plan` does not hold the file."""
-    with open_store_from_args(args) as store:
+    so `plan` does not hold the file.
+
+    An existing, current store is opened read-only: one connection, a shared lock (two
+    `plan` commands may read together; a writer still excludes them). A new store, an
+    older schema or shipped rows from another version need the writable open that
+    creates, upgrades or re-seeds the file."""
+    path = db_path_from_args(args)
+    if path.is_file():
+        try:
+            with Store(path, read_only=True) as store:
+                if store.shipped_catalog_is_current():
+                    return store.catalog()
+        except StoreNeedsUpgradeError:
+            pass
+    with Store(path) as store:
         return store.catalog()
 
 
@@ -91,6 +105,7 @@ __all__ = [
     "StoreInfo",
     "StoreLockedError",
     "StoreMigrationError",
+    "StoreNeedsUpgradeError",
     "StoreReadOnlyError",
     "StoreTooNewError",
     "StoredResult",

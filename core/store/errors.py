@@ -37,6 +37,10 @@ class StoreMigrationError(StoreError):
     """A migration failed; it was rolled back and a copy of the file was kept."""
 
 
+class StoreNeedsUpgradeError(StoreError):
+    """An older file that a read-only open cannot upgrade; a writable open does."""
+
+
 class StoreReadOnlyError(StoreError):
     """A write was attempted on a store opened read-only."""
 

@@ -58,6 +58,7 @@ from .errors import (
     StoreError,
     StoreLockedError,
     StoreMigrationError,
+    StoreNeedsUpgradeError,
     StoreReadOnlyError,
     StoreTooNewError,
 )
@@ -237,6 +238,15 @@ def _probe(path: Path) -> int:
     """
     con = _connect(path, read_only=True)
     try:
+        return _checked_version(con, path)
+    finally:
+        con.close()
+
+
+def _checked_version(con: duckdb.DuckDBPyConnection, path: Path) -> int:
+    """The schema version of the file `con` (read-only) has open, or raise when the file
+    is foreign, too new or (where a full read is worth it) damaged."""
+    try:
         version = current_version(con)
         if version is None:
             raise NotAStoreError(
@@ -274,8 +284,6 @@ def _probe(path: Path) -> int:
         return version
     except duckdb.Error as exc:
         raise translate_duckdb_error(exc, path) from None
-    finally:
-        con.close()
 
 
 def _backup_path(path: Path, version: int) -> Path:
@@ -405,9 +413,20 @@ class Store:
     def _open(self) -> StoreInfo:
         path = self.path
         existed = path.exists()
+        probe: duckdb.DuckDBPyConnection | None = None
         if existed:
             _check_header(path)
-            version = _probe(path)
+            if self.read_only:
+                # The probe's read-only connection is the one a read-only store keeps:
+                # the file is opened once (issue 14: `plan` reads the catalog this way).
+                probe = _connect(path, read_only=True)
+                try:
+                    version = _checked_version(probe, path)
+                except BaseException:
+                    probe.close()
+                    raise
+            else:
+                version = _probe(path)
         else:
             if self.read_only:
                 raise NotFoundError(
@@ -417,7 +436,9 @@ class Store:
             self._create_new()
             version = _migrations.SCHEMA_VERSION
         if self.read_only and version < _migrations.SCHEMA_VERSION:
-            raise StoreError(
+            if probe is not None:
+                probe.close()
+            raise StoreNeedsUpgradeError(
                 f"{path} has store schema {version} and needs an upgrade to "
                 f"{_migrations.SCHEMA_VERSION}, which a read-only open cannot do",
                 hint="open it once without read-only (a copy is kept before upgrading)",
@@ -427,7 +448,7 @@ class Store:
         if existed and 0 < version < _migrations.SCHEMA_VERSION:
             backup = self._backup_before_migration(version)
             migrated_from = version
-        self._con = _connect(path, self.read_only)
+        self._con = probe if probe is not None else _connect(path, self.read_only)
         self._wcon = self._con.cursor()  # the lane's connection; nobody else writes
         try:
             version_now = current_version(self._con)
@@ -641,6 +662,11 @@ class Store:
 
         self.write(seed, Changes(catalog=True))
         return True
+
+    def shipped_catalog_is_current(self) -> bool:
+        """Whether the shipped rows are this version's shipped catalog (a writable open
+        re-seeds them when not; a read-only one cannot)."""
+        return self.meta("shipped_catalog_digest") == shipped_catalog_digest()
 
     def meta(self, key: str) -> str | None:
         row = self.read(

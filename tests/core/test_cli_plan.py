@@ -101,3 +101,17 @@ def test_console_script_end_to_end(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["scenario"].startswith("Exadata")
+
+
+def test_plan_text_names_pseudo_bottlenecks_in_words_json_keeps_labels(capsys, demo_paths):
+    # The OLTP demo's redo apply and incremental apply are limited by rates, not stages:
+    # the text said "redo_apply_rate"; the JSON contract keeps the raw label.
+    path = next(p for p in demo_paths if p.stem == "oltp_zfs_nas")
+    rc, out, _ = run(capsys, "plan", str(path), "--no-store")
+    assert rc == 0
+    rows = {line.split("  ")[1]: line for line in out.splitlines() if line.startswith("  ")}
+    assert rows["Redo apply"].endswith("redo apply rate")
+    assert rows["Apply incrementals"].endswith("incremental apply rate")
+    rc, out, _ = run(capsys, "plan", str(path), "--no-store", "--json")
+    phases = {p["name"]: p for p in json.loads(out)["recovery"]["phases"]}
+    assert phases["redo_apply"]["bottleneck"] == "redo_apply_rate"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rtoplanner.core.scenario import dump_mapping
-from rtoplanner.core.toml_edit import merge_into_text
+from rtoplanner.core.toml_edit import merge_edits, merge_into_text
 
 REPO = Path(__file__).resolve().parents[2]
 DEMOS = sorted((REPO / "data" / "scenarios").glob("*.toml"))
@@ -127,3 +127,17 @@ def test_an_edited_demo_keeps_every_comment(demo):
     assert tomllib.loads(out) == tomllib.loads(dump_mapping(new))
     changed = [line for line in out.splitlines() if line not in original.splitlines()]
     assert len(changed) <= 3, changed  # only the edited values' lines
+
+
+def test_merge_edits_changes_only_what_was_edited():
+    original = (
+        "# the estate\n"
+        "[[database]]\n"
+        'scenario = "a.toml"\n'
+        'name = "A"  # spelled out although it is the default\n'
+        'rto = "3 h 30 min"   # the business\'s target\n'
+        "priority = 2\n"
+    )
+    base = '[[database]]\nscenario = "a.toml"\nrto = "3.5 h"\npriority = 2\n'
+    new = '[[database]]\nscenario = "a.toml"\nrto = "3.5 h"\npriority = 1\n'
+    assert merge_edits(original, base, new) == original.replace("priority = 2", "priority = 1")

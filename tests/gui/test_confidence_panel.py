@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import QLineEdit, QSizePolicy
 
+from rtoplanner.app.plots.common import short_duration
 from rtoplanner.app.plots.confidence_panel import ConfidencePanel
 
 from .helpers import distinct_colours, type_into
@@ -115,3 +117,43 @@ def test_probabilities_that_round_away_are_written_out(window):
     shown = doc.toPlainText()
     assert "meets > 99.9 %" in shown
     assert "misses < 0.1 %" in shown
+
+
+def _laid_out(label) -> tuple[QTextDocument, int, int]:
+    """The label's text laid out at the label's width: (document, width, height)."""
+    room = label.contentsRect()
+    doc = QTextDocument()
+    doc.setDefaultFont(label.font())
+    doc.setDocumentMargin(0)
+    doc.setHtml(label.text())
+    doc.setTextWidth(room.width())
+    return doc, room.width(), room.height()
+
+
+def test_the_percentiles_line_wraps_rather_than_clipping_at_1024x700(qtbot, window):
+    window.resize(1024, 700)
+    panel = confidence(window)
+    label = panel.probabilities
+
+    def fits() -> bool:
+        doc, width, height = _laid_out(label)
+        unwrapped_fits = label.wordWrap() or label.sizeHint().width() <= width
+        # nothing runs past the right edge (1 px: the table's rounding), every line shown
+        return unwrapped_fits and doc.idealWidth() <= width + 1 and doc.size().height() <= height
+
+    qtbot.waitUntil(lambda: label.isVisible() and fits(), timeout=3000)
+    # Other views' minimum sizes may widen the window past 1024; the label must not be
+    # what needs that: it asks for no width it would not have in a 1024-wide window.
+    at_1024 = label.width() - max(window.width() - 1024, 0)
+    policy = label.sizePolicy().horizontalPolicy()
+    asks = 0 if policy == QSizePolicy.Policy.Ignored else label.minimumSizeHint().width()
+    assert max(asks, label.minimumWidth()) <= at_1024
+    doc, _, _ = _laid_out(label)
+    doc.setTextWidth(at_1024)
+    assert doc.idealWidth() <= at_1024 + 1  # and its text wraps into that width
+    doc, _, _ = _laid_out(label)
+    assert "Any moment" in doc.toPlainText() and "P99" in doc.toPlainText()
+    r = panel.result
+    tip = label.toolTip()
+    for mode in ("worst", "uniform"):
+        assert short_duration(r.distribution(mode).percentile(99)) in tip

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import shutil
 from pathlib import Path
 
@@ -105,6 +106,32 @@ def test_save_as_writes_an_estate_that_loads_with_the_edits(qtbot, tmp_path):
     assert win.save_to(folder / "edited.toml")
     again = load_estate(folder / "edited.toml")
     assert next(d for d in again.databases if d.name == "HR").priority == 1
+    win.close()
+
+
+def test_save_as_over_the_file_keeps_its_comments(qtbot, tmp_path):
+    folder = tmp_path / "estates"
+    shutil.copytree(DEMO.parent, folder)
+    path = folder / DEMO.name
+    comments = [ln.strip() for ln in DEMO.read_text(encoding="utf-8").splitlines()
+                if ln.strip().startswith("#")]  # fmt: skip
+    assert len(comments) > 10
+    win = EstateWindow()
+    qtbot.addWidget(win)
+    assert win.open_estate(path)
+    wait_computed(qtbot, win)
+    win.set_priority("HR", 1)
+    wait_computed(qtbot, win)
+    assert win.save_to(path)
+    saved = path.read_text(encoding="utf-8")
+    assert [ln.strip() for ln in saved.splitlines() if ln.strip().startswith("#")] == comments
+    before = DEMO.read_text(encoding="utf-8").splitlines()
+    changed = [ln for ln in difflib.ndiff(before, saved.splitlines()) if ln[:2] in ("- ", "+ ")]
+    assert len(changed) == 2 and all("priority" in ln for ln in changed), changed
+    again = load_estate(path)
+    assert [d.priority for d in again.databases] == [
+        1 if d.name == "HR" else d.priority for d in load_estate(DEMO).databases
+    ]
     win.close()
 
 

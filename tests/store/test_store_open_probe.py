@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from store_helpers import python_env
+from store_helpers import REPO, python_env, unpack_fixture
 
 from rtoplanner.core.store import Store, StoreCorruptError
 
@@ -73,3 +73,55 @@ def test_after_an_unclean_shutdown_opening_reads_everything(tmp_path, scenario_t
     with pytest.raises(StoreCorruptError, match="damaged"):
         Store(path, read_only=True)
     assert _sha(path) == before
+
+
+PLAN_DEMO = REPO / "data" / "scenarios" / "exadata_tape_infiniband.toml"
+
+
+def _plan_counting_connects(monkeypatch, capsys, db: Path) -> tuple[list[bool], str]:
+    """Run `rto-planner plan` in this process; the read_only flag of every DuckDB
+    connection it opens on the store file, and what it wrote to stderr."""
+    import duckdb
+
+    from rtoplanner.app.__main__ import main
+
+    opened: list[bool] = []
+    real = duckdb.connect
+
+    def counting(database=":memory:", read_only=False, *args, **kwargs):
+        if Path(str(database)).resolve() == db.resolve():
+            opened.append(read_only)
+        return real(database, read_only, *args, **kwargs)
+
+    monkeypatch.setattr(duckdb, "connect", counting)
+    assert main(["--db", str(db), "plan", str(PLAN_DEMO), "--as-of", "2026-01-01"]) == 0
+    return opened, capsys.readouterr().err
+
+
+def test_plan_opens_an_existing_store_once_read_only(tmp_path, monkeypatch, capsys):
+    db = tmp_path / "store.duckdb"
+    Store(db).close()
+    before = _sha(db)
+    opened, err = _plan_counting_connects(monkeypatch, capsys, db)
+    assert opened == [True] and "warning" not in err
+    assert _sha(db) == before
+
+
+def test_plan_reseeds_shipped_rows_of_another_version(tmp_path, monkeypatch, capsys):
+    db = tmp_path / "store.duckdb"
+    with Store(db) as store:
+        store.write(
+            lambda con: con.execute("DELETE FROM meta WHERE key = 'shipped_catalog_digest'")
+        )
+    opened, err = _plan_counting_connects(monkeypatch, capsys, db)
+    assert opened[-1] is False and "warning" not in err  # the writable open re-seeded
+    with Store(db, read_only=True) as store:
+        assert store.shipped_catalog_is_current()
+
+
+def test_plan_upgrades_an_old_store(tmp_path, monkeypatch, capsys):
+    db = unpack_fixture(1, tmp_path)
+    opened, err = _plan_counting_connects(monkeypatch, capsys, db)
+    assert "warning" not in err and opened[-1] is False
+    with Store(db, read_only=True) as store:
+        assert store.info.schema_version >= 2

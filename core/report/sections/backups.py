@@ -10,8 +10,9 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
 from ...units import format_duration
+from ...wording import bottleneck_words
 from .. import charts
-from ..model import ReportContext, Section, Table, bottleneck_words
+from ..model import ReportContext, Section, Table
 
 if TYPE_CHECKING:
     from ..pdf import ReportRenderer

@@ -12,8 +12,9 @@ from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Paragraph,
 
 from ...decisive import decisive_assumptions
 from ...units import format_duration
+from ...wording import bottleneck_words
 from ..charts import GREEN, GRID, INK, MUTED, RED
-from ..model import ReportContext, Section, bottleneck_words, pct
+from ..model import ReportContext, Section, pct
 
 if TYPE_CHECKING:
     from ..pdf import ReportRenderer

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
-from ...wording import plural
+from ...wording import bottleneck_words, plural
 from .. import charts
-from ..model import ReportContext, Section, Table, bottleneck_words, pct
+from ..model import ReportContext, Section, Table, pct
 
 if TYPE_CHECKING:
     from ..pdf import ReportRenderer

@@ -12,8 +12,9 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer
 from ...palette import PHASE_STYLE
 from ...result import PHASE_TITLES
 from ...units import format_duration
+from ...wording import bottleneck_words
 from .. import charts
-from ..model import ReportContext, Section, Table, bottleneck_words, pct
+from ..model import ReportContext, Section, Table, pct
 
 if TYPE_CHECKING:
     from ..pdf import ReportRenderer

@@ -12,7 +12,8 @@ from reportlab.platypus import Flowable
 from ...decisive import decisive_assumptions
 from ...result import PHASE_TITLES
 from ...units import format_duration
-from ..model import ReportContext, Section, bottleneck_words, long_date, pct
+from ...wording import bottleneck_words
+from ..model import ReportContext, Section, long_date, pct
 from .what_it_takes import recommendation_sentence
 
 if TYPE_CHECKING:
