@@ -192,16 +192,23 @@ class _Ledger:
             "recovery": "Recovery",
             "targets": "Targets",
         }
-        for section in ("database", "backup"):
+        catalog_sources = {
+            "backup.compression_ratio": s.backup.compression_source or "",
+            "recovery.redo_apply_rate": s.recovery.redo_apply_source,
+        }
+
+        def section_rows(section: str) -> None:
             group(titles[section])
             table = raw.get(section) or {}
             for spec in SECTIONS[section]:
                 dotted = f"{section}.{spec.key}"
                 unit = _UNIT_BY_KEY.get(dotted, _UNIT_BY_KIND[spec.kind])
-                cat = None
-                if dotted == "backup.compression_ratio" and s.backup.compression_source:
-                    cat = s.backup.compression_source[len("catalog:") :].strip()
+                src = catalog_sources.get(dotted, "")
+                cat = src[len("catalog:") :].strip() if src.startswith("catalog:") else None
                 add(dotted, spec, table.get(spec.key), self.model_value(section, spec), unit, cat)
+
+        for section in ("database", "backup"):
+            section_rows(section)
         raw_path = raw.get("path") or [{} for _ in s.path]
         for i, st in enumerate(s.path):
             stage_note = notes.get(f"path[{i}]", "")
@@ -236,17 +243,7 @@ class _Ledger:
                     from_catalog,
                 )
         for section in ("recovery", "targets"):
-            group(titles[section])
-            table = raw.get(section) or {}
-            for spec in SECTIONS[section]:
-                dotted = f"{section}.{spec.key}"
-                unit = _UNIT_BY_KEY.get(dotted, _UNIT_BY_KIND[spec.kind])
-                cat = None
-                if dotted == "recovery.redo_apply_rate" and s.recovery.redo_apply_source.startswith(
-                    "catalog:"
-                ):
-                    cat = s.recovery.redo_apply_source[len("catalog:") :].strip()
-                add(dotted, spec, table.get(spec.key), self.model_value(section, spec), unit, cat)
+            section_rows(section)
         table = Table(
             ("Input", "Value", "Unit", "Origin", "Source"),
             tuple(rows),
