@@ -225,6 +225,7 @@ class ConfidencePanel(PlanPanel):
             "(absolute ends); the value is the most likely figure"
         )
         ranges_label.setTextFormat(Qt.TextFormat.RichText)
+        ranges_label.setWordWrap(True)  # lets the view fit a 1024 px window
         caption.addWidget(ranges_label, 1)
         caption.addWidget(self.status)
         caption.addWidget(self.stop_button)

@@ -375,3 +375,18 @@ def test_a_bad_stage_value_leads_to_its_row(qtbot, window, tmp_path):
     button.click()
     assert window.stages.current_row() == 1
     assert window.focusWidget() is window.stages.view
+
+
+def test_every_result_view_fits_a_1024_wide_window(qtbot):
+    """Issue 15.5: showing the Confidence view widened a 1024 × 700 window (its caption
+    line did not wrap), so the window could not stay at 1024."""
+    win = show_window(qtbot, path=DEMO, size=(1024, 700))
+    try:
+        win.doc.wait_idle()
+        for name in win.results.names():
+            win.show_view(name)
+            qtbot.wait(20)
+            assert win.width() <= 1024, name
+            assert win.minimumSizeHint().width() <= 1024, name
+    finally:
+        close_window(win)
