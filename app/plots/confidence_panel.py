@@ -43,6 +43,7 @@ from rtoplanner.core.uncertainty.inputs import uncertain_inputs
 from rtoplanner.core.uncertainty.result import RiskResult
 from rtoplanner.core.uncertainty.words import headline, percent
 from rtoplanner.core.units import format_duration
+from rtoplanner.core.wording import plural
 
 from ..models.ranges_table_model import COL_FROM, COL_RANGE, RangesTableModel
 from ..theme import VERDICT_COLORS
@@ -405,8 +406,10 @@ class ConfidencePanel(PlanPanel):
                 f"<tr><td><b>{words.replace(' ', '&nbsp;')}</b>&nbsp;&nbsp;</td>"
                 f"<td style='color:{c['meets']}'>{_whole('meets', d.p_meets)}</td>{dot}"
                 f"<td style='color:{c['at_risk']}'>{_whole('at risk', d.p_at_risk)}</td>"
-                f"{dot}<td style='color:{c['misses']}'>{_whole('misses', d.p_misses)}</td>"
-                f"<td>&nbsp;&nbsp;&nbsp;&nbsp;{' · '.join(_percentiles(d, nbsp=True))}</td></tr>"
+                f"{dot}<td style='color:{c['misses']}'>{_whole('misses', d.p_misses)}</td></tr>"
+                # The percentiles on a row of their own, across the table: beside the
+                # probabilities a 1024 px window left them a column four lines tall.
+                f"<tr><td></td><td colspan='5'>{' · '.join(_percentiles(d, nbsp=True))}</td></tr>"
             )  # fmt: skip
         return "<table cellspacing='0'>" + "".join(rows) + "</table>"
 
@@ -500,8 +503,10 @@ class ConfidencePanel(PlanPanel):
         varied = len(r.varied)
         pinned = len(r.inputs) - varied
         text = (
-            f"{varied} figure(s) vary between their ends (triangular, the scenario's value most "
-            f"likely); {pinned} typed figure(s) are held at their value — give them a range in "
+            f"{plural(varied, 'figure')} {'varies' if varied == 1 else 'vary'} between their "
+            "ends (triangular, the scenario's value most likely); "
+            f"{plural(pinned, 'typed figure')} {'is' if pinned == 1 else 'are'} held at their "
+            "value — give them a range in "
             "the table if they are estimates. Dotted blue line: the plan with every figure at "
             "its value; dashed curve: a failure at any moment of the cycle."
         )

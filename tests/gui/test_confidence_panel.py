@@ -157,3 +157,10 @@ def test_the_percentiles_line_wraps_rather_than_clipping_at_1024x700(qtbot, wind
     tip = label.toolTip()
     for mode in ("worst", "uniform"):
         assert short_duration(r.distribution(mode).percentile(99)) in tip
+
+
+def test_the_view_writes_real_plurals(window):
+    # The caption said "7 figure(s) vary ... 9 typed figure(s) are held".
+    panel = confidence(window)
+    assert "typed figure" in panel.note.text()
+    assert "(s)" not in panel.note.text()
