@@ -11,6 +11,7 @@ the variance.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import fields
 
 import numpy as np
 
@@ -169,8 +170,5 @@ def run_risk(
 
 
 def _row(i: UncertainInput) -> InputRow:
-    return InputRow(
-        key=i.key, label=i.label, kind=i.kind, value=i.value, low=i.low, high=i.high,
-        range_text=i.range_text, origin=i.origin, default_origin=i.default_origin,
-        default_range=i.default_range, source=i.source, table_key=i.table_key,
-    )  # fmt: skip
+    """The row a run reports: the input without where it sits in the Scenario."""
+    return InputRow(**{f.name: getattr(i, f.name) for f in fields(InputRow)})

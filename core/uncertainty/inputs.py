@@ -44,6 +44,7 @@ from ..units import (
     parse_size,
 )
 from .ranges import ZERO, RangeSpec, check_contains, format_relative, parse_range, relative_range
+from .result import InputRow
 
 RANGED_KINDS = ("size", "rate", "duration", "fraction", "ratio", "float")
 """Field kinds that are quantities a range can apply to."""
@@ -118,29 +119,11 @@ class Target:
 
 
 @dataclass(frozen=True)
-class UncertainInput:
-    """One input with its range, in model units (bytes, bytes/s, seconds, fractions).
+class UncertainInput(InputRow):
+    """One input with its range, in model units (bytes, bytes/s, seconds, fractions):
+    the row a run reports (`InputRow`: key, label, value, ends, where the range came
+    from) and the `target` it sets in the Scenario."""
 
-    `origin` is where the range came from: "uncertainty" (the scenario's table) or the
-    provenance of the figure ("measured", "catalog", "unverified", "typed",
-    "default"); `default_origin`/`default_range` say what the provenance alone gives,
-    `source` the provenance in words (an import, a catalog source). `table_key` is the
-    key to write in `[uncertainty]`: as written there, else a stage by its name when
-    the name is unique, else the canonical key.
-    """
-
-    key: str
-    label: str
-    kind: str
-    value: float
-    low: float
-    high: float
-    range_text: str
-    origin: str
-    default_origin: str
-    default_range: str
-    source: str
-    table_key: str
     target: Target
 
     @property

@@ -40,7 +40,15 @@ class Distribution:
 
 @dataclass(frozen=True)
 class InputRow:
-    """One input as the run used it (model units) and where its range came from."""
+    """One input as the run used it (model units) and where its range came from.
+
+    `origin` is where the range came from: "uncertainty" (the scenario's table) or the
+    provenance of the figure ("measured", "catalog", "unverified", "typed",
+    "default"); `default_origin`/`default_range` say what the provenance alone gives,
+    `source` the provenance in words (an import, a catalog source). `table_key` is the
+    key to write in `[uncertainty]`: as written there, else a stage by its name when
+    the name is unique, else the canonical key.
+    """
 
     key: str
     label: str
