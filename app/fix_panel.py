@@ -15,7 +15,6 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QFrame,
     QHBoxLayout,
     QHeaderView,
@@ -25,7 +24,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -48,6 +46,7 @@ from .models.fix_table_model import (
     PriceRow,
     PriceTableModel,
 )
+from .tables import read_only_table
 from .theme import VERDICT_COLORS, VERDICT_WORDS
 from .workers import TaskRunner
 
@@ -136,7 +135,7 @@ class WhatItTakesPanel(QWidget):
 
         split = QSplitter(Qt.Orientation.Vertical)
         self.model = FrontierTableModel(self)
-        self.table = _table(self.model, "fix_frontier")
+        self.table = read_only_table(self.model, "fix_frontier")
         self.table.horizontalHeader().setSectionResizeMode(
             COL_CHANGES, QHeaderView.ResizeMode.Stretch
         )
@@ -168,7 +167,7 @@ class WhatItTakesPanel(QWidget):
         prices_head.addWidget(self.price_button)
         prices_box.addLayout(prices_head)
         self.price_model = PriceTableModel(self)
-        self.price_table = _table(self.price_model, "fix_prices")
+        self.price_table = read_only_table(self.price_model, "fix_prices")
         self.price_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.price_table.setColumnWidth(0, 85)
         self.price_table.setColumnWidth(2, 95)
@@ -385,20 +384,6 @@ class WhatItTakesPanel(QWidget):
             self.status.setText(html.escape(str(exc)))
             return
         self.set_price(row.kind, row.name, amount)
-
-
-def _table(model: Any, name: str) -> QTableView:
-    view = QTableView()
-    view.setObjectName(name)
-    view.setModel(model)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.setAlternatingRowColors(True)
-    view.verticalHeader().hide()
-    view.verticalHeader().setDefaultSectionSize(22)
-    view.setWordWrap(False)
-    return view
 
 
 def register_what_it_takes(window: Any) -> None:

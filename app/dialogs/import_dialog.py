@@ -37,7 +37,6 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QButtonGroup,
     QComboBox,
     QDialog,
@@ -73,6 +72,7 @@ from rtoplanner.core.store import Store
 from rtoplanner.core.units import format_duration, format_rate, format_size, parse_rate
 
 from ..models.row_table_model import RIGHT_ALIGNED, RowTableModel
+from ..tables import read_only_table
 from ..workers import TaskRunner
 
 log = logging.getLogger(__name__)  # core/logs.py attaches the log file
@@ -571,16 +571,7 @@ class ImportDialog(QDialog):
 
     @staticmethod
     def _table(model: QAbstractTableModel, name: str) -> QTableView:
-        view = QTableView()
-        view.setObjectName(name)
-        view.setModel(model)
-        view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        view.setAlternatingRowColors(True)
-        view.setWordWrap(False)
-        view.verticalHeader().hide()
-        view.verticalHeader().setDefaultSectionSize(22)
+        view = read_only_table(model, name)
         view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         view.horizontalHeader().setStretchLastSection(True)
         return view

@@ -1,0 +1,22 @@
+"""Small table-view helpers shared by the app's panels and dialogs."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QAbstractItemModel
+from PySide6.QtWidgets import QAbstractItemView, QTableView
+
+
+def read_only_table(model: QAbstractItemModel, name: str) -> QTableView:
+    """A read-only list view of `model`: whole rows selected one at a time, alternating
+    row colours, no row numbers, compact rows, no word wrap."""
+    view = QTableView()
+    view.setObjectName(name)
+    view.setModel(model)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.setAlternatingRowColors(True)
+    view.setWordWrap(False)
+    view.verticalHeader().hide()
+    view.verticalHeader().setDefaultSectionSize(22)
+    return view
