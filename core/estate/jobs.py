@@ -15,7 +15,15 @@ database has to itself and what it shares:
 - `channels`: the channels that can stream (RMAN channels, own and shared drive counts);
 - `fluid`: for each shared resource it does not bind channels on, its capacity in this
   database's data bytes/s (compression differs between databases);
-- `pool`: the shared resource whose units each channel holds (a tape library), if any.
+- `pool`: the shared resource whose units each channel holds (a tape library), if any;
+- `channel_alone_Bps`: what one channel moves alone (`PathModel.channel_alone_Bps`), the
+  rate of the first channel's largest piece and of the last channel's load.
+
+A transfer carries the plan's channel assignment (`channel_loads`, largest first): the
+largest piece the first channel moves and the load of the last channel to start, each
+with the load + locate of the cartridges it spans (`cartridge_time`). What the plan adds
+beyond that (`tail_s`) is computed as the plan's duration minus what the simulator takes
+alone, so the identity is exact by construction; it is the per-job overhead.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..engine.flow import ramp_time
+from ..engine.flow import cartridge_time, channel_loads, ramp_time
 from ..engine.path import PathModel
 from ..engine.recovery import _largest_piece
 from ..plan import compute_core
@@ -44,9 +52,18 @@ class Step:
     volume_bytes: float = 0.0
     piece_bytes: float = 0.0
     """Transfers: the largest piece one channel must move alone (0 with none)."""
+    piece_cart_s: float = 0.0
+    """Transfers: load + locate of the cartridges the largest piece spans, paid by the
+    first channel before it moves the piece."""
+    last_bytes: float = 0.0
+    """Transfers: the last channel's load (`channel_loads(...).rest`: RMAN hands the
+    channels their files up front, so the last channel to start moves these itself)."""
+    last_cart_s: float = 0.0
+    """Transfers: load + locate of the cartridges the last channel's load spans, paid
+    after its start-up, before it moves its load."""
     tail_s: float = 0.0
-    """Transfers: fixed time after the bytes are through, which the plan adds beyond the
-    shared fluid (per-job overhead, the last channels' ramp-down, tape cartridges)."""
+    """Transfers: fixed time after everything is through, which the plan adds beyond what
+    the simulator moves: the per-job overhead (`backup.job_overhead`), nothing else."""
     overlaps: str | None = None
     """Fixed phases that run beside an earlier one (DESIGN §3.7: applying incrementals
     overlaps their restore; archived redo restored in parallel with the level 0): the
@@ -64,6 +81,8 @@ class Job:
     channel_init_s: float
     channels: int
     per_channel_Bps: float
+    channel_alone_Bps: float
+    """What one channel moves alone (the plan's `PathModel.channel_alone_Bps`)."""
     private_Bps: float
     fluid: tuple[tuple[int, float], ...]
     """(shared resource index, that resource's total capacity in this database's data
@@ -87,13 +106,42 @@ def _pieces(db: EstateDatabase, recovery: RecoveryResult) -> dict[str, float | N
     }
 
 
-def _fluid_s(model: PathModel, init_s: float, volume: float, piece: float) -> float:
-    """What the simulator's shared fluid takes alone: the ramp, and the largest piece
-    through one channel."""
+@dataclass(frozen=True)
+class _Assignment:
+    """The channels' part of a transfer: the largest piece and the last channel's load."""
+
+    piece_cart_s: float
+    last_bytes: float
+    last_cart_s: float
+
+
+def _assignment(model: PathModel, volume: float, piece: float) -> _Assignment:
+    """The last channel's load from the plan's own `channel_loads`, and the cartridges
+    each channel's load spans (`cartridge_time`, as `assigned_time` charges them)."""
+    loads = channel_loads(volume, model.active_channels, piece)
+    cart, h = model.cartridge_data_bytes, model.cartridge_s
+    return _Assignment(
+        float(cartridge_time(piece, cart, h)) if piece > 0 else 0.0,
+        float(loads.rest),
+        float(cartridge_time(loads.rest, cart, h)),
+    )
+
+
+def _fluid_s(
+    model: PathModel, init_s: float, volume: float, piece: float, channels: _Assignment
+) -> float:
+    """What the simulator's transfer takes alone: the fluid ramp, the largest piece
+    through the first channel and the last channel's load, each channel's clock starting
+    at its start-up (k × init) plus its cartridges. Equal to the plan's
+    max(ramp, first, last) (`move`): in the plan the first channel holds max(piece,
+    volume ÷ m), which exceeds the piece only when the loads are even, and then the last
+    channel (same load, later start) decides anyway."""
+    c = model.channel_alone_Bps
     t = ramp_time(volume, model, init_s)
     if piece > 0:
-        t = max(t, init_s + piece / model.single_channel_Bps)
-    return t
+        t = max(t, init_s + channels.piece_cart_s + piece / c)
+    last = model.active_channels * init_s + channels.last_cart_s + channels.last_bytes / c
+    return max(t, last)
 
 
 def _redo_beside_level0(recovery: RecoveryResult) -> float:
@@ -123,8 +171,13 @@ def _steps(db: EstateDatabase, recovery: RecoveryResult, model: PathModel) -> tu
             # With the archived redo restored beside the level 0, one RMAN job moves both.
             volume = p.data_bytes + (beside if p.name == "restore_level0" else 0.0)
             piece = min(pieces.get(p.name) or 0.0, volume)
-            tail = max(0.0, p.duration_s - _fluid_s(model, init_s, volume, piece))
-            steps.append(Step(p.name, True, volume_bytes=volume, piece_bytes=piece, tail_s=tail))
+            ch = _assignment(model, volume, piece)
+            tail = max(0.0, p.duration_s - _fluid_s(model, init_s, volume, piece, ch))
+            steps.append(
+                Step(p.name, True, volume_bytes=volume, piece_bytes=piece,
+                     piece_cart_s=ch.piece_cart_s, last_bytes=ch.last_bytes,
+                     last_cart_s=ch.last_cart_s, tail_s=tail)  # fmt: skip
+            )
         else:
             steps.append(Step(p.name, False, duration_s=p.duration_s))
         if p.duration_s > 0 and not overlapping:
@@ -171,6 +224,7 @@ def build_jobs(estate: Estate) -> list[Job]:
                 channel_init_s=db.estate_scenario.backup.channel_init_s,
                 channels=restore.active_channels,
                 per_channel_Bps=restore.per_channel_Bps,
+                channel_alone_Bps=restore.channel_alone_Bps,
                 private_Bps=private,
                 fluid=tuple(fluid),
                 pool=pool,

@@ -13,14 +13,50 @@ the shared resources too:
   first come first served.
 - **Bandwidth** of shared media servers, links and heads is shared by strict priority
   across tiers and max-min fairly within a tier (`share.allocate`).
-- **The largest piece** (no multisection) moves through one channel: at most the
-  per-channel ceiling, at most what the database gets; the rest of the volume uses the
-  rest of the rate. Alone, this is exactly the plan's bound T ≥ init + piece / R(1).
+- **RMAN's channel assignment** (DESIGN §3.7, the plan's `channel_loads`: largest
+  first, handed out up front) is followed by two channel clocks beside the shared fluid:
+  the *largest piece* moves through the first channel, from its start-up plus the load +
+  locate of its cartridges; the *last channel's load* moves through the last channel to
+  start, from the moment it has finished its start-up (after it got a drive, on a shared
+  library) plus its cartridges. Each moves at `c` = what one channel achieves alone
+  (`PathModel.channel_alone_Bps`) and at most what the database gets from the sharing at
+  that moment. A transfer ends when the fluid, the piece and the last channel's load are
+  all through; then the plan's per-job overhead (`Step.tail_s`) follows, with the drives
+  kept.
+
+The rate rule, and why alone it is the plan's T = max(ramp, first, last) (`move`): the
+database gets `rate` from the sharing, capped by its own stages and by k × c_channel
+while the fluid has bytes (k channels streaming; the plan's R(k)), else by c per channel
+clock still moving. The piece is carved out of the fluid: it gets min(c, rate), the
+fluid the rest, so fluid and piece together move the volume at R(k) and end at
+max(ramp(V), start + piece ÷ c) — c ≤ R(1), so the piece always runs at c alone. The
+last channel's load is a clock, not more bytes: it advances at min(c, rate) while it
+runs and ends at m·init + cartridges + rest ÷ c alone, whatever the fluid does. It cannot
+be carved out of the fluid like the piece: when one channel nearly fills the path (R(m) <
+2c) the plan's three bounds together are not a schedule two real channels could keep
+(the plan lets the first and the last channel each run at c at once), and the estate
+must give a database alone exactly its plan. So the fluid counts the bytes (bytes moved
+= the volume, every resource at most at its capacity), and the clock says when the last
+channel's files are through. Once the bytes are through and the last channel still
+moves (the ramp-down), the database keeps taking part in the sharing for that one
+channel, at most c: the channel is moving its files then, so it holds its drive and
+takes its share of the media servers and links (its bytes were counted by the fluid
+earlier, so in this ramp-down the resources carry up to the last channel's load more than
+the volume: conservative for the other databases, never above capacity). Channels not
+yet started when the bytes are through start on the database's own drives (their
+channels have finished), one after another as in the plan, so the last channel never
+waits for another database's drive then (no deadlock between databases each holding
+drives for a last channel).
+
+Not modelled: the channels between the first and the last (their files are the fluid,
+moved by whichever channels stream); a channel that waited for a drive moving less
+than its files (the fluid redistributes them); preemption of a drive; failover.
 
 Between two events every rate is constant, so the simulation is exact and event-driven:
-the next event is a fixed phase ending, a channel's start-up ending, or a transfer's
-remaining bytes reaching zero at its current rate. A database alone on its hardware gets
-exactly its own plan (a test checks it).
+the next event is a fixed phase ending, a channel's start-up ending, a channel clock
+starting after its cartridges, or a transfer's fluid, piece or last channel's load
+reaching zero at its current rate. A database alone on its hardware gets exactly its own
+plan (a test checks it).
 
 For speed the transfers' state lives in numpy arrays indexed by database, and rates are
 re-shared only where the sharing can change: a transfer starts or ends, its cap falls,
@@ -28,6 +64,8 @@ or the cap rises of a transfer that was at its cap (one held below its cap by a
 saturated resource keeps its max-min fair rate when it gains a channel); and only from
 the tier of the change down, stopping at the first tier whose transfers and leftover
 capacity are as they were (strict priority: a lower tier never changes a higher one).
+A change inside one database that leaves its rate as it was (a channel clock starting
+or ending while the fluid still has bytes) only re-splits that database's rate.
 """
 
 from __future__ import annotations
@@ -43,7 +81,7 @@ from ..errors import CoreError
 from .jobs import Job, Step
 from .share import NOT_FROZEN, share_tier
 
-_PHASE_END, _INIT_END, _TAIL_END = 0, 1, 2
+_PHASE_END, _INIT_END, _TAIL_END, _PIECE_ON, _LAST_ON = 0, 1, 2, 3, 4
 _LOSS_EPS = 1e-12
 
 
@@ -120,8 +158,8 @@ class _Db:
     """A database's progress through its phases (the transfer's bytes are in _Flows)."""
 
     __slots__ = (
-        "held", "initing", "job", "phase_start", "phases", "serial", "step", "wait_since",
-        "waiting",
+        "held", "initing", "job", "own_drives", "phase_start", "phases", "serial", "step",
+        "wait_since", "waiting",
     )  # fmt: skip
 
     def __init__(self, job: Job) -> None:
@@ -134,6 +172,8 @@ class _Db:
         self.initing = False
         self.waiting = False
         self.wait_since = 0.0
+        self.own_drives = False
+        """The transfer's bytes are through: channels still to start use its own drives."""
 
     @property
     def current(self) -> Step:
@@ -151,6 +191,12 @@ class _Flows:
         self.rate = np.zeros(n)
         self.rest_rate = np.zeros(n)
         self.piece_rate = np.zeros(n)
+        self.last = np.zeros(n)
+        """The last channel's load still to move (a clock: its bytes are in the fluid)."""
+        self.last_rate = np.zeros(n)
+        self.piece_on = np.zeros(n, dtype=bool)
+        self.last_on = np.zeros(n, dtype=bool)
+        """Whether the first channel moves the piece, the last channel its load."""
         self.moved = np.zeros(n)
         self.loss = np.zeros(n)
         self.blame = np.full(n, NOT_FROZEN, dtype=np.int64)
@@ -161,37 +207,46 @@ class _Flows:
         self.per_channel = np.array([j.per_channel_Bps for j in jobs])
         self.private = np.array([j.private_Bps for j in jobs])
         self.channels = np.array([j.channels for j in jobs], dtype=np.int64)
+        self.alone_c = np.array([j.channel_alone_Bps for j in jobs])
         alone_fluid = np.array([min((t for _, t in j.fluid), default=np.inf) for j in jobs])
-        # What each would move alone with all its channels (rest left) or one (piece only)
-        own = np.minimum(self.private, self.channels * self.per_channel)
-        self.alone_all = np.minimum(own, alone_fluid)
-        self.alone_one = np.minimum(np.minimum(self.private, self.per_channel), alone_fluid)
+        # What each would move alone with all its channels (fluid left), or through its
+        # channel clocks only (the path to itself, at most c each)
+        self.alone_path = np.minimum(self.private, alone_fluid)
+        self.alone_all = np.minimum(self.alone_path, self.channels * self.per_channel)
         self.pool = np.array([-1 if j.pool is None else j.pool for j in jobs], dtype=np.int64)
         self.waits = np.zeros((n, n_resources))
         self.t_last = np.zeros(n)
         self.t_done = np.full(n, np.inf)
-        """When each transfer's rest or piece is next through at its current rates."""
+        """When each transfer's rest, piece or last channel's load is next through at its
+        current rates."""
 
-    def start(self, i: int, volume: float, piece: float) -> None:
+    def start(self, i: int, volume: float, piece: float, last: float) -> None:
         self.volume[i] = volume
         self.rest[i] = volume - piece
         self.piece[i] = piece
-        self.rate[i] = self.rest_rate[i] = self.piece_rate[i] = 0.0
+        self.last[i] = last
+        self.piece_on[i] = self.last_on[i] = False
+        self.rate[i] = self.rest_rate[i] = self.piece_rate[i] = self.last_rate[i] = 0.0
         self.moved[i] = self.loss[i] = self.phase_wait[i] = 0.0
         self.blame[i] = NOT_FROZEN
         self.k[i] = 0
         self.t_done[i] = np.inf
 
-    def settle(self, ids: np.ndarray, now: float) -> tuple[np.ndarray, np.ndarray]:
-        """Move transfers forward to `now` at their (constant) rates; their rest and
-        piece left."""
+    def settle(
+        self, ids: np.ndarray, now: float
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Move transfers forward to `now` at their (constant) rates; their rest, piece
+        and last channel's load left."""
         dt = now - self.t_last[ids]
         self.t_last[ids] = now
-        rest = self.rest[ids] - self.rest_rate[ids] * dt
+        rest_rate, piece_rate = self.rest_rate[ids], self.piece_rate[ids]
+        rest = self.rest[ids] - rest_rate * dt
         self.rest[ids] = np.maximum(rest, 0.0, out=rest)
-        piece = self.piece[ids] - self.piece_rate[ids] * dt
+        piece = self.piece[ids] - piece_rate * dt
         self.piece[ids] = np.maximum(piece, 0.0, out=piece)
-        self.moved[ids] += self.rate[ids] * dt
+        last = self.last[ids] - self.last_rate[ids] * dt
+        self.last[ids] = np.maximum(last, 0.0, out=last)
+        self.moved[ids] += (rest_rate + piece_rate) * dt
         blamed = self.blame[ids]
         hit = blamed != NOT_FROZEN
         if hit.all():  # (transfer, resource) pairs are unique: a plain fancy add is exact
@@ -203,51 +258,81 @@ class _Flows:
             lost = self.loss[lost_ids] * dt[hit]
             self.phase_wait[lost_ids] += lost
             self.waits[lost_ids, blamed[hit]] += lost
-        return rest, piece
+        return rest, piece, last
 
     def reshare(self, ids: np.ndarray, use: np.ndarray, room: np.ndarray, now: float) -> None:
         """Settle a tier's transfers at `now` and share `room` (reduced) between them.
+        Each asks for what its streaming channels take while the fluid has bytes, else
+        for c per channel clock still moving (the module docstring's rate rule).
         (One gather of each array per call: at ~100 transfers numpy's per-call cost is
         most of the time.)"""
-        rest, piece = self.settle(ids, now)
+        rest, piece, last = self.settle(ids, now)
         rest_left = rest > 0
-        per_channel = self.per_channel[ids]
-        channels = np.where(rest_left, self.k[ids], 1)
-        got = share_tier(np.minimum(self.private[ids], channels * per_channel), use, room)
-        self.set_rates(ids, got.rate, got.frozen_by, rest, piece, per_channel, now)
-
-    def set_rates(
-        self,
-        ids: np.ndarray,
-        rate: np.ndarray,
-        frozen_by: np.ndarray,
-        rest: np.ndarray,
-        piece: np.ndarray,
-        per_channel: np.ndarray,
-        now: float,
-    ) -> None:
-        """New rates of settled transfers (`rest`, `piece` and `per_channel` are theirs)."""
-        rest_left = rest > 0
-        piece_rate = np.minimum(rate, np.where(rest_left, per_channel, np.inf))
-        piece_rate[piece <= 0] = 0.0
-        rest_rate = rate - piece_rate
-        rest_rate[~rest_left] = 0.0
-        self.rate[ids] = rate
-        self.piece_rate[ids] = piece_rate
-        self.rest_rate[ids] = rest_rate
+        piece_on = self.piece_on[ids] & (piece > 0)
+        last_on = self.last_on[ids] & (last > 0)
+        c = self.alone_c[ids]
+        private = self.private[ids]
+        fluid_cap = self.k[ids] * self.per_channel[ids]
+        clocks_cap = (piece_on.astype(np.int64) + last_on) * c
+        cap = np.minimum(private, np.where(rest_left, fluid_cap, clocks_cap))
+        got = share_tier(cap, use, room)
+        rate = got.rate
+        self.split(ids, rate, rest, piece, last, c, piece_on, last_on, now)
+        frozen_by = got.frozen_by
         frozen = frozen_by != NOT_FROZEN
         self.at_cap[ids] = ~frozen
         # time lost: the share below what it would move alone, charged to what held it
-        alone = np.where(rest_left, self.alone_all[ids], self.alone_one[ids])
+        alone = np.where(rest_left, self.alone_all[ids], np.minimum(self.alone_path[ids], cap))
         m = len(ids)
         loss = 1.0 - np.divide(rate, alone, out=np.ones(m), where=alone > 0)
         blame = np.where(frozen, frozen_by, np.where(self.waiting[ids], self.pool[ids], -1))
         charged = (loss > _LOSS_EPS) & (blame != NOT_FROZEN)
         self.loss[ids] = np.where(charged, loss, 0.0)
         self.blame[ids] = np.where(charged, blame, NOT_FROZEN)
-        t_rest = np.divide(rest, rest_rate, out=np.full(m, np.inf), where=rest_rate > 0)
+
+    def split(
+        self,
+        ids: np.ndarray,
+        rate: np.ndarray,
+        rest: np.ndarray,
+        piece: np.ndarray,
+        last: np.ndarray,
+        c: np.ndarray,
+        piece_on: np.ndarray,
+        last_on: np.ndarray,
+        now: float,
+    ) -> None:
+        """Split settled transfers' rates: the piece and the last channel's clock at
+        min(c, rate), the fluid the rate the piece leaves; when each is next through."""
+        piece_rate = np.where(piece_on, np.minimum(rate, c), 0.0)
+        rest_rate = np.where(rest > 0, rate - piece_rate, 0.0)
+        last_rate = np.where(last_on, np.minimum(rate, c), 0.0)
+        self.rate[ids] = rate
+        self.piece_rate[ids] = piece_rate
+        self.rest_rate[ids] = rest_rate
+        self.last_rate[ids] = last_rate
+        m = len(ids)
+        t = np.divide(rest, rest_rate, out=np.full(m, np.inf), where=rest_rate > 0)
         t_piece = np.divide(piece, piece_rate, out=np.full(m, np.inf), where=piece_rate > 0)
-        self.t_done[ids] = now + np.minimum(t_rest, t_piece, out=t_rest)
+        t_last = np.divide(last, last_rate, out=np.full(m, np.inf), where=last_rate > 0)
+        np.minimum(t, t_piece, out=t)
+        self.t_done[ids] = now + np.minimum(t, t_last, out=t)
+
+    def resplit(self, i: int, now: float) -> None:
+        """Re-split one transfer's unchanged rate (a clock started or ended while its
+        fluid still has bytes: its cap, so its share, is as it was)."""
+        ids = np.array([i])
+        rest, piece, last = self.settle(ids, now)
+        piece_on = self.piece_on[ids] & (piece > 0)
+        last_on = self.last_on[ids] & (last > 0)
+        self.split(ids, self.rate[ids], rest, piece, last, self.alone_c[ids], piece_on,
+                   last_on, now)  # fmt: skip
+
+    def all_through(self, i: int) -> bool:
+        """Fluid, piece and the last channel's load (once that channel started) are through."""
+        return bool(
+            self.rest[i] <= 0 and self.piece[i] <= 0 and self.last_on[i] and self.last[i] <= 0
+        )
 
 
 def _same(before: tuple[np.ndarray, np.ndarray], ids: np.ndarray, room: np.ndarray) -> bool:
@@ -311,37 +396,100 @@ class _Simulation:
             self.next_step(db, now)
         elif kind == _TAIL_END:  # a transfer's fixed tail is over: its drives go back
             self.release(db, now)
-        elif token == db.serial:  # _INIT_END of a transfer still running
+        elif token != db.serial:  # an event of a transfer that has ended
+            return
+        elif kind == _INIT_END:
             self.channel_streams(db, now)
+        else:
+            self.clock_on(db, kind == _PIECE_ON, now)
 
     def channel_streams(self, db: _Db, now: float) -> None:
-        f, i = self.flows, db.job.index
+        f, i, step = self.flows, db.job.index, db.current
         db.initing = False
         f.k[i] += 1
         if f.k[i] == 1:
             self.active.setdefault(db.job.priority, set()).add(i)
             f.t_last[i] = now
             self.dirty.add(db.job.priority)
-        elif f.at_cap[i]:
+            if step.piece_bytes > 0:  # the first channel moves the largest piece
+                self.clock_after(db, _PIECE_ON, step.piece_cart_s, now)
+        elif f.at_cap[i] and f.rest[i] > 0:
             self.dirty.add(db.job.priority)  # its cap held it: one more channel counts
+        if f.k[i] == db.job.channels:  # the last channel to start moves its own load
+            self.clock_after(db, _LAST_ON, step.last_cart_s, now)
         self.want_channel(db, now)
 
+    def clock_after(self, db: _Db, kind: int, cartridges_s: float, now: float) -> None:
+        """A channel clock starts once its channel has loaded and located its cartridges
+        (holding its drive meanwhile)."""
+        if cartridges_s > 0:
+            self.push(now + cartridges_s, kind, db.job.index, db.serial)
+        else:
+            self.clock_on(db, kind == _PIECE_ON, now)
+
+    def clock_on(self, db: _Db, piece: bool, now: float) -> None:
+        """The first channel starts on the largest piece, or the last one on its load."""
+        f, i = self.flows, db.job.index
+        ids = np.array([i])
+        f.settle(ids, now)
+        (f.piece_on if piece else f.last_on)[i] = True
+        if f.all_through(i):  # nothing left for the last channel (its load was empty)
+            self.end_transfer(db, now)
+        elif f.rest[i] > 0:  # the fluid's cap is unchanged: only this database re-splits
+            f.resplit(i, now)
+            self.refresh_done(db.job.priority)
+        else:  # the database now asks for one more channel's rate
+            self.dirty.add(db.job.priority)
+
+    def refresh_done(self, tier: int) -> None:
+        """A tier's first finish after one of its transfers re-split its rate."""
+        if tier in self.shared:
+            self.tier_done[tier] = float(self.flows.t_done[self.shared[tier][0]].min())
+            self.next_flow_t = min(self.tier_done.values())
+
     def finish_parts(self, now: float) -> None:
-        """A rest or piece is through: snap round-off, end finished transfers, and
-        re-share their tiers (caps or splits changed)."""
+        """A fluid, piece or last channel's load is through: snap round-off, end finished
+        transfers, and re-share their tiers where a cap changed (the fluid is through, or
+        a clock is through after it), else re-split the one transfer."""
         f = self.flows
         ids = self.through(now)
         f.settle(ids, now)
         tol = 1e-9 * np.maximum(f.volume[ids], 1.0)
         f.rest[ids] = np.where(f.rest[ids] <= tol, 0.0, f.rest[ids])
         f.piece[ids] = np.where(f.piece[ids] <= tol, 0.0, f.piece[ids])
+        f.last[ids] = np.where(f.last[ids] <= tol, 0.0, f.last[ids])
         f.t_done[ids] = np.inf
+        resplit: set[int] = set()
         for i in ids.tolist():
             db = self.dbs[i]
-            self.dirty.add(db.job.priority)
-            if f.rest[i] <= 0 and f.piece[i] <= 0:
+            if f.all_through(i):
                 self.end_transfer(db, now)
+                continue
+            if f.rest[i] > 0:
+                f.resplit(i, now)
+                resplit.add(db.job.priority)
+                continue
+            self.dirty.add(db.job.priority)
+            if f.piece[i] <= 0 and not db.own_drives:
+                self.bytes_through(db, now)
         self.next_flow_t = np.inf
+        for tier in resplit - self.dirty:
+            self.refresh_done(tier)
+        if not self.dirty:
+            self.next_flow_t = min(self.tier_done.values(), default=np.inf)
+
+    def bytes_through(self, db: _Db, now: float) -> None:
+        """Fluid and piece are through, the last channel's load is not: the channels
+        still to start need no drive of the pool (the database's own have finished
+        their files), and a channel waiting for one starts on its own."""
+        db.own_drives = True
+        job = db.job
+        if job.pool is None:
+            return
+        self.owed[job.pool][job.priority] -= job.channels - db.held
+        if db.waiting:
+            self.set_waiting(db, False)
+            self.want_channel(db, now)
 
     def through(self, now: float) -> np.ndarray:
         """The transfers whose rest or piece is through at `now`, in index order (only
@@ -382,8 +530,8 @@ class _Simulation:
             return
         db.serial += 1
         db.held = 0
-        db.initing = db.waiting = False
-        self.flows.start(db.job.index, step.volume_bytes, step.piece_bytes)
+        db.initing = db.waiting = db.own_drives = False
+        self.flows.start(db.job.index, step.volume_bytes, step.piece_bytes, step.last_bytes)
         if db.job.pool is not None:
             owed = self.owed.setdefault(db.job.pool, {})
             owed[db.job.priority] = owed.get(db.job.priority, 0) + db.job.channels
@@ -404,15 +552,16 @@ class _Simulation:
         )
         self.active[job.priority].discard(i)
         self.dirty.add(job.priority)
-        f.rate[i] = f.rest_rate[i] = f.piece_rate[i] = f.loss[i] = 0.0
+        f.rate[i] = f.rest_rate[i] = f.piece_rate[i] = f.last_rate[i] = f.loss[i] = 0.0
         f.t_done[i] = np.inf
         f.k[i] = 0
-        db.serial += 1  # its pending init and drive request are void now
+        db.serial += 1  # its pending init, clocks and drive request are void now
         if job.pool is not None:
-            self.owed[job.pool][job.priority] -= job.channels - db.held
+            if not db.own_drives:
+                self.owed[job.pool][job.priority] -= job.channels - db.held
             self.set_waiting(db, False)
         if step.tail_s > 0:
-            # Per-job overhead, ramp-down, cartridges: the plan's time beyond the fluid,
+            # The per-job overhead: the plan's fixed time after the channels are through,
             # during which the job's channels keep their drives.
             self.push(now + step.tail_s, _TAIL_END, i)
         else:
@@ -438,7 +587,7 @@ class _Simulation:
         job = db.job
         if db.initing or db.waiting or self.flows.k[job.index] >= job.channels:
             return
-        if job.pool is None:
+        if job.pool is None or db.own_drives:
             self.start_init(db, now)
             return
         self.set_waiting(db, True)
