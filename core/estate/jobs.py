@@ -174,9 +174,16 @@ def _steps(db: EstateDatabase, recovery: RecoveryResult, model: PathModel) -> tu
             ch = _assignment(model, volume, piece)
             tail = max(0.0, p.duration_s - _fluid_s(model, init_s, volume, piece, ch))
             steps.append(
-                Step(p.name, True, volume_bytes=volume, piece_bytes=piece,
-                     piece_cart_s=ch.piece_cart_s, last_bytes=ch.last_bytes,
-                     last_cart_s=ch.last_cart_s, tail_s=tail)  # fmt: skip
+                Step(
+                    p.name,
+                    True,
+                    volume_bytes=volume,
+                    piece_bytes=piece,
+                    piece_cart_s=ch.piece_cart_s,
+                    last_bytes=ch.last_bytes,
+                    last_cart_s=ch.last_cart_s,
+                    tail_s=tail,
+                )
             )
         else:
             steps.append(Step(p.name, False, duration_s=p.duration_s))

@@ -232,9 +232,7 @@ class _Flows:
         self.k[i] = 0
         self.t_done[i] = np.inf
 
-    def settle(
-        self, ids: np.ndarray, now: float
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def settle(self, ids: np.ndarray, now: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Move transfers forward to `now` at their (constant) rates; their rest, piece
         and last channel's load left."""
         dt = now - self.t_last[ids]
