@@ -107,41 +107,44 @@ def _pieces(db: EstateDatabase, recovery: RecoveryResult) -> dict[str, float | N
 
 
 @dataclass(frozen=True)
-class _Assignment:
-    """The channels' part of a transfer: the largest piece and the last channel's load."""
+class _Channels:
+    """The channels' part of a transfer (the largest piece, the last channel's load),
+    and what the simulator's transfer takes alone."""
 
     piece_cart_s: float
     last_bytes: float
     last_cart_s: float
+    alone_s: float
 
 
-def _assignment(model: PathModel, volume: float, piece: float) -> _Assignment:
-    """The last channel's load from the plan's own `channel_loads`, and the cartridges
-    each channel's load spans (`cartridge_time`, as `assigned_time` charges them)."""
-    loads = channel_loads(volume, model.active_channels, piece)
-    cart, h = model.cartridge_data_bytes, model.cartridge_s
-    return _Assignment(
-        float(cartridge_time(piece, cart, h)) if piece > 0 else 0.0,
-        float(loads.rest),
-        float(cartridge_time(loads.rest, cart, h)),
-    )
+class _Assigner:
+    """A database's channel assignment of each transfer, from the plan's own formulas
+    (`channel_loads`, `cartridge_time`, `ramp_time`) and its path (read once)."""
 
+    def __init__(self, model: PathModel, init_s: float) -> None:
+        self.model, self.init_s = model, init_s
+        self.m = model.active_channels
+        self.c = model.channel_alone_Bps
+        self.cart, self.h = model.cartridge_data_bytes, model.cartridge_s
 
-def _fluid_s(
-    model: PathModel, init_s: float, volume: float, piece: float, channels: _Assignment
-) -> float:
-    """What the simulator's transfer takes alone: the fluid ramp, the largest piece
-    through the first channel and the last channel's load, each channel's clock starting
-    at its start-up (k × init) plus its cartridges. Equal to the plan's
-    max(ramp, first, last) (`move`): in the plan the first channel holds max(piece,
-    volume ÷ m), which exceeds the piece only when the loads are even, and then the last
-    channel (same load, later start) decides anyway."""
-    c = model.channel_alone_Bps
-    t = ramp_time(volume, model, init_s)
-    if piece > 0:
-        t = max(t, init_s + channels.piece_cart_s + piece / c)
-    last = model.active_channels * init_s + channels.last_cart_s + channels.last_bytes / c
-    return max(t, last)
+    def cartridges_s(self, load: float) -> float:
+        return float(cartridge_time(load, self.cart, self.h)) if self.h > 0 and load > 0 else 0.0
+
+    def transfer(self, volume: float, piece: float) -> _Channels:
+        """The last channel's load (`channel_loads`), the cartridges each clock pays, and
+        the time alone: the fluid ramp, the largest piece through the first channel and
+        the last channel's load, each channel's clock starting at its start-up (k × init)
+        plus its cartridges. That is the plan's max(ramp, first, last) (`move`): in the
+        plan the first channel holds max(piece, volume ÷ m), which exceeds the piece only
+        when the loads are even, and then the last channel (same load, later start)
+        decides anyway."""
+        init, c = self.init_s, self.c
+        last = float(channel_loads(volume, self.m, piece).rest)
+        piece_cart, last_cart = self.cartridges_s(piece), self.cartridges_s(last)
+        t = max(ramp_time(volume, self.model, init), self.m * init + last_cart + last / c)
+        if piece > 0:
+            t = max(t, init + piece_cart + piece / c)
+        return _Channels(piece_cart, last, last_cart, t)
 
 
 def _redo_beside_level0(recovery: RecoveryResult) -> float:
@@ -155,7 +158,7 @@ def _redo_beside_level0(recovery: RecoveryResult) -> float:
 
 def _steps(db: EstateDatabase, recovery: RecoveryResult, model: PathModel) -> tuple[Step, ...]:
     pieces = _pieces(db, recovery)
-    init_s = db.estate_scenario.backup.channel_init_s
+    assign = _Assigner(model, db.estate_scenario.backup.channel_init_s)
     steps = []
     prev: Phase | None = None
     by_start: dict[float, str] = {}
@@ -171,8 +174,8 @@ def _steps(db: EstateDatabase, recovery: RecoveryResult, model: PathModel) -> tu
             # With the archived redo restored beside the level 0, one RMAN job moves both.
             volume = p.data_bytes + (beside if p.name == "restore_level0" else 0.0)
             piece = min(pieces.get(p.name) or 0.0, volume)
-            ch = _assignment(model, volume, piece)
-            tail = max(0.0, p.duration_s - _fluid_s(model, init_s, volume, piece, ch))
+            ch = assign.transfer(volume, piece)
+            tail = max(0.0, p.duration_s - ch.alone_s)
             steps.append(
                 Step(
                     p.name,

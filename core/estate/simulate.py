@@ -158,8 +158,8 @@ class _Db:
     """A database's progress through its phases (the transfer's bytes are in _Flows)."""
 
     __slots__ = (
-        "held", "initing", "job", "own_drives", "phase_start", "phases", "serial", "step",
-        "wait_since", "waiting",
+        "first_init_s", "held", "initing", "job", "own_drives", "phase_start", "phases",
+        "serial", "step", "wait_since", "waiting",
     )  # fmt: skip
 
     def __init__(self, job: Job) -> None:
@@ -173,7 +173,9 @@ class _Db:
         self.waiting = False
         self.wait_since = 0.0
         self.own_drives = False
-        """The transfer's bytes are through: channels still to start use its own drives."""
+        """The transfer's fluid is through: its last channel starts on its own drive."""
+        self.first_init_s = 0.0
+        """When the transfer's first channel began its start-up."""
 
     @property
     def current(self) -> Step:
@@ -181,70 +183,75 @@ class _Db:
 
 
 class _Flows:
-    """Every database's transfer state as arrays indexed by database."""
+    """Every database's transfer state as arrays indexed by database.
+
+    A transfer's three parts are the columns of `left` (bytes still to move), `rates`
+    (their rates) and `on` (whether each moves yet): the shared fluid, the last
+    channel's load (carved out of the fluid) and the largest piece's clock (its bytes
+    are in the fluid). One gather of a row block settles or splits all three."""
+
+    FLUID, LAST, PIECE = 0, 1, 2
 
     def __init__(self, jobs: list[Job], n_resources: int) -> None:
         n = len(jobs)
         self.volume = np.zeros(n)
-        self.rest = np.zeros(n)
-        self.piece = np.zeros(n)
+        self.left = np.zeros((n, 3))
+        self.rates = np.zeros((n, 3))
+        self.on = np.zeros((n, 3), dtype=bool)
+        self.rest, self.last, self.piece = self.left[:, 0], self.left[:, 1], self.left[:, 2]
+        self.last_on, self.piece_on = self.on[:, 1], self.on[:, 2]
         self.rate = np.zeros(n)
-        self.rest_rate = np.zeros(n)
-        self.piece_rate = np.zeros(n)
-        self.last = np.zeros(n)
-        """The last channel's load still to move (a clock: its bytes are in the fluid)."""
-        self.last_rate = np.zeros(n)
-        self.piece_on = np.zeros(n, dtype=bool)
-        self.last_on = np.zeros(n, dtype=bool)
-        """Whether the first channel moves the piece, the last channel its load."""
+        """What each transfer gets from the sharing (data bytes/s of the resources)."""
         self.moved = np.zeros(n)
         self.loss = np.zeros(n)
         self.blame = np.full(n, NOT_FROZEN, dtype=np.int64)
         self.at_cap = np.zeros(n, dtype=bool)
+        self.frozen_by = np.full(n, NOT_FROZEN, dtype=np.int64)
         self.phase_wait = np.zeros(n)
         self.k = np.zeros(n, dtype=np.int64)
         self.waiting = np.zeros(n, dtype=bool)
-        self.per_channel = np.array([j.per_channel_Bps for j in jobs])
-        self.private = np.array([j.private_Bps for j in jobs])
-        self.channels = np.array([j.channels for j in jobs], dtype=np.int64)
-        self.alone_c = np.array([j.channel_alone_Bps for j in jobs])
+        per_channel = np.array([j.per_channel_Bps for j in jobs])
+        private = np.array([j.private_Bps for j in jobs])
+        channels = np.array([j.channels for j in jobs], dtype=np.int64)
         alone_fluid = np.array([min((t for _, t in j.fluid), default=np.inf) for j in jobs])
         # What each would move alone with all its channels (fluid left), or through its
         # channel clocks only (the path to itself, at most c each)
-        self.alone_path = np.minimum(self.private, alone_fluid)
-        self.alone_all = np.minimum(self.alone_path, self.channels * self.per_channel)
+        alone_path = np.minimum(private, alone_fluid)
+        alone_all = np.minimum(alone_path, channels * per_channel)
+        c = np.array([j.channel_alone_Bps for j in jobs])
+        # (with one channel, the piece's channel is the last one)
+        two = (channels > 1).astype(float)
+        self.fixed = np.column_stack([per_channel, private, c, alone_path, alone_all, two])
+        """Per database: c_channel, own stages, c, alone by its path, alone with all its
+        channels, whether the piece's channel is another than the last."""
         self.pool = np.array([-1 if j.pool is None else j.pool for j in jobs], dtype=np.int64)
         self.waits = np.zeros((n, n_resources))
         self.t_last = np.zeros(n)
         self.t_done = np.full(n, np.inf)
-        """When each transfer's rest, piece or last channel's load is next through at its
+        """When each transfer's fluid, last channel's load or piece is next through at its
         current rates."""
 
     def start(self, i: int, volume: float, piece: float, last: float) -> None:
         self.volume[i] = volume
-        self.rest[i] = volume - piece
-        self.piece[i] = piece
-        self.last[i] = last
-        self.piece_on[i] = self.last_on[i] = False
-        self.rate[i] = self.rest_rate[i] = self.piece_rate[i] = self.last_rate[i] = 0.0
-        self.moved[i] = self.loss[i] = self.phase_wait[i] = 0.0
+        self.left[i] = (volume - last, last, piece)
+        self.on[i] = (True, False, False)
+        self.rates[i] = 0.0
+        self.rate[i] = self.moved[i] = self.loss[i] = self.phase_wait[i] = 0.0
         self.blame[i] = NOT_FROZEN
         self.k[i] = 0
         self.t_done[i] = np.inf
 
-    def settle(self, ids: np.ndarray, now: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Move transfers forward to `now` at their (constant) rates; their rest, piece
-        and last channel's load left."""
+    def settle(self, ids: np.ndarray, now: float) -> np.ndarray:
+        """Move transfers forward to `now` at their (constant) rates; what is left of
+        their fluid, last channel's load and piece (one row each)."""
         dt = now - self.t_last[ids]
         self.t_last[ids] = now
-        rest_rate, piece_rate = self.rest_rate[ids], self.piece_rate[ids]
-        rest = self.rest[ids] - rest_rate * dt
-        self.rest[ids] = np.maximum(rest, 0.0, out=rest)
-        piece = self.piece[ids] - piece_rate * dt
-        self.piece[ids] = np.maximum(piece, 0.0, out=piece)
-        last = self.last[ids] - self.last_rate[ids] * dt
-        self.last[ids] = np.maximum(last, 0.0, out=last)
-        self.moved[ids] += (rest_rate + piece_rate) * dt
+        rates = self.rates.take(ids, axis=0)
+        left = self.left.take(ids, axis=0)
+        left -= rates * dt[:, None]
+        np.maximum(left, 0.0, out=left)
+        self.left[ids] = left
+        self.moved[ids] += (rates[:, 0] + rates[:, 1]) * dt  # the piece's bytes are the fluid's
         blamed = self.blame[ids]
         hit = blamed != NOT_FROZEN
         if hit.all():  # (transfer, resource) pairs are unique: a plain fancy add is exact
@@ -256,31 +263,36 @@ class _Flows:
             lost = self.loss[lost_ids] * dt[hit]
             self.phase_wait[lost_ids] += lost
             self.waits[lost_ids, blamed[hit]] += lost
-        return rest, piece, last
+        return left
 
     def reshare(self, ids: np.ndarray, use: np.ndarray, room: np.ndarray, now: float) -> None:
         """Settle a tier's transfers at `now` and share `room` (reduced) between them.
         Each asks for what its streaming channels take while the fluid has bytes, else
-        for c per channel clock still moving (the module docstring's rate rule).
+        for c per channel still moving (the module docstring's rate rule).
         (One gather of each array per call: at ~100 transfers numpy's per-call cost is
         most of the time.)"""
-        rest, piece, last = self.settle(ids, now)
-        rest_left = rest > 0
-        piece_on = self.piece_on[ids] & (piece > 0)
-        last_on = self.last_on[ids] & (last > 0)
-        c = self.alone_c[ids]
-        private = self.private[ids]
-        fluid_cap = self.k[ids] * self.per_channel[ids]
-        clocks_cap = (piece_on.astype(np.int64) + last_on) * c
-        cap = np.minimum(private, np.where(rest_left, fluid_cap, clocks_cap))
+        left = self.settle(ids, now)
+        fixed = self.fixed.take(ids, axis=0)
+        live = self.on.take(ids, axis=0)
+        live &= left > 0
+        rest_left = live[:, 0]
+        c = fixed[:, 2]
+        all_fluid = bool(rest_left.all())  # the usual case: fewer numpy calls
+        cap = self.k[ids] * fixed[:, 0]
+        if not all_fluid:
+            clocks_cap = (live[:, 1] + live[:, 2] * fixed[:, 5]) * c
+            cap = np.where(rest_left, cap, clocks_cap)
+        np.minimum(fixed[:, 1], cap, out=cap)
         got = share_tier(cap, use, room)
         rate = got.rate
-        self.split(ids, rate, rest, piece, last, c, piece_on, last_on, now)
+        self.split(ids, rate, left, c, live, now)
         frozen_by = got.frozen_by
         frozen = frozen_by != NOT_FROZEN
         self.at_cap[ids] = ~frozen
+        self.frozen_by[ids] = frozen_by
         # time lost: the share below what it would move alone, charged to what held it
-        alone = np.where(rest_left, self.alone_all[ids], np.minimum(self.alone_path[ids], cap))
+        alone = fixed[:, 4] if all_fluid else np.where(rest_left, fixed[:, 4],
+                                                        np.minimum(fixed[:, 3], cap))  # fmt: skip
         m = len(ids)
         loss = 1.0 - np.divide(rate, alone, out=np.ones(m), where=alone > 0)
         blame = np.where(frozen, frozen_by, np.where(self.waiting[ids], self.pool[ids], -1))
@@ -288,43 +300,72 @@ class _Flows:
         self.loss[ids] = np.where(charged, loss, 0.0)
         self.blame[ids] = np.where(charged, blame, NOT_FROZEN)
 
-    def split(
-        self,
-        ids: np.ndarray,
-        rate: np.ndarray,
-        rest: np.ndarray,
-        piece: np.ndarray,
-        last: np.ndarray,
-        c: np.ndarray,
-        piece_on: np.ndarray,
-        last_on: np.ndarray,
-        now: float,
-    ) -> None:
-        """Split settled transfers' rates: the piece and the last channel's clock at
-        min(c, rate), the fluid the rate the piece leaves; when each is next through."""
-        piece_rate = np.where(piece_on, np.minimum(rate, c), 0.0)
-        rest_rate = np.where(rest > 0, rate - piece_rate, 0.0)
-        last_rate = np.where(last_on, np.minimum(rate, c), 0.0)
+    def split(self, ids: np.ndarray, rate: np.ndarray, left: np.ndarray, c: np.ndarray,
+              live: np.ndarray, now: float) -> None:  # fmt: skip
+        """Split settled transfers' rates: the last channel's load and the piece's clock
+        at min(c, rate), the fluid the rate the last channel leaves; when each part is
+        next through."""
+        rates = np.minimum(rate, c)[:, None] * live
+        rates[:, 0] = (rate - rates[:, 1]) * live[:, 0]
         self.rate[ids] = rate
-        self.piece_rate[ids] = piece_rate
-        self.rest_rate[ids] = rest_rate
-        self.last_rate[ids] = last_rate
-        m = len(ids)
-        t = np.divide(rest, rest_rate, out=np.full(m, np.inf), where=rest_rate > 0)
-        t_piece = np.divide(piece, piece_rate, out=np.full(m, np.inf), where=piece_rate > 0)
-        t_last = np.divide(last, last_rate, out=np.full(m, np.inf), where=last_rate > 0)
-        np.minimum(t, t_piece, out=t)
-        self.t_done[ids] = now + np.minimum(t, t_last, out=t)
+        self.rates[ids] = rates
+        t = np.divide(left, rates, out=np.full(rates.shape, np.inf), where=rates > 0)
+        self.t_done[ids] = now + t.min(axis=1)
+
+    def settle_one(self, i: int, now: float) -> None:
+        """`settle` for one transfer, in scalars (a few µs instead of a dozen numpy calls)."""
+        dt = now - self.t_last[i]
+        if dt == 0:
+            return
+        self.t_last[i] = now
+        rates = self.rates[i]
+        left = self.left[i]  # a view: updated in place
+        left -= rates * dt
+        np.maximum(left, 0.0, out=left)
+        self.moved[i] += (rates[0] + rates[1]) * dt
+        blamed = self.blame[i]
+        if blamed != NOT_FROZEN:
+            lost = self.loss[i] * dt
+            self.phase_wait[i] += lost
+            self.waits[i, blamed] += lost
 
     def resplit(self, i: int, now: float) -> None:
-        """Re-split one transfer's unchanged rate (a clock started or ended while its
-        fluid still has bytes: its cap, so its share, is as it was)."""
-        ids = np.array([i])
-        rest, piece, last = self.settle(ids, now)
-        piece_on = self.piece_on[ids] & (piece > 0)
-        last_on = self.last_on[ids] & (last > 0)
-        self.split(ids, self.rate[ids], rest, piece, last, self.alone_c[ids], piece_on,
-                   last_on, now)  # fmt: skip
+        """Re-split one transfer's unchanged rate (a clock started or ended, or its cap
+        changed without changing its share), as `split` does, in scalars."""
+        self.settle_one(i, now)
+        rest, last, piece = self.left[i].tolist()
+        _, last_on, piece_on = self.on[i].tolist()
+        rate = float(self.rate[i])
+        one = min(rate, float(self.fixed[i, 2]))
+        last_rate = one if last_on and last > 0 else 0.0
+        rest_rate = rate - last_rate if rest > 0 else 0.0
+        piece_rate = one if piece_on and piece > 0 else 0.0
+        self.rates[i] = (rest_rate, last_rate, piece_rate)
+        t = min(
+            (
+                b / r
+                for b, r in ((rest, rest_rate), (last, last_rate), (piece, piece_rate))
+                if r > 0
+            ),
+            default=np.inf,
+        )
+        self.t_done[i] = now + t
+
+    def cap_of(self, i: int) -> tuple[float, float]:
+        """One transfer's cap as `reshare` computes it, and what it would move alone."""
+        fixed = self.fixed[i]
+        live = self.on[i] & (self.left[i] > 0)
+        if live[0]:
+            return min(fixed[1], self.k[i] * fixed[0]), fixed[4]
+        cap = min(fixed[1], (live[1] + live[2] * fixed[5]) * fixed[2])
+        return cap, min(fixed[3], cap)
+
+    def recharge(self, i: int, alone: float) -> None:
+        """Time lost by one transfer whose rate is unchanged but whose rate alone changed."""
+        loss = 1.0 - self.rate[i] / alone if alone > 0 else 0.0
+        charged = loss > _LOSS_EPS and self.frozen_by[i] != NOT_FROZEN
+        self.loss[i] = loss if charged else 0.0
+        self.blame[i] = self.frozen_by[i] if charged else NOT_FROZEN
 
     def all_through(self, i: int) -> bool:
         """Fluid, piece and the last channel's load (once that channel started) are through."""
@@ -361,6 +402,7 @@ class _Simulation:
         self.next_flow_t = np.inf
         self.dirty: set[int] = set()
         """Tiers whose sharing may have changed."""
+        self.cap_changes = 0
         self.trace_on = trace
         self.trace: list[UsageSample] = []
 
@@ -428,8 +470,7 @@ class _Simulation:
     def clock_on(self, db: _Db, piece: bool, now: float) -> None:
         """The first channel starts on the largest piece, or the last one on its load."""
         f, i = self.flows, db.job.index
-        ids = np.array([i])
-        f.settle(ids, now)
+        f.settle_one(i, now)
         (f.piece_on if piece else f.last_on)[i] = True
         if f.all_through(i):  # nothing left for the last channel (its load was empty)
             self.end_transfer(db, now)
@@ -437,7 +478,22 @@ class _Simulation:
             f.resplit(i, now)
             self.refresh_done(db.job.priority)
         else:  # the database now asks for one more channel's rate
-            self.dirty.add(db.job.priority)
+            self.cap_changed(db, now)
+
+    def cap_changed(self, db: _Db, now: float) -> None:
+        """A transfer's cap changed: re-share its tier, unless a saturated resource holds
+        it below the new cap as below the old one — then its max-min fair rate, and every
+        other rate, stay as they are, and only its split changes."""
+        f, i, tier = self.flows, db.job.index, db.job.priority
+        self.cap_changes += 1
+        if tier not in self.dirty and not f.at_cap[i]:
+            cap, alone = f.cap_of(i)
+            if cap >= f.rate[i]:
+                f.resplit(i, now)
+                f.recharge(i, alone)
+                self.refresh_done(tier)
+                return
+        self.dirty.add(tier)
 
     def refresh_done(self, tier: int) -> None:
         """A tier's first finish after one of its transfers re-split its rate."""
@@ -451,11 +507,16 @@ class _Simulation:
         a clock is through after it), else re-split the one transfer."""
         f = self.flows
         ids = self.through(now)
-        f.settle(ids, now)
-        tol = 1e-9 * np.maximum(f.volume[ids], 1.0)
-        f.rest[ids] = np.where(f.rest[ids] <= tol, 0.0, f.rest[ids])
-        f.piece[ids] = np.where(f.piece[ids] <= tol, 0.0, f.piece[ids])
-        f.last[ids] = np.where(f.last[ids] <= tol, 0.0, f.last[ids])
+        if len(ids) == 1:  # the usual case, in scalars
+            i = int(ids[0])
+            f.settle_one(i, now)
+            left = f.left[i]  # a view
+            left[left <= 1e-9 * max(f.volume[i], 1.0)] = 0.0
+        else:
+            f.settle(ids, now)
+            left = f.left[ids]
+            left[left <= 1e-9 * np.maximum(f.volume[ids], 1.0)[:, None]] = 0.0
+            f.left[ids] = left
         f.t_done[ids] = np.inf
         resplit: set[int] = set()
         for i in ids.tolist():
@@ -467,19 +528,23 @@ class _Simulation:
                 f.resplit(i, now)
                 resplit.add(db.job.priority)
                 continue
-            self.dirty.add(db.job.priority)
-            if f.piece[i] <= 0 and not db.own_drives:
-                self.bytes_through(db, now)
+            serial, changes = db.serial, self.cap_changes
+            if not db.own_drives:
+                self.fluid_through(db, now)  # (may start the last channel: its cap changes)
+            if db.serial == serial and self.cap_changes == changes:
+                self.cap_changed(db, now)
         self.next_flow_t = np.inf
         for tier in resplit - self.dirty:
             self.refresh_done(tier)
         if not self.dirty:
             self.next_flow_t = min(self.tier_done.values(), default=np.inf)
 
-    def bytes_through(self, db: _Db, now: float) -> None:
-        """Fluid and piece are through, the last channel's load is not: the channels
-        still to start need no drive of the pool (the database's own have finished
-        their files), and a channel waiting for one starts on its own."""
+    def fluid_through(self, db: _Db, now: float) -> None:
+        """The shared bytes are through; the last channel's load (or the largest piece)
+        is not. The channels other than the last and the piece's have finished their
+        files, so a last channel that has not started asks the pool for no drive: it
+        takes one of its database's (which keeps them all until the job ends, as RMAN
+        does), and a request it had queued is withdrawn."""
         db.own_drives = True
         job = db.job
         if job.pool is None:
@@ -550,7 +615,8 @@ class _Simulation:
         )
         self.active[job.priority].discard(i)
         self.dirty.add(job.priority)
-        f.rate[i] = f.rest_rate[i] = f.piece_rate[i] = f.last_rate[i] = f.loss[i] = 0.0
+        f.rate[i] = f.loss[i] = 0.0
+        f.rates[i] = 0.0
         f.t_done[i] = np.inf
         f.k[i] = 0
         db.serial += 1  # its pending init, clocks and drive request are void now
@@ -585,7 +651,10 @@ class _Simulation:
         job = db.job
         if db.initing or db.waiting or self.flows.k[job.index] >= job.channels:
             return
-        if job.pool is None or db.own_drives:
+        if db.own_drives:
+            self.start_last(db, now)
+            return
+        if job.pool is None:
             self.start_init(db, now)
             return
         self.set_waiting(db, True)
@@ -621,8 +690,25 @@ class _Simulation:
             self.start_init(db, now)
 
     def start_init(self, db: _Db, now: float) -> None:
+        if not self.flows.k[db.job.index]:  # the first channel
+            db.first_init_s = now
         db.initing = True
         self.push(now + db.job.channel_init_s, _INIT_END, db.job.index, db.serial)
+
+    def start_last(self, db: _Db, now: float) -> None:
+        """The fluid is through before the last channel started: the channels between,
+        whose files the streaming channels moved, do not start; the last one takes the
+        database's own drive now (a channel that finished its files hands it over), and
+        streams once it is allocated — the plan's m × init after the first channel began,
+        channels being allocated one after another — and has loaded its cartridges."""
+        job = db.job
+        self.flows.k[job.index] = job.channels - 1
+        ready = db.first_init_s + job.channels * job.channel_init_s
+        if ready > now:
+            db.initing = True
+            self.push(ready, _INIT_END, job.index, db.serial)
+        else:
+            self.channel_streams(db, now)
 
     # ---------------------------------------------------------------- sharing
 

@@ -59,9 +59,9 @@ def _phase(outcome, name):
 
 def test_last_channels_waiting_for_drives_stretch_the_ramp_down():
     """Two identical databases of one tier, four channels each, six drives: each gets
-    three drives and its fourth channel waits. The three move the bytes; then the last
-    channel starts (on one of its database's own drives, whose files are done), and moves
-    its own files — a quarter of the database — through one drive."""
+    three drives and its fourth channel waits. The three move their files; then the last
+    channel takes one of its database's drives (their channels are done) and moves its own
+    files — a quarter of the database — through one drive."""
     scn = [
         scenario(
             n,
@@ -83,15 +83,17 @@ def test_last_channels_waiting_for_drives_stretch_the_ramp_down():
     assert level0.last_bytes == pytest.approx(v / 4)  # no file larger: even loads
     t0 = 600.0  # detect
     # drives at t0, t0 + init, t0 + init × 2 (one per start-up, fairly between the two)
-    bytes_through = t0 + 3 * init + (v - 3 * c * init) / (3 * c)
-    hand = bytes_through + init + level0.last_bytes / c + level0.tail_s
+    last = level0.last_bytes
+    others_through = t0 + 3 * init + (v - last - 3 * c * init) / (3 * c)
+    hand = others_through + last / c + level0.tail_s  # the last channel was allocated long ago
     old_tail = job.alone.phase("restore_level0").duration_s - ramp_time(
         v, compute_core(est.databases[0].estate_scenario)[0], init
     )
     for name in ("a", "b"):
         got = _phase(result.database(name), "restore_level0")
         assert got.end_s == pytest.approx(hand, rel=1e-9)
-        assert got.end_s > bytes_through + old_tail + 60  # the old fixed tail was optimistic
+        # the old fixed tail after all the bytes through three channels said far earlier
+        assert got.end_s > t0 + 3 * init + (v - 3 * c * init) / (3 * c) + old_tail + 600
         assert got.moved_bytes == pytest.approx(v, rel=1e-9)
 
 
@@ -131,7 +133,7 @@ def test_a_last_channel_slowed_by_the_sharing_moves_at_its_share():
 def test_largest_piece_and_last_channel_alone_are_the_plan_when_one_channel_fills_the_path():
     """A media server below two channels' rate (R(m) < 2c): the plan lets the first
     channel (the largest file) and the last one each run at c at once; alone in the
-    estate the database still gets exactly its plan (the last channel is a clock)."""
+    estate the database still gets exactly its plan (the largest piece is a clock)."""
     scn = scenario("db", size="49.15 GB", channels=3, init="60 s",
                    path=[dict(LIB), {**MEDIA, "count": 1, "rate": "432 MB/s"}],
                    largest_file="40.37 GB")  # fmt: skip
