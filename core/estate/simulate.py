@@ -8,54 +8,60 @@ the shared resources too:
 - **Channels start one after another** (DESIGN §3.3): a database initialises one
   channel at a time, each taking `channel_init`; on a shared tape library a channel
   first needs a free drive, and holds it until the transfer ends (RMAN does not hand a
-  drive back mid-job). Free drives go to waiting channels by strict priority, then to
-  the database of that tier holding the fewest drives (max-min fair in drives), then
-  first come first served.
+  drive back mid-job; but see the last channel below). Free drives go to waiting
+  channels by strict priority, then to the database of that tier holding the fewest
+  drives (max-min fair in drives), then first come first served.
 - **Bandwidth** of shared media servers, links and heads is shared by strict priority
   across tiers and max-min fairly within a tier (`share.allocate`).
 - **RMAN's channel assignment** (DESIGN §3.7, the plan's `channel_loads`: largest
-  first, handed out up front) is followed by two channel clocks beside the shared fluid:
-  the *largest piece* moves through the first channel, from its start-up plus the load +
-  locate of its cartridges; the *last channel's load* moves through the last channel to
-  start, from the moment it has finished its start-up (after it got a drive, on a shared
-  library) plus its cartridges. Each moves at `c` = what one channel achieves alone
-  (`PathModel.channel_alone_Bps`) and at most what the database gets from the sharing at
-  that moment. A transfer ends when the fluid, the piece and the last channel's load are
-  all through; then the plan's per-job overhead (`Step.tail_s`) follows, with the drives
-  kept.
+  first, handed out up front) is followed for the first and the last channel. The
+  *last channel to start* moves its own load (`Step.last_bytes`) from the moment it
+  has finished its start-up (after it got a drive, on a shared library) and loaded and
+  located its cartridges; the *first channel* moves the largest piece from its start-up
+  plus its cartridges. Each moves at most `c`, what one channel achieves alone
+  (`PathModel.channel_alone_Bps`), and at most what the database gets from the sharing
+  at that moment. The rest of the volume is the shared *fluid*, moved by whichever
+  channels stream. A transfer ends when the fluid, the last channel's load and the piece
+  are all through; then the plan's per-job overhead (`Step.tail_s`) follows, with the
+  drives kept.
 
-The rate rule, and why alone it is the plan's T = max(ramp, first, last) (`move`): the
+The rate rule, and why alone it is the plan's T = max(ramp, first, last) (`move`). The
 database gets `rate` from the sharing, capped by its own stages and by k × c_channel
-while the fluid has bytes (k channels streaming; the plan's R(k)), else by c per channel
-clock still moving. The piece is carved out of the fluid: it gets min(c, rate), the
-fluid the rest, so fluid and piece together move the volume at R(k) and end at
-max(ramp(V), start + piece ÷ c) — c ≤ R(1), so the piece always runs at c alone. The
-last channel's load is a clock, not more bytes: it advances at min(c, rate) while it
-runs and ends at m·init + cartridges + rest ÷ c alone, whatever the fluid does. It cannot
-be carved out of the fluid like the piece: when one channel nearly fills the path (R(m) <
-2c) the plan's three bounds together are not a schedule two real channels could keep
-(the plan lets the first and the last channel each run at c at once), and the estate
-must give a database alone exactly its plan. So the fluid counts the bytes (bytes moved
-= the volume, every resource at most at its capacity), and the clock says when the last
-channel's files are through. Once the bytes are through and the last channel still
-moves (the ramp-down), the database keeps taking part in the sharing for that one
-channel, at most c: the channel is moving its files then, so it holds its drive and
-takes its share of the media servers and links (its bytes were counted by the fluid
-earlier, so in this ramp-down the resources carry up to the last channel's load more than
-the volume: conservative for the other databases, never above capacity). Channels not
-yet started when the bytes are through start on the database's own drives (their
-channels have finished), one after another as in the plan, so the last channel never
-waits for another database's drive then (no deadlock between databases each holding
-drives for a last channel).
+while the fluid has bytes (k channels streaming: the plan's R(k)), else by c per channel
+still moving. The last channel's load is carved out of the fluid: it gets min(c, rate),
+the fluid the rest, so together they move the volume at R(k) — no idle capacity while
+the fluid has bytes, and the last channel always at c alone, since c ≤ R(1) ≤ R(k) —
+and end at max(ramp(V), m × init + cartridges + rest ÷ c); once the fluid is through,
+the last channel keeps moving at min(c, its share), holding its drive and its share of
+the media servers and links. The largest piece is a *clock* beside the bytes (its bytes
+are in the fluid): it advances at min(c, rate) and ends at init + cartridges + piece ÷ c
+alone. It cannot be carved out too: when one channel nearly fills the path (R(m) < 2c)
+the plan lets the first and the last channel each run at c at once, which two real
+channels sharing that path could not, and a database alone must get exactly its plan.
+So bytes moved = the volume and no resource is ever above its capacity; the price is in
+the case where the largest file decides: once the bytes are through, its channel still
+runs (at most c, holding its drive and its share of bandwidth) although its bytes were
+counted by the fluid — the shared resources then carry up to the rest of the piece a
+second time, which is conservative for the other databases.
 
-Not modelled: the channels between the first and the last (their files are the fluid,
-moved by whichever channels stream); a channel that waited for a drive moving less
-than its files (the fluid redistributes them); preemption of a drive; failover.
+When the fluid is through before the last channel has started (its database got fewer
+drives than channels), the channels between, whose files the streaming channels moved,
+do not start; the last channel takes one of its database's own drives (their channels
+are done; the database keeps them all until the job ends, as RMAN does) instead of
+asking the pool, and streams once it is allocated — no sooner than the plan's m × init
+after the first channel began — and has loaded its cartridges. So it never waits for
+another database's drive then, and two databases holding drives for their last channels
+cannot block each other.
+
+Not modelled: the channels between the first and the last one by one (a middle channel
+that waits for a drive does not delay its own files: the fluid moves them); the
+database's real file list (the loads are the plan's: the largest piece, the rest even);
+drives handed back by channels that finished early; preemption; failover.
 
 Between two events every rate is constant, so the simulation is exact and event-driven:
-the next event is a fixed phase ending, a channel's start-up ending, a channel clock
-starting after its cartridges, or a transfer's fluid, piece or last channel's load
-reaching zero at its current rate. A database alone on its hardware gets exactly its own
+the next event is a fixed phase ending, a channel's start-up ending, the first or the
+last channel starting after its cartridges, or a transfer's fluid, last channel's load or
+piece reaching zero at its current rate. A database alone on its hardware gets exactly its own
 plan (a test checks it).
 
 For speed the transfers' state lives in numpy arrays indexed by database, and rates are
@@ -64,8 +70,11 @@ or the cap rises of a transfer that was at its cap (one held below its cap by a
 saturated resource keeps its max-min fair rate when it gains a channel); and only from
 the tier of the change down, stopping at the first tier whose transfers and leftover
 capacity are as they were (strict priority: a lower tier never changes a higher one).
-A change inside one database that leaves its rate as it was (a channel clock starting
-or ending while the fluid still has bytes) only re-splits that database's rate.
+A change inside one database that leaves its rate as it was only re-splits that
+database's rate: the last channel or the piece starting or ending while the fluid has
+bytes (the cap is k × c_channel either way), or a cap that changes while a saturated
+resource holds the database below both the old and the new cap (max-min fairness gives
+it, and everyone else, the same rates).
 """
 
 from __future__ import annotations
