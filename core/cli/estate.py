@@ -18,6 +18,7 @@ from ..estate import (
     load_estate,
     run_estate,
 )
+from ..estate.least_words import alone_rows, answer_rows, frontier_rows, least_summary
 from ..estate.run import estate_to_json
 from ..jsonable import dumps_json
 from ..scenario import Scenario
@@ -110,7 +111,12 @@ def run(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         estate = load_estate_for(args, stack, args.estate)
     result = run_estate(estate)
-    least = None if args.no_least else least_hardware(estate, result)
+    least = None
+    if not args.no_least:
+        from .fix import catalog_and_prices
+
+        catalog, prices = catalog_and_prices(args)
+        least = least_hardware(estate, result, catalog=catalog, prices=prices)
     if args.json:
         out = estate_to_json(result)
         if least is not None:
@@ -166,22 +172,32 @@ def render_text(result: EstateResult, least: LeastHardware | None) -> str:
 
 
 def least_lines(least: LeastHardware) -> list[str]:
-    if least.already_met:
-        return ["Every priority-1 database meets its RTO with the estate's hardware."]
-    if least.misses_alone:
-        return [
-            "Priority-1 databases that miss their RTO even with the shared hardware to "
-            "themselves (their own plan must change first): " + ", ".join(least.misses_alone)
-        ]
-    out = [
-        "Least hardware for every priority-1 database to meet its RTO",
-        f"  (method: {least.method}):",
-    ]
-    for c in least.counts:
-        if c.needed is None:
-            out.append(f"  {c.resource}: more units alone do not get there")
-        else:
-            out.append(f"  {c.resource}: {c.needed} (now {c.current}, +{c.added})")
+    """The least hardware for priority 1: the answer's changes and total, the frontier."""
+    out = ["Least hardware for every priority-1 database to meet its RTO"]
+    summary = list(least_summary(least))
+    method = summary.pop() if not least.already_met and not least.misses_alone else None
+    out += [f"  {s}" for s in summary]
+    if least.answer is not None:
+        out += ["", *[f"  {line}" for line in _table(
+            [["Change", "Cost"], *[list(r) for r in answer_rows(least)]], right={1})]]  # fmt: skip
+    if least.alone_fixes:
+        rows = [["Database", "Its own cheapest fix", "Cost"], *map(list, alone_rows(least))]
+        out += ["", *[f"  {line}" for line in _table(rows, right=set())]]
+        out += [f"  (details: {f.command})" for f in least.alone_fixes]
+    if len(least.frontier) > 1:
+        rows = [["#", "Cost", "Worst tier-1 margin", "Tier 1", "Changes"]]
+        rows += [[str(n), *r] for n, r in enumerate(frontier_rows(least), start=1)]
+        out += ["", "  Cost against the worst priority-1 margin (* the answer):"]
+        out += [f"  {line}" for line in _table(rows, right={0, 2})]
+    if least.counts:
+        each = ", ".join(
+            f"{c.resource} {c.needed} (now {c.current})" if c.needed is not None
+            else f"{c.resource}: more units alone do not get there"
+            for c in least.counts
+        )  # fmt: skip
+        out += ["", f"  Each shared resource on its own: {each}."]
+    if method:
+        out += [f"  {method}"]
     return out
 
 
