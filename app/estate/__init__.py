@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtGui import QAction
 
+from rtoplanner.core.errors import CoreError
+from rtoplanner.core.fix.prices import PriceBook, price_book
 from rtoplanner.core.scenario import Scenario
 
 if TYPE_CHECKING:  # the window (and the report code it uses) loads when first opened
@@ -47,13 +49,24 @@ class EstateWindows(QObject):
             raise LookupError("the store is not available")
         return store.load_scenario(name)
 
+    def _prices(self) -> PriceBook:
+        """Your prices (the store's) over the catalog's, as What it takes uses them."""
+        store = self.main.scenario_list.store
+        if store is not None:
+            try:
+                return price_book(store, self.main.doc.catalog)
+            except CoreError:
+                pass
+        return price_book(None, self.main.doc.catalog)
+
     def new_window(self) -> EstateWindow:
         for old in [w for w in self.windows if not w.isVisible()]:
             self.windows.remove(old)
             old.deleteLater()
         from .estate_window import EstateWindow
 
-        window = EstateWindow(self.main, catalog=self.main.doc.catalog, resolve=self._resolve)
+        window = EstateWindow(self.main, catalog=self.main.doc.catalog, resolve=self._resolve,
+                              prices=self._prices)  # fmt: skip
         window.open_plan_requested.connect(self.open_plan)
         self.windows.append(window)
         return window

@@ -17,6 +17,8 @@ window to open that database's own scenario.
 
 from __future__ import annotations
 
+import html
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
@@ -32,6 +34,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -49,6 +52,7 @@ from rtoplanner.core.estate import (
     with_rto,
 )
 from rtoplanner.core.estate.model import ScenarioResolver
+from rtoplanner.core.fix.prices import PriceBook
 from rtoplanner.core.report.estate import least_sentences, recovery_order, write_estate_report
 from rtoplanner.core.result import PHASE_TITLES
 from rtoplanner.core.toml_edit import merge_edits
@@ -58,6 +62,7 @@ from ..theme import PHASE_COLORS, VERDICT_COLORS
 from ..workers import TaskRunner
 from .estate_gantt import EstateGantt
 from .estate_table_model import COL_NAME, COL_WAITED, EstateTableModel
+from .least_panel import LeastPanel
 
 FILE_FILTER = "Estate files (*.toml);;All files (*)"
 
@@ -86,12 +91,15 @@ class EstateWindow(QMainWindow):
         *,
         catalog: Catalog | None = None,
         resolve: ScenarioResolver | None = None,
+        prices: Callable[[], PriceBook] | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
         self.catalog = catalog
         self.resolve = resolve
+        self.prices = prices
+        """Your prices and the catalog's (the store's), asked for at each computation."""
         self.estate: Estate | None = None
         self.path: Path | None = None
         self._on_disk: Estate | None = None  # the estate as `path` holds it (see _estate_text)
@@ -101,6 +109,7 @@ class EstateWindow(QMainWindow):
         self.runner.done.connect(self._on_done)
         self.runner.failed.connect(self._on_failed)
         self.runner.busy_changed.connect(self._on_busy)
+        self.runner.progress.connect(self._on_progress)
         self.pdf_runner = TaskRunner(self)
         self.pdf_runner.done.connect(self._on_pdf_done)
         self.pdf_runner.failed.connect(self._on_failed)
@@ -158,11 +167,20 @@ class EstateWindow(QMainWindow):
         self.legend.setWordWrap(True)
         self.least_label = QLabel("")
         self.least_label.setWordWrap(True)
+        self.least_label.setTextFormat(Qt.TextFormat.RichText)
+        self.least_panel = LeastPanel()
+        gantt_page = QWidget()
+        gantt_layout = QVBoxLayout(gantt_page)
+        gantt_layout.setContentsMargins(0, 0, 0, 0)
+        gantt_layout.addWidget(self.gantt, 1)
+        gantt_layout.addWidget(self.legend)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(gantt_page, "When each database opens")
+        self.tabs.addTab(self.least_panel, "Least hardware for priority 1")
         lower = QWidget()
         lower_layout = QVBoxLayout(lower)
         lower_layout.setContentsMargins(0, 0, 0, 0)
-        lower_layout.addWidget(self.gantt, 1)
-        lower_layout.addWidget(self.legend)
+        lower_layout.addWidget(self.tabs, 1)
         lower_layout.addWidget(self.least_label)
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.table)
@@ -206,7 +224,8 @@ class EstateWindow(QMainWindow):
 
     def recompute(self) -> None:
         if self.estate is not None:
-            self.runner.submit(answer_estate, self.estate)
+            prices = self.prices() if self.prices is not None else None
+            self.runner.submit(answer_estate, self.estate, catalog=self.catalog, prices=prices)
 
     # ------------------------------------------------------------------ edits
 
@@ -232,8 +251,18 @@ class EstateWindow(QMainWindow):
         self.model.set_rows(rows)
         self.gantt.set_result(result, rows)
         self.headline.setText(self._headline(result))
-        self.least_label.setText("<br>".join(
-            ["<b>Least hardware for priority 1</b>", *least_sentences(least)]))  # fmt: skip
+        self.least_panel.set_least(least)
+        self.least_label.setText(self._least_line(least))
+
+    @staticmethod
+    def _least_line(least: LeastHardware) -> str:
+        """One line under the tabs: the answer, its cost (details in the tab)."""
+        head = "<b>Least hardware for priority 1:</b> "
+        if least.already_met or least.misses_alone or least.answer is None:
+            return head + html.escape(least_sentences(least)[0])
+        words = "; ".join(c.words for c in least.answer.changes)
+        cost = least.answer.cost.text(least.currency)
+        return head + html.escape(f"{words} — {cost}")
 
     @staticmethod
     def _headline(result: EstateResult) -> str:
@@ -258,6 +287,11 @@ class EstateWindow(QMainWindow):
     @Slot(bool)
     def _on_busy(self, busy: bool) -> None:
         self.busy_label.setText("computing…" if busy else "")
+
+    @Slot(float, str)
+    def _on_progress(self, fraction: float, message: str) -> None:
+        if self.runner.busy:
+            self.busy_label.setText(f"{message}… {fraction * 100:.0f} %")
 
     # ------------------------------------------------------------------ plans, files
 
@@ -331,7 +365,7 @@ class EstateWindow(QMainWindow):
             if not path:
                 return
         self.statusBar().showMessage("Writing the estate PDF…")
-        self.pdf_runner.submit(write_estate_report, self.result, Path(path))
+        self.pdf_runner.submit(write_estate_report, self.result, Path(path), least=self.least)
 
     @Slot(object)
     def _on_pdf_done(self, out: object) -> None:

@@ -98,10 +98,12 @@ def load_estate_for(args: argparse.Namespace, stack: ExitStack, path: str) -> Es
 def report_estate(args: argparse.Namespace, path: str) -> int:
     """`rto-planner report ESTATE.toml -o PLAN.pdf`: the estate PDF."""
     from ..report.estate import write_estate_report
+    from .fix import catalog_and_prices
 
     with ExitStack() as stack:
         estate = load_estate_for(args, stack, path)
-    out = write_estate_report(estate, args.output)
+    catalog, prices = catalog_and_prices(args)
+    out = write_estate_report(estate, args.output, catalog=catalog, prices=prices)
     if not args.quiet:
         print(f"wrote {out}")
     return 0
