@@ -51,8 +51,14 @@ def test_shows_every_database_with_the_core_answers(estate_window):
     assert len(estate_window.gantt.rows) == model.rowCount()
     assert "LTO-8 library" in estate_window.headline.text()
     least = least_hardware(load_estate(DEMO), expected)
-    needed = least.counts[0]
-    assert f"{needed.resource}: {needed.needed} units" in estate_window.least_label.text()
+    assert least.answer is not None
+    panel = estate_window.least_panel
+    shown = [panel.changes_model.item(r, 0).text() for r in range(panel.changes_model.rowCount())]
+    assert shown == [*(c.words for c in least.answer.changes), "Total"]
+    total = panel.changes_model.item(len(shown) - 1, 1).text()
+    assert total == least.answer.cost.text(least.currency)
+    assert least.answer.changes[0].words in estate_window.least_label.text()
+    assert panel.frontier_model.rowCount() == len(least.frontier)
 
 
 def test_editing_an_rto_recomputes_the_verdict(qtbot, estate_window):
@@ -178,3 +184,25 @@ def test_bad_estate_file_shows_the_error(qtbot, tmp_path, monkeypatch):
     qtbot.addWidget(win)
     assert not win.open_estate(bad)
     assert "database[0].scenario" in shown[0] and str(bad) in shown[0]
+
+
+def test_least_hardware_tab_uses_your_prices(qtbot):
+    from rtoplanner.core.catalog import shipped_catalog
+    from rtoplanner.core.fix.prices import PriceBook
+
+    quotes = {("tape_drive", "LTO-8 library"): 9000.0, ("media_server", "Media servers"): 30000.0}
+    win = EstateWindow(prices=lambda: PriceBook.from_catalog(shipped_catalog(), quotes, "EUR"))
+    qtbot.addWidget(win)
+    assert win.open_estate(DEMO)
+    win.show()
+    wait_computed(qtbot, win)
+    least = win.least
+    assert least is not None and least.answer is not None and least.currency == "EUR"
+    assert least.answer.cost.priced
+    model = win.least_panel.changes_model
+    total = model.item(model.rowCount() - 1, 1).text()
+    assert total == least.answer.cost.text("EUR") and total.endswith("EUR")
+    win.tabs.setCurrentWidget(win.least_panel)
+    assert win.least_panel.frontier.isVisibleTo(win)
+    assert "Unpriced" not in win.least_panel.summary.text()
+    win.close()
