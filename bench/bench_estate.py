@@ -2,6 +2,7 @@
 """Benchmark the estate simulation (DESIGN §9): N databases over one shared tape library.
 
     .venv/bin/python bench/bench_estate.py [--sizes 1000 10000] [--drives 100] [--repeat 5]
+                                           [--files]
 
 Each database is a generated scenario (200 GB – 20 TB, 2–8 channels started serially,
 cumulative level 1, archived redo restored from tape: three transfers each) on a shared
@@ -9,7 +10,9 @@ library of `--drives` drives and 8 shared media servers, in three priority tiers
 the median of `--repeat` runs of `run_estate` (each database's own plan computed by the
 engine, then the event-driven simulation) in wall-clock and in CPU time of this process
 (on a shared machine the wall clock also counts other processes' turns), the time to
-validate the estate and the peak memory (tracemalloc) per database. Targets: 1,000 databases over
+validate the estate and the peak memory (tracemalloc) per database. With `--files`
+it also writes the estate as files (ESTATE.toml and one scenario file per database) and
+times `rto-planner estate ESTATE.toml --json --no-least` end to end. Targets: 1,000 databases over
 100 drives ≤ 1 s, 10,000 ≤ 10 s, memory linear in the number of databases.
 """
 
@@ -18,12 +21,18 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 import tracemalloc
+from pathlib import Path
 from typing import Any
 
+import tomlkit
+
 from rtoplanner.core.estate import Estate, run_estate
-from rtoplanner.core.estate.model import estate_from_mapping
+from rtoplanner.core.estate.model import estate_from_mapping, load_estate
 from rtoplanner.core.scenario import Scenario, scenario_from_mapping
 
 LIBRARY = {"name": "LIB", "kind": "tape_drive", "rate": "360 MB/s", "efficiency": 0.9,
@@ -31,7 +40,7 @@ LIBRARY = {"name": "LIB", "kind": "tape_drive", "rate": "360 MB/s", "efficiency"
 MEDIA = {"name": "MS", "kind": "media_server", "count": 8, "rate": "1.6 GB/s"}
 
 
-def _scenario(i: int, rng: random.Random) -> Scenario:
+def _scenario_doc(i: int, rng: random.Random) -> dict[str, Any]:
     size_tb = round(rng.uniform(0.2, 20.0), 2)
     channels = rng.randint(2, 8)
     doc: dict[str, Any] = {
@@ -56,7 +65,49 @@ def _scenario(i: int, rng: random.Random) -> Scenario:
         },
         "targets": {"rto": f"{rng.choice([4, 8, 24, 72])} h"},
     }
+    return doc
+
+
+def _scenario(i: int, rng: random.Random) -> Scenario:
+    doc = _scenario_doc(i, rng)
     return scenario_from_mapping(doc, source=doc["name"])
+
+
+def write_estate_files(n: int, drives: int, folder: Path, seed: int = 12) -> Path:
+    """The same estate as files: ESTATE.toml and one scenario TOML per database."""
+    rng = random.Random(seed)
+    (folder / "db").mkdir(parents=True, exist_ok=True)
+    refs = []
+    for i in range(n):
+        doc = _scenario_doc(i, rng)
+        ref = f"db/{doc['name']}.toml"
+        (folder / ref).write_text(tomlkit.dumps(doc), encoding="utf-8")
+        refs.append({"scenario": ref, "priority": 1 + i % 3})
+    estate = {"format": 1, "name": f"bench {n}", "shared": [{**LIBRARY, "count": drives}, MEDIA],
+              "database": refs}  # fmt: skip
+    path = folder / "ESTATE.toml"
+    path.write_text(tomlkit.dumps(estate), encoding="utf-8")
+    return path
+
+
+def time_cli(n: int, drives: int, repeat: int) -> None:
+    """`rto-planner estate ESTATE.toml --json --no-least` end to end, reading every file."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = write_estate_files(n, drives, Path(tmp))
+        cmd = [sys.executable, "-m", "rtoplanner", "estate", str(path), "--json", "--no-least"]
+        times = []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+            times.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        load_estate(path)
+        load_s = time.perf_counter() - t0
+    print(
+        f"{n:6d} databases, {drives} drives, from files: `rto-planner estate --json "
+        f"--no-least` median {statistics.median(times):.3f} s wall ({repeat} runs, "
+        f"process start included); reading and validating the {n + 1} files {load_s:.2f} s"
+    )
 
 
 def make_estate(n: int, drives: int, seed: int = 12) -> Estate:
@@ -76,8 +127,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     ap.add_argument("--drives", type=int, default=100)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--files", action="store_true",
+                    help="also time the CLI end to end on the estate written as files")  # fmt: skip
     args = ap.parse_args(argv)
     for n in args.sizes:
+        if args.files:
+            time_cli(n, args.drives, args.repeat)
         t0 = time.perf_counter()
         estate = make_estate(n, args.drives)
         load_s = time.perf_counter() - t0

@@ -43,7 +43,8 @@ class EstateWindows(QObject):
         menus["&File"].insertAction(main.import_action, self.open_action)
         menus["&View"].addAction(self.view_action)
 
-    def _resolve(self, name: str) -> Scenario:
+    def resolve(self, name: str) -> Scenario:
+        """A stored scenario by name (an estate's `scenario = "NAME"`)."""
         store = self.main.scenario_list.store
         if store is None:
             raise LookupError("the store is not available")
@@ -65,7 +66,7 @@ class EstateWindows(QObject):
             old.deleteLater()
         from .estate_window import EstateWindow
 
-        window = EstateWindow(self.main, catalog=self.main.doc.catalog, resolve=self._resolve,
+        window = EstateWindow(self.main, catalog=self.main.doc.catalog, resolve=self.resolve,
                               prices=self._prices)  # fmt: skip
         window.open_plan_requested.connect(self.open_plan)
         self.windows.append(window)

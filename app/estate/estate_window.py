@@ -53,12 +53,13 @@ from rtoplanner.core.estate import (
 )
 from rtoplanner.core.estate.model import ScenarioResolver
 from rtoplanner.core.fix.prices import PriceBook
+from rtoplanner.core.palette import STYLE_HEX, STYLE_LEGEND, phases_of
 from rtoplanner.core.report.estate import least_sentences, recovery_order, write_estate_report
 from rtoplanner.core.result import PHASE_TITLES
 from rtoplanner.core.toml_edit import merge_edits
 from rtoplanner.core.units import format_duration
 
-from ..theme import PHASE_COLORS, VERDICT_COLORS
+from ..theme import VERDICT_COLORS
 from ..workers import TaskRunner
 from .estate_gantt import EstateGantt
 from .estate_table_model import COL_NAME, COL_WAITED, EstateTableModel
@@ -68,11 +69,16 @@ FILE_FILTER = "Estate files (*.toml);;All files (*)"
 
 
 def phase_legend() -> str:
-    """The Gantt's colours in words (one line of HTML)."""
-    items = [
-        f"<span style='color:{PHASE_COLORS[name]}'>■</span>&nbsp;{title}"
-        for name, title in PHASE_TITLES.items()
-    ]
+    """The Gantt's colours in words (one line of HTML): one colour per kind of work, as
+    in the plan's timeline and the PDF."""
+    items = []
+    for style, words in STYLE_LEGEND:
+        phases = [
+            PHASE_TITLES[p].lower().removeprefix(f"{words.split()[0]} ") for p in phases_of(style)
+        ]
+        which = f" ({', '.join(phases)})" if len(phases) > 1 else ""
+        swatch = f"<span style='color:{STYLE_HEX[style]}'>■</span>"
+        items.append(f"{swatch}&nbsp;{words.capitalize()}{which}")
     tick = VERDICT_COLORS["misses"]
     return "&nbsp;&nbsp; ".join(
         [*items, f"<span style='color:{tick}'>┃</span>&nbsp;RTO", "●&nbsp;opens (verdict colour)"]

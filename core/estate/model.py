@@ -284,6 +284,7 @@ def estate_from_mapping(
             'add e.g. [[database]] scenario = "erp.toml" priority = 1',
         )
     databases: list[EstateDatabase] = []
+    names: set[str] = set()
     for i, entry in enumerate(db_doc):
         where = f"database[{i}]"
         vals, _ = loader.section(where, entry, DATABASE_FIELDS)
@@ -291,12 +292,13 @@ def estate_from_mapping(
             loader, where, vals["scenario"], base_dir, catalog, resolve
         )
         name = vals.get("name", scenario.name)
-        if any(d.name == name for d in databases):
+        if name in names:
             raise loader.error(
                 f"{where}.name" if "name" in vals else f"{where}.scenario",
                 f"a second database named {name!r}",
                 "give each [[database]] a unique name = ...",
             )
+        names.add(name)
         in_estate, used = _in_estate(loader, where, scenario, shared, vals.get("rto"))
         databases.append(
             EstateDatabase(
