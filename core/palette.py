@@ -16,6 +16,7 @@ PHASE_STYLE = {
     "restore_archivelogs": "restore",
     "redo_apply": "redo",
     "open": "fixed",
+    "failover": "fixed",
 }
 """Phase → the kind of work it is."""
 

@@ -84,7 +84,7 @@ def frontier_rows(least: LeastHardware) -> list[tuple[str, str, str, str]]:
     cur = least.currency
     return [
         (
-            p.cost.short_text(cur) if p.changes else "today",
+            p.cost.text(cur) if p.changes else "today",
             margin_text(p.worst_margin_s),
             ("meets" if p.meets else "misses") + (" *" if p is least.answer else ""),
             "; ".join(c.words for c in p.changes) or "as it is",
