@@ -1,8 +1,9 @@
 """The Estate window and its registration with the main window (DESIGN §9).
 
 `install_estate(main_window)` adds File › Open Estate… and View › Estate…, opens
-estate windows over the main window's catalog and store, and opens a database's own
-plan in the main window when the estate window asks.
+estate windows over the main window's catalog and store (with Keep Version… and Stored
+Estates…, `estate_store.py`), and opens a database's own plan in the main window when
+the estate window asks.
 """
 
 from __future__ import annotations
@@ -64,11 +65,13 @@ class EstateWindows(QObject):
         for old in [w for w in self.windows if not w.isVisible()]:
             self.windows.remove(old)
             old.deleteLater()
+        from .estate_store import EstateStoreActions
         from .estate_window import EstateWindow
 
         window = EstateWindow(self.main, catalog=self.main.doc.catalog, resolve=self.resolve,
                               prices=self._prices)  # fmt: skip
         window.open_plan_requested.connect(self.open_plan)
+        window.store_actions = EstateStoreActions(window, lambda: self.main.scenario_list.store)
         self.windows.append(window)
         return window
 
