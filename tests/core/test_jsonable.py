@@ -68,7 +68,7 @@ VALUES: list[Any] = [
     [],
     [[], {}, [{}], {"x": []}],
     "plain",
-    "ünïcödé \u202e \x1b[2J \"quoted\" back\\slash\nnew line\ttab",
+    'ünïcödé \u202e \x1b[2J "quoted" back\\slash\nnew line\ttab',
     0,
     -7,
     10**30,
