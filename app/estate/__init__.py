@@ -1,8 +1,9 @@
 """The Estate window and its registration with the main window (DESIGN §9).
 
 `install_estate(main_window)` adds File › Open Estate… and View › Estate…, opens
-estate windows over the main window's catalog and store, and opens a database's own
-plan in the main window when the estate window asks.
+estate windows over the main window's catalog and store (with Keep Version… and Stored
+Estates…, `estate_store.py`), and opens a database's own plan in the main window when
+the estate window asks.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ class EstateWindows(QObject):
         menus["&File"].insertAction(main.import_action, self.open_action)
         menus["&View"].addAction(self.view_action)
 
-    def _resolve(self, name: str) -> Scenario:
+    def resolve(self, name: str) -> Scenario:
+        """A stored scenario by name (an estate's `scenario = "NAME"`)."""
         store = self.main.scenario_list.store
         if store is None:
             raise LookupError("the store is not available")
@@ -51,10 +53,12 @@ class EstateWindows(QObject):
         for old in [w for w in self.windows if not w.isVisible()]:
             self.windows.remove(old)
             old.deleteLater()
+        from .estate_store import EstateStoreActions
         from .estate_window import EstateWindow
 
-        window = EstateWindow(self.main, catalog=self.main.doc.catalog, resolve=self._resolve)
+        window = EstateWindow(self.main, catalog=self.main.doc.catalog, resolve=self.resolve)
         window.open_plan_requested.connect(self.open_plan)
+        window.store_actions = EstateStoreActions(window, lambda: self.main.scenario_list.store)
         self.windows.append(window)
         return window
 

@@ -49,12 +49,13 @@ from rtoplanner.core.estate import (
     with_rto,
 )
 from rtoplanner.core.estate.model import ScenarioResolver
+from rtoplanner.core.palette import STYLE_HEX, STYLE_LEGEND, phases_of
 from rtoplanner.core.report.estate import least_sentences, recovery_order, write_estate_report
 from rtoplanner.core.result import PHASE_TITLES
 from rtoplanner.core.toml_edit import merge_edits
 from rtoplanner.core.units import format_duration
 
-from ..theme import PHASE_COLORS, VERDICT_COLORS
+from ..theme import VERDICT_COLORS
 from ..workers import TaskRunner
 from .estate_gantt import EstateGantt
 from .estate_table_model import COL_NAME, COL_WAITED, EstateTableModel
@@ -63,11 +64,16 @@ FILE_FILTER = "Estate files (*.toml);;All files (*)"
 
 
 def phase_legend() -> str:
-    """The Gantt's colours in words (one line of HTML)."""
-    items = [
-        f"<span style='color:{PHASE_COLORS[name]}'>■</span>&nbsp;{title}"
-        for name, title in PHASE_TITLES.items()
-    ]
+    """The Gantt's colours in words (one line of HTML): one colour per kind of work, as
+    in the plan's timeline and the PDF."""
+    items = []
+    for style, words in STYLE_LEGEND:
+        phases = [
+            PHASE_TITLES[p].lower().removeprefix(f"{words.split()[0]} ") for p in phases_of(style)
+        ]
+        which = f" ({', '.join(phases)})" if len(phases) > 1 else ""
+        swatch = f"<span style='color:{STYLE_HEX[style]}'>■</span>"
+        items.append(f"{swatch}&nbsp;{words.capitalize()}{which}")
     tick = VERDICT_COLORS["misses"]
     return "&nbsp;&nbsp; ".join(
         [*items, f"<span style='color:{tick}'>┃</span>&nbsp;RTO", "●&nbsp;opens (verdict colour)"]
@@ -94,7 +100,8 @@ class EstateWindow(QMainWindow):
         self.resolve = resolve
         self.estate: Estate | None = None
         self.path: Path | None = None
-        self._on_disk: Estate | None = None  # the estate as `path` holds it (see _estate_text)
+        self._on_disk: Estate | None = None  # the estate as opened (see estate_text)
+        self._stored: tuple[str, Path | None] | None = None  # (text, folder) of a stored one
         self.result: EstateResult | None = None
         self.least: LeastHardware | None = None
         self.runner = TaskRunner(self)
@@ -113,7 +120,7 @@ class EstateWindow(QMainWindow):
     def _build(self) -> None:
         central = QWidget(self)
         layout = QVBoxLayout(central)
-        buttons = QHBoxLayout()
+        buttons = self.button_row = QHBoxLayout()
         self.open_button = QPushButton("Open Estate…")
         self.save_button = QPushButton("Save As…")
         self.pdf_button = QPushButton("Export PDF…")
@@ -193,10 +200,24 @@ class EstateWindow(QMainWindow):
         except CoreError as exc:
             QMessageBox.critical(self, "Estate", f"Cannot open the estate:\n\n{exc}")
             return False
-        self.path = Path(path)
+        self.path, self._stored = Path(path), None
         self._on_disk = estate
         self.set_estate(estate)
         return True
+
+    def show_stored(self, estate: Estate, text: str, folder: str | None) -> None:
+        """A version kept in the store (its text, the folder it was kept from): Save As
+        writes it, with the edits made here, beside its scenario files."""
+        self.path, self._stored = None, (text, Path(folder) if folder else None)
+        self._on_disk = estate
+        self.set_estate(estate)
+
+    @property
+    def folder(self) -> Path | None:
+        """Where the estate's relative scenario files are."""
+        if self.path is not None:
+            return self.path.resolve().parent
+        return self._stored[1] if self._stored else None
 
     def set_estate(self, estate: Estate) -> None:
         self.estate = estate
@@ -284,7 +305,7 @@ class EstateWindow(QMainWindow):
     def save_as(self) -> None:
         if self.estate is None:
             return
-        start = str(self.path or Path.home() / "estate.toml")
+        start = str(self.path or (self.folder or Path.home()) / "estate.toml")
         path, _ = QFileDialog.getSaveFileName(self, "Save estate as", start, FILE_FILTER)
         if path:
             self.save_to(Path(path))
@@ -292,31 +313,36 @@ class EstateWindow(QMainWindow):
     def save_to(self, path: Path) -> bool:
         """Write the edited estate; scenario references stay relative to the first file."""
         assert self.estate is not None
-        if self.path is not None and path.resolve().parent != self.path.resolve().parent:
+        if self.folder is not None and path.resolve().parent != self.folder.resolve():
             QMessageBox.warning(self, "Estate", "Save the estate beside the original: its "
                                 "scenario files are named relative to that folder.")  # fmt: skip
             return False
         try:
-            path.write_text(self._estate_text(), encoding="utf-8")
+            path.write_text(self.estate_text(), encoding="utf-8")
         except OSError as exc:
             QMessageBox.critical(self, "Estate", f"Cannot write {path}:\n\n{exc.strerror}")
             return False
-        self.path, self._on_disk = path, self.estate
+        self.path, self._on_disk, self._stored = path, self.estate, None
         self.statusBar().showMessage(f"Saved {path.name}", 4000)
         return True
 
-    def _estate_text(self) -> str:
-        """The estate as TOML, written into the file it was opened from: only the values
-        edited here (tiers, RTOs) change; its comments (the sources of the figures), the
-        way it spells durations and names stay."""
+    def estate_text(self) -> str:
+        """The estate as TOML, written into the file (or stored version) it was opened
+        from: only the values edited here (tiers, RTOs) change; its comments (the sources
+        of the figures), the way it spells durations and names stay."""
         assert self.estate is not None
         text = dump_estate(self.estate)
-        if self.path is None or self._on_disk is None:
+        if self._on_disk is None:
             return text
-        try:
-            original = self.path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return text  # gone or unreadable since it was opened: the canonical form
+        if self._stored is not None:
+            original = self._stored[0]
+        elif self.path is None:
+            return text
+        else:
+            try:
+                original = self.path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                return text  # gone or unreadable since it was opened: the canonical form
         return merge_edits(original, dump_estate(self._on_disk), text)
 
     @Slot()

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..catalog import Catalog, shipped_catalog
+from ..engine.routes import has_failover
 from ..errors import ScenarioError
 from ..scenario import (
     STAGE_FIELDS,
@@ -49,6 +50,11 @@ SHAREABLE_KINDS = (
 """Stage kinds a `[[shared]]` resource may be (a per-channel `channel` ceiling is a
 property of one database's RMAN channels, not something databases share)."""
 
+RESTORE, FAILOVER = "restore", "failover"
+ROUTES = (RESTORE, FAILOVER)
+"""How a database comes back after the site loss: restored from its backups through its
+path, or failed over to its Data Guard standby (no backup read, nothing shared)."""
+
 TOP_FIELDS = (
     FieldSpec("format", "int", help="Estate format version."),
     FieldSpec("name", "str", True, help="Estate name."),
@@ -64,6 +70,9 @@ DATABASE_FIELDS = (
               help="Recovery tier: 1 goes first; databases of one tier share fairly."),
     FieldSpec("rto", "duration", positive=True,
               help="RTO in the estate, overriding the scenario's targets.rto."),
+    FieldSpec("route", "choice", choices=ROUTES,
+              help="failover (default when the scenario has a standby and recovery.failover) "
+                   "or restore (the standby is lost too)."),
 )  # fmt: skip
 SHARED_FIELDS = (
     FieldSpec("name", "str", True,
@@ -103,6 +112,10 @@ class EstateDatabase:
     shared_names: tuple[str, ...] = ()
     ref: str = ""
     """The `scenario = ...` value as written in the estate file."""
+    route: str = RESTORE
+    """`failover` or `restore` (see ROUTES)."""
+    route_given: bool = False
+    """Whether the estate file says `route` (else it follows the scenario)."""
 
     @property
     def rto_s(self) -> float:
@@ -250,6 +263,19 @@ def _in_estate(
     return replace(scenario, path=tuple(stages), targets=targets), tuple(used)
 
 
+def _route(loader: _Loader, where: str, scenario: Scenario, given: str | None) -> str:
+    """The database's route: as given, else failover when its scenario can fail over."""
+    if given is None:
+        return FAILOVER if has_failover(scenario) else RESTORE
+    if given == FAILOVER and not has_failover(scenario):
+        raise loader.error(
+            f"{where}.route",
+            f"scenario {scenario.name!r} has no standby to fail over to",
+            'give it backup.standby and recovery.failover, or set route = "restore"',
+        )
+    return given
+
+
 def estate_from_mapping(
     doc: Mapping[str, Any],
     *,
@@ -303,6 +329,7 @@ def estate_from_mapping(
                 "give each [[database]] a unique name = ...",
             )
         names.add(name)
+        route = _route(loader, where, scenario, vals.get("route"))
         in_estate, used = _in_estate(loader, where, scenario, shared, vals.get("rto"))
         databases.append(
             EstateDatabase(
@@ -312,8 +339,10 @@ def estate_from_mapping(
                 estate_scenario=in_estate,
                 source=origin,
                 rto_override_s=vals.get("rto"),
-                shared_names=used,
+                shared_names=used if route == RESTORE else (),
                 ref=vals["scenario"],
+                route=route,
+                route_given="route" in vals,
             )
         )
     return Estate(
@@ -448,4 +477,6 @@ def dump_estate(estate: Estate) -> str:
         out.append(f"priority = {d.priority}")
         if d.rto_override_s is not None:
             out.append(f"rto = {_toml_value(exact_duration(d.rto_override_s))}")
+        if d.route_given:
+            out.append(f"route = {_toml_value(d.route)}")
     return "\n".join(out) + "\n"

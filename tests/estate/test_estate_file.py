@@ -67,7 +67,10 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 def test_demo_estate_loads_with_every_database_sharing():
     est = load_estate(DEMO)
-    assert len(est.databases) == 7
+    assert len(est.databases) == 8
+    routes = {d.name: d.route for d in est.databases}
+    assert routes.pop("Payments (Data Guard)") == "failover"  # its standby
+    assert set(routes.values()) == {"restore"}
     assert {r.name for r in est.shared} == {"LTO-8 library", "Media servers"}
     assert is_estate_file(DEMO)
     assert not is_estate_file(REPO / "data" / "scenarios" / "small_gige_lto.toml")
