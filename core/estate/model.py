@@ -28,7 +28,6 @@ from ..scenario import (
     FieldSpec,
     Scenario,
     Stage,
-    _key_lines,
     _Loader,
     _resolve_stage,
     _toml_value,
@@ -159,8 +158,13 @@ class _SharedLoader(_Loader):
     """The scenario loader's stage checks, with errors keyed `shared[i]` not `path[i]`."""
 
     def __init__(self, base: _Loader, index: int) -> None:
-        super().__init__(base.source, base.lines)
+        super().__init__(base.source)
+        self.base = base
         self.index = index
+
+    @property
+    def lines(self) -> dict[str, int]:
+        return self.base.lines
 
     def error(self, key: str, message: str, hint: str | None = None) -> ScenarioError:
         return super().error(key.replace("path[", "shared[", 1), message, hint)
@@ -283,7 +287,7 @@ def estate_from_mapping(
 ) -> Estate:
     """Validate a parsed ESTATE.toml into an Estate (scenarios loaded and checked)."""
     catalog = shipped_catalog() if catalog is None else catalog
-    loader = _Loader(source, _key_lines(text) if text else {})
+    loader = _Loader(source, text)
     if not isinstance(doc, Mapping):
         raise loader.error("", "an estate must be a TOML table")
     if isinstance(doc.get("database"), Mapping):
