@@ -18,6 +18,7 @@ from ..estate import (
     load_estate,
     run_estate,
 )
+from ..estate.least import MAX_SIMULATIONS
 from ..estate.least_words import alone_rows, answer_rows, frontier_rows, least_summary
 from ..estate.run import estate_to_json
 from ..jsonable import dumps_json
@@ -53,6 +54,13 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "--no-least",
         action="store_true",
         help="skip the least-hardware search (faster on very large estates)",
+    )
+    p.add_argument(
+        "--max-simulations",
+        type=int,
+        default=MAX_SIMULATIONS,
+        metavar="N",
+        help=f"estate simulations the least-hardware search may run (default {MAX_SIMULATIONS})",
     )
     p.add_argument(
         "--no-store",
@@ -118,7 +126,8 @@ def run(args: argparse.Namespace) -> int:
         from .fix import catalog_and_prices
 
         catalog, prices = catalog_and_prices(args)
-        least = least_hardware(estate, result, catalog=catalog, prices=prices)
+        least = least_hardware(estate, result, catalog=catalog, prices=prices,
+                               max_simulations=max(1, args.max_simulations))  # fmt: skip
     if args.json:
         out = estate_to_json(result)
         if least is not None:
@@ -185,7 +194,7 @@ def least_lines(least: LeastHardware) -> list[str]:
     if least.alone_fixes:
         rows = [["Database", "Its own cheapest fix", "Cost"], *map(list, alone_rows(least))]
         out += ["", *[f"  {line}" for line in _table(rows, right=set())]]
-        out += [f"  (details: {f.command})" for f in least.alone_fixes]
+        out += [f"  (details: {f.command})" for f in least.alone_fixes if f.searched]
     if len(least.frontier) > 1:
         rows = [["#", "Cost", "Worst tier-1 margin", "Tier 1", "Changes"]]
         rows += [[str(n), *r] for n, r in enumerate(frontier_rows(least), start=1)]

@@ -98,7 +98,9 @@ def alone_rows(least: LeastHardware) -> list[tuple[str, str, str]]:
     cur = least.currency
     out = []
     for f in least.alone_fixes:
-        if f.cost is None:
+        if not f.searched:
+            out.append((f.database, f"not computed here: {f.command}", "—"))
+        elif f.cost is None:
             out.append((f.database, f"What it takes finds no fix: see {f.command}", "—"))
         else:
             words = "; ".join(c.words for c in f.changes) or "no change"
