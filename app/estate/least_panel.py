@@ -6,8 +6,17 @@ the core's answer; nothing is computed here."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QFont, QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from rtoplanner.core.estate import LeastHardware
 from rtoplanner.core.estate.least_words import (
@@ -38,13 +47,24 @@ def _fill(model: QStandardItemModel, header: list[str], rows: list[tuple[str, ..
 class LeastPanel(QWidget):
     """Sentences, the answer's changes (or each database's own fix), the frontier."""
 
+    apply_requested = Signal()
+    """Apply: make the answer's purchases in the estate (one undoable step)."""
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
+        top = QHBoxLayout()
         self.summary = QLabel("")
         self.summary.setWordWrap(True)
-        layout.addWidget(self.summary)
+        top.addWidget(self.summary, 1)
+        self.apply_button = QPushButton("Apply")
+        self.apply_button.setToolTip(
+            "Make these purchases in the estate (Undo takes them back; Save As writes them)"
+        )
+        self.apply_button.clicked.connect(self.apply_requested)
+        top.addWidget(self.apply_button)
+        layout.addLayout(top)
         self.changes_model = QStandardItemModel(self)
         self.changes = read_only_table(self.changes_model, "leastChanges")
         layout.addWidget(self.changes)
@@ -61,7 +81,14 @@ class LeastPanel(QWidget):
         layout.addWidget(self.method)
         self.set_least(None)
 
+    def set_busy(self, busy: bool) -> None:
+        """While the estate is computed the answer shown may be stale: no Apply."""
+        self.apply_button.setEnabled(not busy and self._can_apply)
+
     def set_least(self, least: LeastHardware | None) -> None:
+        self._can_apply = bool(least is not None and least.answer and least.answer.changes)
+        self.apply_button.setEnabled(self._can_apply)
+        self.apply_button.setVisible(self._can_apply)
         sentences = list(least_summary(least)) if least is not None else []
         searched = least is not None and not least.already_met and not least.misses_alone
         method = sentences.pop() if searched and sentences else ""
