@@ -15,12 +15,12 @@ import contextlib
 import difflib
 import math
 import re
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from . import toml_read
 from .bounds import (
     ANY_DURATION,
     ARCHIVELOG_EVERY,
@@ -1027,10 +1027,10 @@ def load_scenario_text(
             source=source,
         )
     try:
-        doc = tomllib.loads(text)
+        doc = toml_read.loads(text)
         _check_nesting(doc, source)
         return scenario_from_mapping(doc, source=source, text=text, catalog=catalog)
-    except tomllib.TOMLDecodeError as exc:
+    except toml_read.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise ScenarioError(
             f"not valid TOML: {exc}",

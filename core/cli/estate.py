@@ -175,7 +175,9 @@ def run(args: argparse.Namespace) -> int:
     _check_fix_args(args)
     with ExitStack() as stack:
         estate = load_estate_for(args, stack, args.estate)
-    result = run_estate(estate)
+    # Only the JSON prints the resources' peak use, which the usage trace is kept for
+    # (a tenth of the simulation's time on 10,000 databases).
+    result = run_estate(estate, trace=args.json)
     least = None
     written = None
     if not args.no_least:

@@ -14,12 +14,12 @@ scenario errors do (`database[2].priority`, `shared[0].count`).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .. import toml_read
 from ..catalog import Catalog, shipped_catalog
 from ..engine.routes import has_failover
 from ..errors import ScenarioError
@@ -365,8 +365,8 @@ def load_estate_text(
     resolve: ScenarioResolver | None = None,
 ) -> Estate:
     try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        doc = toml_read.loads(text)
+    except toml_read.TOMLDecodeError as exc:
         import re
 
         m = re.search(r"line (\d+)", str(exc))
@@ -411,8 +411,8 @@ def load_estate(
 def is_estate_text(text: str) -> bool:
     """True when a TOML text is an estate (it has [[database]] entries), not a scenario."""
     try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+        doc = toml_read.loads(text)
+    except toml_read.TOMLDecodeError:
         return False
     return isinstance(doc.get("database"), list)
 
