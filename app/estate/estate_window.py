@@ -324,7 +324,13 @@ class EstateWindow(QMainWindow):
     def _least_line(least: LeastHardware) -> str:
         """One line under the tabs: the answer, its cost (details in the tab)."""
         head = "<b>Least hardware for priority 1:</b> "
-        if least.already_met or least.misses_alone or least.answer is None:
+        if least.misses_alone:
+            names = ", ".join(least.misses_alone)
+            return head + html.escape(
+                f"{names} miss(es) even with the shared hardware to "
+                "themselves: their own plans must change (see the tab)."
+            )
+        if least.already_met or least.answer is None:
             return head + html.escape(least_sentences(least)[0])
         words = "; ".join(c.words for c in least.answer.changes)
         cost = least.answer.cost.text(least.currency)

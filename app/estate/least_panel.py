@@ -79,6 +79,7 @@ class LeastPanel(QWidget):
         self.method.setWordWrap(True)
         self.method.setStyleSheet("color: gray")
         layout.addWidget(self.method)
+        layout.addStretch(0)  # takes the room when there is no frontier to show
         self.set_least(None)
 
     def set_busy(self, busy: bool) -> None:
@@ -98,9 +99,11 @@ class LeastPanel(QWidget):
         if least is not None and least.alone_fixes:
             _fill(self.changes_model, ["Database", "Its own cheapest fix (What it takes)", "Cost"],
                   alone_rows(least))  # fmt: skip
+            self.changes.setProperty("stretch", 1)
         else:
             rows = answer_rows(least) if least is not None else []
             _fill(self.changes_model, ["Change", "Cost"], rows, {len(rows) - 1})
+            self.changes.setProperty("stretch", None)
         self.changes.setVisible(self.changes_model.rowCount() > 0)
         front = frontier_rows(least) if least is not None else []
         answer = {i for i, p in enumerate(least.frontier) if p is least.answer} if least else set()
@@ -115,9 +118,13 @@ class LeastPanel(QWidget):
 
 
 def _fit(view: QTableView) -> None:
+    """Columns fit their contents; the one named by the `stretch` property (else the
+    last) takes the rest."""
     header = view.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    header.setSectionResizeMode(header.count() - 1, QHeaderView.ResizeMode.Stretch)
+    stretch = view.property("stretch")
+    header.setSectionResizeMode(header.count() - 1 if stretch is None else int(stretch),
+                                QHeaderView.ResizeMode.Stretch)  # fmt: skip
     if view.objectName() == "leastChanges":
         rows = view.model().rowCount()
         view.setMaximumHeight(26 + 22 * max(1, rows))

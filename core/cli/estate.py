@@ -258,7 +258,11 @@ def least_lines(least: LeastHardware) -> list[str]:
     if least.alone_fixes:
         rows = [["Database", "Its own cheapest fix", "Cost"], *map(list, alone_rows(least))]
         out += ["", *[f"  {line}" for line in _table(rows, right=set())]]
-        out += [f"  (details: {f.command})" for f in least.alone_fixes if f.searched]
+        out += [
+            f"  (the whole answer for its scenario as written: {f.command})"
+            for f in least.alone_fixes
+            if f.searched
+        ]
     if len(least.frontier) > 1:
         rows = [["#", "Cost", "Worst tier-1 margin", "Tier 1", "Changes"]]
         rows += [[str(n), *r] for n, r in enumerate(frontier_rows(least), start=1)]

@@ -30,9 +30,10 @@ def least_summary(least: LeastHardware) -> tuple[str, ...]:
     if least.misses_alone:
         names = ", ".join(least.misses_alone)
         return (
-            f"Priority 1 misses even with the shared hardware to itself: {names}. Sharing is "
-            "not what stops them, so no shared purchase helps until their own plan changes; "
-            "each one's own cheapest fix (What it takes) is below.",
+            f"Priority-1 databases that miss their RTO even with the shared hardware to "
+            f"themselves: {names}. Sharing is not what stops them, so no shared purchase helps "
+            "until their own plan changes; each one's own cheapest fix (What it takes, on its "
+            "scenario as the estate runs it) is below.",
         )
     cur = least.currency
     out: list[str] = []
