@@ -10,13 +10,18 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "gui",
         parents=[common],
         help="open the desktop app",
-        description="Open the desktop app, optionally on a scenario file.",
+        description="Open the desktop app, optionally on a scenario or an estate file.",
     )
-    p.add_argument("scenario", nargs="?", help="a scenario TOML file to open")
+    p.add_argument(
+        "scenario",
+        nargs="?",
+        help="a scenario TOML file to open, or an ESTATE.toml (opens the Estate window)",
+    )
     p.add_argument(
         "--screenshot",
         metavar="OUT.png",
-        help="render the main window offscreen with the scenario, save it and exit",
+        help="render the main window offscreen with the scenario (the Estate window with an "
+        "estate), save it and exit",
     )
     p.add_argument(
         "--view",

@@ -55,14 +55,15 @@ def is_demo(path: Path) -> bool:
 
 
 def take_screenshot(window, out: str | Path) -> bool:
-    """Render the window (already showing a computed plan) into a PNG."""
+    """Render the window (already showing a computed plan or estate) into a PNG."""
     from PySide6.QtWidgets import QApplication
 
-    window.doc.wait_idle()
-    for panel in window.results.built_panels():  # a view with a worker of its own
-        wait = getattr(panel, "wait_idle", None)
-        if wait is not None:
-            wait()
+    if hasattr(window, "doc"):  # the main window: its plan and its views' workers
+        window.doc.wait_idle()
+        for panel in window.results.built_panels():
+            wait = getattr(panel, "wait_idle", None)
+            if wait is not None:
+                wait()
     QApplication.processEvents()
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 
@@ -75,6 +76,44 @@ def take_screenshot(window, out: str | Path) -> bool:
         return False
     write_output_bytes(out, bytes(data.data()))  # regular files only, all or nothing
     return True
+
+
+def requested_estate(args: argparse.Namespace) -> Path | None:
+    """The file asked for, when it is an estate (it opens in an Estate window)."""
+    from rtoplanner.core.estate.model import is_estate_file
+
+    requested = getattr(args, "scenario", None)
+    return Path(requested) if requested and is_estate_file(requested) else None
+
+
+def estate_screenshot(window, path: Path, out: str | Path) -> int:
+    """`gui ESTATE.toml --screenshot OUT.png`: the Estate window once it is computed."""
+    import time
+
+    from PySide6.QtWidgets import QApplication
+
+    from rtoplanner.core.errors import CoreError
+    from rtoplanner.core.estate.model import load_estate
+
+    try:  # an error goes to stderr, not into a dialog nobody can close
+        load_estate(path, catalog=window.doc.catalog, resolve=window.estates.resolve)
+    except CoreError as exc:
+        print(f"rto-planner gui: {exc}", file=sys.stderr)
+        return 1
+    estate_window = window.estates.open_file(path)
+    estate_window.resize(*SCREENSHOT_SIZE)
+    deadline = time.monotonic() + 120
+    while estate_window.result is None or estate_window.runner.busy:
+        if time.monotonic() > deadline:
+            print(f"rto-planner gui: {path}: not computed within 120 s", file=sys.stderr)
+            return 1
+        QApplication.processEvents()
+        time.sleep(0.01)
+    QApplication.processEvents()
+    if not take_screenshot(estate_window, out):
+        print(f"rto-planner gui: cannot write {out}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def run_gui(args: argparse.Namespace) -> int:
@@ -100,7 +139,9 @@ def run_gui(args: argparse.Namespace) -> int:
         print(f"rto-planner gui: working without the store: {store_service.error}",
               file=sys.stderr)  # fmt: skip
     window = MainWindow(settings, store_service)
-    path = initial_scenario(getattr(args, "scenario", None), settings.recent_files())
+    estate = requested_estate(args)
+    requested = None if estate else getattr(args, "scenario", None)
+    path = initial_scenario(requested, settings.recent_files())
     if path is not None:
         if screenshot:
             try:
@@ -118,6 +159,13 @@ def run_gui(args: argparse.Namespace) -> int:
     if view:
         window.show_view(view)
 
+    if screenshot and estate:
+        code = estate_screenshot(window, estate, screenshot)
+        window.estates.shutdown()
+        window.doc.shutdown()
+        window.close()
+        store_service.close()
+        return code
     if screenshot:
         window.resize(*SCREENSHOT_SIZE)
         window.show()
@@ -135,6 +183,8 @@ def run_gui(args: argparse.Namespace) -> int:
         return 0
 
     window.show()
+    if estate:
+        window.estates.open_file(estate)
     try:
         return app.exec()
     finally:

@@ -519,7 +519,12 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def open_file(self, path: str | Path, ask: bool = True) -> bool:
-        """Open a scenario; errors are shown, not raised. Returns False on failure."""
+        """Open a scenario (an estate file opens in an Estate window); errors are shown,
+        not raised. Returns False on failure."""
+        from rtoplanner.core.estate.model import is_estate_file  # (loads the estate code)
+
+        if is_estate_file(path):
+            return self.estates.open_file(path).estate is not None
         if ask and not self.maybe_save():
             return False
         try:

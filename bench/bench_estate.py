@@ -2,7 +2,7 @@
 """Benchmark the estate simulation (DESIGN §9): N databases over one shared tape library.
 
     .venv/bin/python bench/bench_estate.py [--sizes 1000 10000] [--drives 100] [--repeat 5]
-                                           [--files]
+                                           [--files | --files-only]
 
 Each database is a generated scenario (200 GB – 20 TB, 2–8 channels started serially,
 cumulative level 1, archived redo restored from tape: three transfers each) on a shared
@@ -12,13 +12,16 @@ engine, then the event-driven simulation) in wall-clock and in CPU time of this 
 (on a shared machine the wall clock also counts other processes' turns), the time to
 validate the estate and the peak memory (tracemalloc) per database. With `--files`
 it also writes the estate as files (ESTATE.toml and one scenario file per database) and
-times `rto-planner estate ESTATE.toml --json --no-least` end to end. Targets: 1,000 databases over
+times `rto-planner estate ESTATE.toml --no-least` end to end (with --json, and as text),
+then where its time goes (reading the files, each database's plan, the simulation, the
+output), measured in this process. Targets: 1,000 databases over
 100 drives ≤ 1 s, 10,000 ≤ 10 s, memory linear in the number of databases.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import subprocess
@@ -26,13 +29,25 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import tomlkit
 
+from rtoplanner.core.cli.estate import render_text
 from rtoplanner.core.estate import Estate, run_estate
+from rtoplanner.core.estate.jobs import build_jobs
 from rtoplanner.core.estate.model import estate_from_mapping, load_estate
+from rtoplanner.core.estate.run import (
+    EstateResult,
+    _deciding,
+    _outcome,
+    _resources,
+    estate_to_json,
+)
+from rtoplanner.core.estate.simulate import simulate
+from rtoplanner.core.jsonable import dumps_json
 from rtoplanner.core.scenario import Scenario, scenario_from_mapping
 
 LIBRARY = {"name": "LIB", "kind": "tape_drive", "rate": "360 MB/s", "efficiency": 0.9,
@@ -90,23 +105,62 @@ def write_estate_files(n: int, drives: int, folder: Path, seed: int = 12) -> Pat
     return path
 
 
+def _timed(fn: Callable[[], Any]) -> tuple[Any, float]:
+    t0 = time.process_time()
+    out = fn()
+    return out, time.process_time() - t0
+
+
+def answers(estate: Estate, jobs: list[Any], sim: Any) -> EstateResult:
+    """`run_estate` after the simulation: each database's outcome, the resources."""
+    outcomes = [_outcome(estate, job, run) for job, run in zip(jobs, sim.runs, strict=True)]
+    resources = _resources(estate, outcomes, sim.trace)
+    return EstateResult(estate, tuple(outcomes), tuple(resources), _deciding(resources),
+                        tuple(sim.trace))  # fmt: skip
+
+
+def cli_parts(path: Path) -> str:
+    """Where the command's time goes, measured in this process (CPU seconds): reading
+    and validating the files, each database's own plan (`build_jobs`), the simulation,
+    the answers (outcomes, resources), the JSON and the text output."""
+    estate, load_s = _timed(lambda: load_estate(path))
+    jobs, jobs_s = _timed(lambda: build_jobs(estate))
+    names = [r.name for r in estate.shared]
+    units = [r.stage.count for r in estate.shared]
+    sim, sim_s = _timed(lambda: simulate(jobs, names, units, trace=True))
+    result, answers_s = _timed(lambda: answers(estate, jobs, sim))
+    _json, json_s = _timed(lambda: dumps_json(estate_to_json(result)))
+    _text, text_s = _timed(lambda: render_text(result, None))
+    return (
+        f"load {load_s:.2f} s, build_jobs {jobs_s:.2f} s, simulate {sim_s:.2f} s, "
+        f"answers {answers_s:.2f} s, --json {json_s:.2f} s, text {text_s:.2f} s (CPU)"
+    )
+
+
 def time_cli(n: int, drives: int, repeat: int) -> None:
-    """`rto-planner estate ESTATE.toml --json --no-least` end to end, reading every file."""
+    """`rto-planner estate ESTATE.toml [--json] --no-least` end to end, reading every file,
+    alternating the JSON and the text output."""
     with tempfile.TemporaryDirectory() as tmp:
         path = write_estate_files(n, drives, Path(tmp))
-        cmd = [sys.executable, "-m", "rtoplanner", "estate", str(path), "--json", "--no-least"]
-        times = []
+        cmd = [sys.executable, "-m", "rtoplanner", "estate", str(path), "--no-least"]
+        times: dict[str, list[float]] = {"--json": [], "text": []}
+        rss = 0
         for _ in range(repeat):
-            t0 = time.perf_counter()
-            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-            times.append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        load_estate(path)
-        load_s = time.perf_counter() - t0
+            for how, extra in (("--json", ["--json"]), ("text", [])):
+                t0 = time.perf_counter()
+                proc = subprocess.Popen(cmd + extra, stdout=subprocess.DEVNULL)
+                _pid, status, usage = os.wait4(proc.pid, 0)
+                times[how].append(time.perf_counter() - t0)
+                proc.returncode = os.waitstatus_to_exitcode(status)
+                if proc.returncode:
+                    raise SystemExit(f"{' '.join(cmd + extra)} failed")
+                rss = max(rss, usage.ru_maxrss)  # KiB on Linux
+        parts = cli_parts(path)
     print(
-        f"{n:6d} databases, {drives} drives, from files: `rto-planner estate --json "
-        f"--no-least` median {statistics.median(times):.3f} s wall ({repeat} runs, "
-        f"process start included); reading and validating the {n + 1} files {load_s:.2f} s"
+        f"{n:6d} databases, {drives} drives, from files: `rto-planner estate --no-least` "
+        f"median {statistics.median(times['--json']):.3f} s wall with --json, "
+        f"{statistics.median(times['text']):.3f} s as text ({repeat} runs each, process "
+        f"start included), peak RSS {rss / 1024:.0f} MiB; in one process: {parts}"
     )
 
 
@@ -129,10 +183,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--files", action="store_true",
                     help="also time the CLI end to end on the estate written as files")  # fmt: skip
+    ap.add_argument("--files-only", action="store_true",
+                    help="only the CLI from files (no run_estate medians)")  # fmt: skip
     args = ap.parse_args(argv)
     for n in args.sizes:
-        if args.files:
+        if args.files or args.files_only:
             time_cli(n, args.drives, args.repeat)
+        if args.files_only:
+            continue
         t0 = time.perf_counter()
         estate = make_estate(n, args.drives)
         load_s = time.perf_counter() - t0

@@ -16,6 +16,7 @@ PHASE_STYLE = {
     "restore_archivelogs": "restore",
     "redo_apply": "redo",
     "open": "fixed",
+    "failover": "fixed",
 }
 """Phase → the kind of work it is."""
 
@@ -26,3 +27,17 @@ STYLE_HEX = {"fixed": "#a7b1bc", "restore": "#3b73b9", "apply": "#2a9d8f", "redo
 def phase_hex(phase: str) -> str:
     """The colour of a phase, as #rrggbb."""
     return STYLE_HEX[PHASE_STYLE.get(phase, "fixed")]
+
+
+STYLE_LEGEND = (
+    ("fixed", "fixed time"),
+    ("restore", "restore through the path"),
+    ("apply", "apply incrementals"),
+    ("redo", "redo apply"),
+)
+"""Kind of work → its words in a legend (the GUI's and the PDF's)."""
+
+
+def phases_of(style: str) -> tuple[str, ...]:
+    """The phases drawn in a kind of work's colour, in recovery order."""
+    return tuple(phase for phase, kind in PHASE_STYLE.items() if kind == style)

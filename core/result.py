@@ -27,6 +27,7 @@ PHASE_TITLES = {
     "restore_archivelogs": "Restore archived redo",
     "redo_apply": "Redo apply",
     "open": "Open database",
+    "failover": "Fail over to the standby",
 }
 JOB_TITLES = {"level0": "Level 0", "level1": "Level 1", "archivelog": "Archived logs"}
 

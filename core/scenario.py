@@ -15,12 +15,12 @@ import contextlib
 import difflib
 import math
 import re
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from . import toml_read
 from .bounds import (
     ANY_DURATION,
     ARCHIVELOG_EVERY,
@@ -51,7 +51,7 @@ from .bounds import (
     Bound,
 )
 from .catalog import Catalog, shipped_catalog
-from .comments import source_comments
+from .comments import file_comments
 from .errors import ScenarioError, ScenarioVersionError, UnitError
 from .inputfile import InputFileError, read_limited
 from .units import (
@@ -458,6 +458,26 @@ _PARSERS: dict[str, Callable[[Any], Any]] = {
 }
 
 
+_PARSED: dict[tuple[str, str], Any] = {}
+"""Texts already parsed, by (kind, text): an estate's scenario files repeat their
+values ('360 MB/s', '30 s') thousands of times. The parsers are pure; the spec's checks
+(positive, finite, bound) still run on every value."""
+_PARSED_MAX = 4096
+
+
+def _parse_text(kind: str, value: Any) -> Any:
+    if value.__class__ is not str:
+        return _PARSERS[kind](value)
+    key = (kind, value)
+    parsed = _PARSED.get(key, _PARSED)
+    if parsed is _PARSED:
+        parsed = _PARSERS[kind](value)
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[key] = parsed
+    return parsed
+
+
 def parse_value(spec: FieldSpec, value: Any) -> Any:
     """Parse one raw value (from TOML or a form) per its spec; raises UnitError/ValueError."""
     if spec.kind in _PARSERS:
@@ -467,7 +487,7 @@ def parse_value(spec: FieldSpec, value: Any) -> Any:
             what = {list: "a list", dict: "a table"}.get(type(value), type(value).__name__)
             example = _EXAMPLES.get(spec.kind, "'10 GB'")
             raise UnitError(f"{_short(value)} is {what}, not a value such as {example}")
-        parsed = _PARSERS[spec.kind](value)
+        parsed = _parse_text(spec.kind, value)
         if spec.positive and isinstance(parsed, float) and parsed <= 0:
             raise UnitError(f"{value!r}: must be greater than zero")
         if isinstance(parsed, float) and not math.isfinite(parsed):
@@ -579,9 +599,21 @@ def _header_name(stripped: str) -> tuple[str, bool] | None:
 
 
 class _Loader:
-    def __init__(self, source: str, lines: dict[str, int]) -> None:
+    """Validates one document; errors name the source, the key and (from `text`) its line.
+
+    The key → line map is built from the text only when an error needs it: a valid file
+    (nearly every file of a 10,000-database estate) never pays for it."""
+
+    def __init__(self, source: str, text: str | None = None) -> None:
         self.source = source
-        self.lines = lines
+        self._text = text
+        self._lines: dict[str, int] | None = None
+
+    @property
+    def lines(self) -> dict[str, int]:
+        if self._lines is None:
+            self._lines = _key_lines(self._text) if self._text else {}
+        return self._lines
 
     def error(self, key: str, message: str, hint: str | None = None) -> ScenarioError:
         line = self.lines.get(key)
@@ -604,21 +636,36 @@ class _Loader:
         """Validate one table: returns (parsed values, raw values) by key."""
         if not isinstance(table, dict):
             raise self.error(where, f"'{where}' must be a table ([{where}])")
-        self.check_keys(where, table, tuple(s.key for s in specs))
+        self.check_keys(where, table, _keys_of(specs))
         parsed: dict[str, Any] = {}
         raw: dict[str, Any] = {}
         for spec in specs:
-            dotted = f"{where}.{spec.key}" if where else spec.key
-            if spec.key not in table:
+            key = spec.key
+            if key not in table:
                 if spec.required:
-                    raise self.error(dotted, f"'{spec.key}' is required", spec.help or None)
+                    dotted = f"{where}.{key}" if where else key
+                    raise self.error(dotted, f"'{key}' is required", spec.help or None)
                 continue
+            value = table[key]
             try:
-                parsed[spec.key] = parse_value(spec, table[spec.key])
+                parsed[key] = parse_value(spec, value)
             except (UnitError, ValueError) as exc:
-                raise self.error(dotted, str(exc)) from None
-            raw[spec.key] = table[spec.key]
+                raise self.error(f"{where}.{key}" if where else key, str(exc)) from None
+            raw[key] = value
         return parsed, raw
+
+
+_KEYS_OF: dict[int, tuple[tuple[FieldSpec, ...], tuple[str, ...]]] = {}
+
+
+def _keys_of(specs: tuple[FieldSpec, ...]) -> tuple[str, ...]:
+    """The keys of a field table (the tables are constants: worked out once each)."""
+    known = _KEYS_OF.get(id(specs))
+    if known is None or known[0] is not specs:
+        if len(_KEYS_OF) > 64:  # not one of the constant tables: do not keep them all
+            _KEYS_OF.clear()
+        known = _KEYS_OF[id(specs)] = (specs, tuple(s.key for s in specs))
+    return known[1]
 
 
 def _resolve_stage(loader: _Loader, idx: int, values: dict[str, Any], catalog: Catalog) -> Stage:
@@ -788,7 +835,7 @@ def scenario_from_mapping(
 ) -> Scenario:
     """Validate a parsed TOML document (or a form's dict of strings) into a Scenario."""
     catalog = shipped_catalog() if catalog is None else catalog
-    loader = _Loader(source, _key_lines(text) if text else {})
+    loader = _Loader(source, text)
     if not isinstance(doc, Mapping):
         raise loader.error("", "a scenario must be a TOML table")
     fmt = doc.get("format", FORMAT_VERSION)
@@ -947,7 +994,7 @@ def scenario_from_mapping(
         provenance=dict(prov_doc),
         uncertainty=uncertainty,
         raw=raw,
-        comments=source_comments(text) if text else {},
+        comments=file_comments(text),
     )
     if uncertainty:
         from .uncertainty.inputs import check_uncertainty  # it needs the stages' names
@@ -980,10 +1027,10 @@ def load_scenario_text(
             source=source,
         )
     try:
-        doc = tomllib.loads(text)
+        doc = toml_read.loads(text)
         _check_nesting(doc, source)
         return scenario_from_mapping(doc, source=source, text=text, catalog=catalog)
-    except tomllib.TOMLDecodeError as exc:
+    except toml_read.TOMLDecodeError as exc:
         m = re.search(r"line (\d+)", str(exc))
         raise ScenarioError(
             f"not valid TOML: {exc}",

@@ -1,8 +1,9 @@
 """The Estate window and its registration with the main window (DESIGN §9).
 
 `install_estate(main_window)` adds File › Open Estate… and View › Estate…, opens
-estate windows over the main window's catalog and store, and opens a database's own
-plan in the main window when the estate window asks.
+estate windows over the main window's catalog and store (with Keep Version… and Stored
+Estates…, `estate_store.py`), and opens a database's own plan in the main window when
+the estate window asks.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtGui import QAction
 
+from rtoplanner.core.errors import CoreError
+from rtoplanner.core.fix.prices import PriceBook, price_book
 from rtoplanner.core.scenario import Scenario
 
 if TYPE_CHECKING:  # the window (and the report code it uses) loads when first opened
@@ -41,20 +44,34 @@ class EstateWindows(QObject):
         menus["&File"].insertAction(main.import_action, self.open_action)
         menus["&View"].addAction(self.view_action)
 
-    def _resolve(self, name: str) -> Scenario:
+    def resolve(self, name: str) -> Scenario:
+        """A stored scenario by name (an estate's `scenario = "NAME"`)."""
         store = self.main.scenario_list.store
         if store is None:
             raise LookupError("the store is not available")
         return store.load_scenario(name)
 
+    def _prices(self) -> PriceBook:
+        """Your prices (the store's) over the catalog's, as What it takes uses them."""
+        store = self.main.scenario_list.store
+        if store is not None:
+            try:
+                return price_book(store, self.main.doc.catalog)
+            except CoreError:
+                pass
+        return price_book(None, self.main.doc.catalog)
+
     def new_window(self) -> EstateWindow:
         for old in [w for w in self.windows if not w.isVisible()]:
             self.windows.remove(old)
             old.deleteLater()
+        from .estate_store import EstateStoreActions
         from .estate_window import EstateWindow
 
-        window = EstateWindow(self.main, catalog=self.main.doc.catalog, resolve=self._resolve)
+        window = EstateWindow(self.main, catalog=self.main.doc.catalog, resolve=self.resolve,
+                              prices=self._prices)  # fmt: skip
         window.open_plan_requested.connect(self.open_plan)
+        window.store_actions = EstateStoreActions(window, lambda: self.main.scenario_list.store)
         self.windows.append(window)
         return window
 

@@ -17,10 +17,12 @@ window to open that database's own scenario.
 
 from __future__ import annotations
 
+import html
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -32,6 +34,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -48,30 +51,53 @@ from rtoplanner.core.estate import (
     with_priority,
     with_rto,
 )
+from rtoplanner.core.estate.least_apply import apply_answer
 from rtoplanner.core.estate.model import ScenarioResolver
+from rtoplanner.core.fix.prices import PriceBook
+from rtoplanner.core.palette import STYLE_HEX, STYLE_LEGEND, phases_of
 from rtoplanner.core.report.estate import least_sentences, recovery_order, write_estate_report
 from rtoplanner.core.result import PHASE_TITLES
 from rtoplanner.core.toml_edit import merge_edits
 from rtoplanner.core.units import format_duration
 
-from ..theme import PHASE_COLORS, VERDICT_COLORS
+from ..theme import VERDICT_COLORS
 from ..workers import TaskRunner
 from .estate_gantt import EstateGantt
 from .estate_table_model import COL_NAME, COL_WAITED, EstateTableModel
+from .least_panel import LeastPanel
 
 FILE_FILTER = "Estate files (*.toml);;All files (*)"
 
 
 def phase_legend() -> str:
-    """The Gantt's colours in words (one line of HTML)."""
-    items = [
-        f"<span style='color:{PHASE_COLORS[name]}'>■</span>&nbsp;{title}"
-        for name, title in PHASE_TITLES.items()
-    ]
+    """The Gantt's colours in words (one line of HTML): one colour per kind of work, as
+    in the plan's timeline and the PDF."""
+    items = []
+    for style, words in STYLE_LEGEND:
+        phases = [
+            PHASE_TITLES[p].lower().removeprefix(f"{words.split()[0]} ") for p in phases_of(style)
+        ]
+        which = f" ({', '.join(phases)})" if len(phases) > 1 else ""
+        swatch = f"<span style='color:{STYLE_HEX[style]}'>■</span>"
+        items.append(f"{swatch}&nbsp;{words.capitalize()}{which}")
     tick = VERDICT_COLORS["misses"]
     return "&nbsp;&nbsp; ".join(
         [*items, f"<span style='color:{tick}'>┃</span>&nbsp;RTO", "●&nbsp;opens (verdict colour)"]
     )
+
+
+class _SetEstate(QUndoCommand):
+    """One undoable change of the window's estate (Apply of the least hardware)."""
+
+    def __init__(self, window: EstateWindow, before: Estate, after: Estate, text: str) -> None:
+        super().__init__(f"Apply: {text}")
+        self.window, self.before, self.after = window, before, after
+
+    def redo(self) -> None:
+        self.window.set_estate(self.after)
+
+    def undo(self) -> None:
+        self.window.set_estate(self.before)
 
 
 class EstateWindow(QMainWindow):
@@ -86,24 +112,30 @@ class EstateWindow(QMainWindow):
         *,
         catalog: Catalog | None = None,
         resolve: ScenarioResolver | None = None,
+        prices: Callable[[], PriceBook] | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
         self.catalog = catalog
         self.resolve = resolve
+        self.prices = prices
+        """Your prices and the catalog's (the store's), asked for at each computation."""
         self.estate: Estate | None = None
         self.path: Path | None = None
-        self._on_disk: Estate | None = None  # the estate as `path` holds it (see _estate_text)
+        self._on_disk: Estate | None = None  # the estate as opened (see estate_text)
+        self._stored: tuple[str, Path | None] | None = None  # (text, folder) of a stored one
         self.result: EstateResult | None = None
         self.least: LeastHardware | None = None
         self.runner = TaskRunner(self)
         self.runner.done.connect(self._on_done)
         self.runner.failed.connect(self._on_failed)
         self.runner.busy_changed.connect(self._on_busy)
+        self.runner.progress.connect(self._on_progress)
         self.pdf_runner = TaskRunner(self)
         self.pdf_runner.done.connect(self._on_pdf_done)
         self.pdf_runner.failed.connect(self._on_failed)
+        self.undo_stack = QUndoStack(self)
         self._build()
         self.setWindowTitle("Estate")
         self.resize(1100, 760)
@@ -113,7 +145,7 @@ class EstateWindow(QMainWindow):
     def _build(self) -> None:
         central = QWidget(self)
         layout = QVBoxLayout(central)
-        buttons = QHBoxLayout()
+        buttons = self.button_row = QHBoxLayout()
         self.open_button = QPushButton("Open Estate…")
         self.save_button = QPushButton("Save As…")
         self.pdf_button = QPushButton("Export PDF…")
@@ -124,6 +156,18 @@ class EstateWindow(QMainWindow):
                         (self.plan_button, self.open_selected_plan)):  # fmt: skip
             b.clicked.connect(slot)
             buttons.addWidget(b)
+        self.undo_button = QPushButton("Undo")
+        self.undo_button.setToolTip("Take back the last Apply of the least hardware (Ctrl+Z)")
+        self.undo_button.clicked.connect(self.undo_stack.undo)
+        self.undo_button.setEnabled(False)
+        self.undo_stack.canUndoChanged.connect(self.undo_button.setEnabled)
+        buttons.addWidget(self.undo_button)
+        for action, key in (
+            (self.undo_stack.createUndoAction(self), QKeySequence.StandardKey.Undo),
+            (self.undo_stack.createRedoAction(self), QKeySequence.StandardKey.Redo),
+        ):
+            action.setShortcut(key)
+            self.addAction(action)  # fmt: skip
         buttons.addStretch(1)
         self.busy_label = QLabel("")
         buttons.addWidget(self.busy_label)
@@ -158,11 +202,21 @@ class EstateWindow(QMainWindow):
         self.legend.setWordWrap(True)
         self.least_label = QLabel("")
         self.least_label.setWordWrap(True)
+        self.least_label.setTextFormat(Qt.TextFormat.RichText)
+        self.least_panel = LeastPanel()
+        self.least_panel.apply_requested.connect(self.apply_least)
+        gantt_page = QWidget()
+        gantt_layout = QVBoxLayout(gantt_page)
+        gantt_layout.setContentsMargins(0, 0, 0, 0)
+        gantt_layout.addWidget(self.gantt, 1)
+        gantt_layout.addWidget(self.legend)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(gantt_page, "When each database opens")
+        self.tabs.addTab(self.least_panel, "Least hardware for priority 1")
         lower = QWidget()
         lower_layout = QVBoxLayout(lower)
         lower_layout.setContentsMargins(0, 0, 0, 0)
-        lower_layout.addWidget(self.gantt, 1)
-        lower_layout.addWidget(self.legend)
+        lower_layout.addWidget(self.tabs, 1)
         lower_layout.addWidget(self.least_label)
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.table)
@@ -193,10 +247,26 @@ class EstateWindow(QMainWindow):
         except CoreError as exc:
             QMessageBox.critical(self, "Estate", f"Cannot open the estate:\n\n{exc}")
             return False
-        self.path = Path(path)
+        self.path, self._stored = Path(path), None
         self._on_disk = estate
+        self.undo_stack.clear()  # an Apply belongs to the estate it was made in
         self.set_estate(estate)
         return True
+
+    def show_stored(self, estate: Estate, text: str, folder: str | None) -> None:
+        """A version kept in the store (its text, the folder it was kept from): Save As
+        writes it, with the edits made here, beside its scenario files."""
+        self.path, self._stored = None, (text, Path(folder) if folder else None)
+        self._on_disk = estate
+        self.undo_stack.clear()
+        self.set_estate(estate)
+
+    @property
+    def folder(self) -> Path | None:
+        """Where the estate's relative scenario files are."""
+        if self.path is not None:
+            return self.path.resolve().parent
+        return self._stored[1] if self._stored else None
 
     def set_estate(self, estate: Estate) -> None:
         self.estate = estate
@@ -206,9 +276,24 @@ class EstateWindow(QMainWindow):
 
     def recompute(self) -> None:
         if self.estate is not None:
-            self.runner.submit(answer_estate, self.estate)
+            prices = self.prices() if self.prices is not None else None
+            self.runner.submit(answer_estate, self.estate, catalog=self.catalog, prices=prices)
 
     # ------------------------------------------------------------------ edits
+
+    @Slot()
+    def apply_least(self) -> None:
+        """Make the least hardware's purchases in the estate: one undoable step."""
+        if self.estate is None or self.least is None or self.least.answer is None:
+            return
+        try:
+            fixed = apply_answer(self.estate, self.least, self.catalog)
+        except CoreError as exc:
+            QMessageBox.warning(self, "Estate", f"Cannot apply the least hardware:\n\n{exc}")
+            return
+        words = "; ".join(c.words for c in self.least.answer.changes)
+        self.undo_stack.push(_SetEstate(self, self.estate, fixed, words))
+        self.statusBar().showMessage(f"Applied: {words}", 6000)
 
     @Slot(str, int)
     def set_priority(self, name: str, priority: int) -> None:
@@ -232,8 +317,24 @@ class EstateWindow(QMainWindow):
         self.model.set_rows(rows)
         self.gantt.set_result(result, rows)
         self.headline.setText(self._headline(result))
-        self.least_label.setText("<br>".join(
-            ["<b>Least hardware for priority 1</b>", *least_sentences(least)]))  # fmt: skip
+        self.least_panel.set_least(least)
+        self.least_label.setText(self._least_line(least))
+
+    @staticmethod
+    def _least_line(least: LeastHardware) -> str:
+        """One line under the tabs: the answer, its cost (details in the tab)."""
+        head = "<b>Least hardware for priority 1:</b> "
+        if least.misses_alone:
+            names = ", ".join(least.misses_alone)
+            return head + html.escape(
+                f"{names} miss(es) even with the shared hardware to "
+                "themselves: their own plans must change (see the tab)."
+            )
+        if least.already_met or least.answer is None:
+            return head + html.escape(least_sentences(least)[0])
+        words = "; ".join(c.words for c in least.answer.changes)
+        cost = least.answer.cost.text(least.currency)
+        return head + html.escape(f"{words} — {cost}")
 
     @staticmethod
     def _headline(result: EstateResult) -> str:
@@ -258,6 +359,12 @@ class EstateWindow(QMainWindow):
     @Slot(bool)
     def _on_busy(self, busy: bool) -> None:
         self.busy_label.setText("computing…" if busy else "")
+        self.least_panel.set_busy(busy)
+
+    @Slot(float, str)
+    def _on_progress(self, fraction: float, message: str) -> None:
+        if self.runner.busy:
+            self.busy_label.setText(f"{message}… {fraction * 100:.0f} %")
 
     # ------------------------------------------------------------------ plans, files
 
@@ -284,7 +391,7 @@ class EstateWindow(QMainWindow):
     def save_as(self) -> None:
         if self.estate is None:
             return
-        start = str(self.path or Path.home() / "estate.toml")
+        start = str(self.path or (self.folder or Path.home()) / "estate.toml")
         path, _ = QFileDialog.getSaveFileName(self, "Save estate as", start, FILE_FILTER)
         if path:
             self.save_to(Path(path))
@@ -292,31 +399,36 @@ class EstateWindow(QMainWindow):
     def save_to(self, path: Path) -> bool:
         """Write the edited estate; scenario references stay relative to the first file."""
         assert self.estate is not None
-        if self.path is not None and path.resolve().parent != self.path.resolve().parent:
+        if self.folder is not None and path.resolve().parent != self.folder.resolve():
             QMessageBox.warning(self, "Estate", "Save the estate beside the original: its "
                                 "scenario files are named relative to that folder.")  # fmt: skip
             return False
         try:
-            path.write_text(self._estate_text(), encoding="utf-8")
+            path.write_text(self.estate_text(), encoding="utf-8")
         except OSError as exc:
             QMessageBox.critical(self, "Estate", f"Cannot write {path}:\n\n{exc.strerror}")
             return False
-        self.path, self._on_disk = path, self.estate
+        self.path, self._on_disk, self._stored = path, self.estate, None
         self.statusBar().showMessage(f"Saved {path.name}", 4000)
         return True
 
-    def _estate_text(self) -> str:
-        """The estate as TOML, written into the file it was opened from: only the values
-        edited here (tiers, RTOs) change; its comments (the sources of the figures), the
-        way it spells durations and names stay."""
+    def estate_text(self) -> str:
+        """The estate as TOML, written into the file (or stored version) it was opened
+        from: only the values edited here (tiers, RTOs) change; its comments (the sources
+        of the figures), the way it spells durations and names stay."""
         assert self.estate is not None
         text = dump_estate(self.estate)
-        if self.path is None or self._on_disk is None:
+        if self._on_disk is None:
             return text
-        try:
-            original = self.path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return text  # gone or unreadable since it was opened: the canonical form
+        if self._stored is not None:
+            original = self._stored[0]
+        elif self.path is None:
+            return text
+        else:
+            try:
+                original = self.path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                return text  # gone or unreadable since it was opened: the canonical form
         return merge_edits(original, dump_estate(self._on_disk), text)
 
     @Slot()
@@ -331,7 +443,7 @@ class EstateWindow(QMainWindow):
             if not path:
                 return
         self.statusBar().showMessage("Writing the estate PDF…")
-        self.pdf_runner.submit(write_estate_report, self.result, Path(path))
+        self.pdf_runner.submit(write_estate_report, self.result, Path(path), least=self.least)
 
     @Slot(object)
     def _on_pdf_done(self, out: object) -> None:

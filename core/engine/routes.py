@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..result import RecoveryResult
+from ..result import Phase, RecoveryResult
 from ..scenario import Scenario
 from .recovery import recovery_verdict as _verdict
 
@@ -23,7 +23,6 @@ class Route:
 def recovery_routes(scenario: Scenario, recovery: RecoveryResult) -> tuple[Route, ...]:
     """The restore route, and the failover route when a standby and `recovery.failover`
     are given: detect + failover against the same RTO."""
-    tg = scenario.targets
     routes = [
         Route(
             "restore",
@@ -33,16 +32,45 @@ def recovery_routes(scenario: Scenario, recovery: RecoveryResult) -> tuple[Route
             "the route when the standby is lost too, or for a media failure",
         )
     ]
-    rc, b = scenario.recovery, scenario.backup
-    if b.standby != "none" and rc.failover_s is not None:
-        total = rc.detect_s + rc.failover_s
+    failover = failover_timeline(scenario, recovery)
+    if failover is not None:
         routes.append(
             Route(
                 "failover",
-                f"Fail over to the {b.standby} standby",
-                total,
-                _verdict(total, tg.rto_s, tg.risk_margin_abs_s),
+                f"Fail over to the {scenario.backup.standby} standby",
+                failover.total_s,
+                failover.verdict,
                 "declare the failure, then recovery.failover",
             )
         )
     return tuple(routes)
+
+
+def has_failover(scenario: Scenario) -> bool:
+    """A standby and the time to fail over to it are given (`backup.standby`,
+    `recovery.failover`)."""
+    return scenario.backup.standby != "none" and scenario.recovery.failover_s is not None
+
+
+def failover_timeline(scenario: Scenario, recovery: RecoveryResult) -> RecoveryResult | None:
+    """The failover route as phases: declare the failure, then fail over to the standby
+    (`recovery.failover`); no backup is read. None without a standby to fail over to."""
+    if not has_failover(scenario):
+        return None
+    rc, tg = scenario.recovery, scenario.targets
+    failover_s: float = rc.failover_s  # type: ignore[assignment]  (has_failover)
+    phases = (
+        Phase("detect", 0.0, rc.detect_s, 0.0, 0.0, "fixed", "declare the failure"),
+        Phase("failover", rc.detect_s, failover_s, 0.0, 0.0, "fixed",
+              f"fail over to the {scenario.backup.standby} standby"),
+    )  # fmt: skip
+    total = rc.detect_s + failover_s
+    return RecoveryResult(
+        phases=phases,
+        total_s=total,
+        rto_s=tg.rto_s,
+        margin_s=tg.rto_s - total,
+        verdict=_verdict(total, tg.rto_s, tg.risk_margin_abs_s),
+        risk_margin_s=tg.risk_margin_abs_s,
+        failure=recovery.failure,
+    )

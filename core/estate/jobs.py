@@ -34,9 +34,10 @@ from dataclasses import dataclass
 from ..engine.flow import cartridge_time, channel_loads, ramp_time
 from ..engine.path import PathModel
 from ..engine.recovery import _largest_piece
+from ..engine.routes import failover_timeline
 from ..plan import compute_core
 from ..result import Phase, RecoveryResult
-from .model import Estate, EstateDatabase
+from .model import FAILOVER, Estate, EstateDatabase
 
 TRANSFER_PHASES = ("restore_level0", "restore_incremental", "restore_archivelogs")
 
@@ -218,19 +219,32 @@ def _limits(
     return private, fluid, pool
 
 
+def _failover(db: EstateDatabase, recovery: RecoveryResult) -> RecoveryResult | None:
+    """The database's failover timeline when it fails over (its route), else None."""
+    if db.route != FAILOVER:
+        return None
+    return failover_timeline(db.estate_scenario, recovery)
+
+
 def build_jobs(estate: Estate) -> list[Job]:
-    """One Job per database, each from its own plan (the engine's formulas, run once)."""
+    """One Job per database, each from its own plan (the engine's formulas, run once).
+    A database that fails over to its standby reads no backup: its phases are fixed and
+    it uses nothing shared."""
     resource_index = {r.name: i for i, r in enumerate(estate.shared)}
     jobs = []
     for i, db in enumerate(estate.databases):
         restore, _backup, recovery, _jobs, _rpo = compute_core(db.estate_scenario)
         private, fluid, pool = _limits(db, restore, resource_index)
+        steps = _steps(db, recovery, restore)
+        if (failover := _failover(db, recovery)) is not None:
+            recovery, fluid, pool = failover, [], None
+            steps = tuple(Step(p.name, False, duration_s=p.duration_s) for p in failover.phases)
         jobs.append(
             Job(
                 index=i,
                 name=db.name,
                 priority=db.priority,
-                steps=_steps(db, recovery, restore),
+                steps=steps,
                 channel_init_s=db.estate_scenario.backup.channel_init_s,
                 channels=restore.active_channels,
                 per_channel_Bps=restore.per_channel_Bps,

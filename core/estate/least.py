@@ -1,27 +1,70 @@
 """The least hardware for every priority-1 database to meet its RTO (DESIGN §9 with §8).
 
-The what-it-takes optimiser (§8) prices single scenarios; until it can price an estate,
-this answers the estate's question directly and says so: for each shared resource on
-its own, the least unit count with which every priority-1 database opens inside its
-RTO, found by bisection with the estate simulation itself: the count found meets and
-one unit fewer does not (least, as long as more units never slow a tier-1 database).
-Resources are tried starting with the deciding one.
+The candidates are What it takes' (§8) hardware changes for each `[[shared]]` resource —
+more units (those there are owned: n more cost n × price) or another catalog item of the
+same kind (all its units bought) — priced with §8's `PriceBook` (catalog prices, the
+user's quotes win; "unpriced" when nobody gave a price, compared as §8's `Cost`).
+
+The search is exact for that candidate set without assuming that more hardware never
+slows a database: every combination of one option per resource is costed (no simulation
+needed), then simulated with the estate simulation itself in ascending cost order; the
+first combination with which every priority-1 database opens inside its RTO is the
+cheapest. The number of simulations is capped (`MAX_SIMULATIONS`); when the cap stops
+the search before an answer, the answer says so.
+
+"More units" reaches beyond §8's ×2 / +4: for each resource on its own, a bisection with
+the estate simulation finds a count that suffices (it meets and one unit fewer does
+not), and the candidates go at least that far — so whenever more units of one resource
+would do, the search finds an answer no dearer than that.
+
+Priority-1 databases that miss their RTO even with the estate's shared hardware to
+themselves are not helped by sharing less: each gets its own §8 answer
+(`what_it_takes` on its scenario as the estate runs it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
+from ..catalog import DEFAULT_CURRENCY, Catalog, shipped_catalog
+from ..errors import CoreError
+from ..fix.model import FREE, Change, Cost
+from ..fix.prices import PriceBook
+from ..scenario import Stage
+from .least_candidates import SharedDimension, shared_dimensions, with_shared_stages
 from .model import Estate, with_shared_count
 from .run import EstateResult, run_estate
 
 MAX_FACTOR = 64
-"""Look no further than this many times the units the estate has."""
+"""The bisection looks no further than this many times the units the estate has."""
+MAX_SIMULATIONS = 1500
+"""Estate simulations the search may run (≈ 10 ms each on the demo estate)."""
+MAX_COMBINATIONS = 200_000
+"""Combinations costed at most; beyond, each resource keeps only its cheapest options."""
+MAX_POINTS = 10
+"""Frontier points shown, as §8."""
+MAX_ALONE_FIXES = 5
+"""Databases missing alone whose own What it takes answer is computed here (the others
+are named with the command that computes it)."""
+FRONTIER_EXTRA = 40
+"""Simulations spent beyond the answer on dearer combinations, for the frontier."""
+
+Progress = Callable[[float, str], None]
+
+
+class LeastCancelled(CoreError):
+    """The caller's `should_cancel` said stop."""
+
+    def __init__(self) -> None:
+        super().__init__("least hardware: cancelled")
 
 
 @dataclass(frozen=True)
 class LeastCount:
+    """One resource on its own: the least count with which priority 1 meets."""
+
     resource: str
     kind: str
     current: int
@@ -35,70 +78,436 @@ class LeastCount:
 
 
 @dataclass(frozen=True)
+class EstatePoint:
+    """A set of shared purchases, what it costs and what the estate simulation says."""
+
+    changes: tuple[Change, ...]
+    cost: Cost
+    meets: bool
+    """Every priority-1 database opens inside its RTO."""
+    tier1_last_open_s: float
+    worst_margin_s: float
+    """The smallest RTO − open time among priority-1 databases (negative: a miss)."""
+
+    @property
+    def edits(self) -> dict[str, object]:
+        out: dict[str, object] = {}
+        for c in self.changes:
+            out.update(c.edits)
+        return out
+
+
+@dataclass(frozen=True)
+class AloneFix:
+    """A priority-1 database that misses with the shared hardware to itself, and its own
+    cheapest fix by What it takes (§8)."""
+
+    database: str
+    source: str
+    changes: tuple[Change, ...] = ()
+    cost: Cost | None = None
+    """None: What it takes found no set of changes that makes its plan meet."""
+    searched: bool = True
+    """False: not computed here (more than MAX_ALONE_FIXES such databases)."""
+
+    @property
+    def command(self) -> str:
+        where = self.source if not self.source.startswith("store: ") else self.database
+        return f'rto-planner fix "{where}"'
+
+
+@dataclass(frozen=True)
 class LeastHardware:
     method: str
     """How the answer was found (said in every output)."""
     already_met: bool
     misses_alone: tuple[str, ...]
-    """Priority-1 databases that miss even with the estate's hardware to themselves: no
-    shared count helps them; their own plan must change."""
+    """Priority-1 databases that miss even with the estate's hardware to themselves."""
     counts: tuple[LeastCount, ...]
+    """Each resource on its own (the bisection that bounds "more units")."""
+    currency: str = DEFAULT_CURRENCY
+    answer: EstatePoint | None = None
+    """The cheapest combination that meets (None: none found, see `cap_hit`)."""
+    proven: bool = True
+    """The answer is the cheapest of the candidate set (False when the cap stopped the
+    search and the answer is the cheapest one-resource count the bisection verified)."""
+    frontier: tuple[EstatePoint, ...] = ()
+    """Cost against the worst priority-1 margin, cheapest first (≤ MAX_POINTS)."""
+    alone_fixes: tuple[AloneFix, ...] = ()
+    simulations: int = 0
+    combinations: int = 0
+    cap_hit: bool = False
+    notes: tuple[str, ...] = field(default_factory=tuple)
 
 
 METHOD = (
-    "the least count of one shared resource at a time, found by bisection with the "
-    "estate simulation; not priced (What it takes prices the changes of one scenario)"
+    "every combination of What it takes' hardware changes for the shared resources "
+    "(more units, another catalog item of the same kind), priced and simulated with the "
+    "estate simulation in ascending cost order; the first that meets is the cheapest"
 )
 
 
-def _tier1_meet(estate: Estate, should_cancel: Callable[[], bool] | None) -> bool:
-    return run_estate(estate, trace=False, should_cancel=should_cancel).tier1_all_meet
+# ----------------------------------------------------------------------------- bisection
 
 
-def _least_count(estate: Estate, name: str, should_cancel: Callable[[], bool] | None) -> int | None:
+class _Bisection:
+    """Each resource on its own: the least count that meets, by bisection."""
+
+    def __init__(self, estate: Estate, should_cancel: Callable[[], bool] | None) -> None:
+        self.estate = estate
+        self.should_cancel = should_cancel
+        self.simulations = 0
+
+    def meets(self, name: str, count: int) -> bool:
+        if self.should_cancel is not None and self.should_cancel():
+            raise LeastCancelled
+        self.simulations += 1
+        trial = with_shared_count(self.estate, name, count)
+        return run_estate(trial, trace=False, should_cancel=self.should_cancel).tier1_all_meet
+
+    def least_count(self, name: str) -> int | None:
+        return _least_count(self.estate, name, self.meets)
+
+
+def _least_count(estate: Estate, name: str, meets: Callable[[str, int], bool]) -> int | None:
     current = estate.resource(name).stage.count
     hi = current
     while True:
         hi = hi * 2
         if hi > current * MAX_FACTOR:
             return None
-        if _tier1_meet(with_shared_count(estate, name, hi), should_cancel):
+        if meets(name, hi):
             break
     lo = max(current, hi // 2)  # lo fails, hi meets
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if _tier1_meet(with_shared_count(estate, name, mid), should_cancel):
+        if meets(name, mid):
             hi = mid
         else:
             lo = mid
     return hi
 
 
+# ----------------------------------------------------------------------------- search
+
+
+def _total(changes: Sequence[Change]) -> Cost:
+    total = FREE
+    for c in changes:
+        total = total + c.cost
+    return total
+
+
+class _Search:
+    def __init__(
+        self,
+        estate: Estate,
+        dims: list[SharedDimension],
+        should_cancel: Callable[[], bool] | None,
+        progress: Progress | None,
+        max_simulations: int,
+    ) -> None:
+        self.estate = estate
+        self.dims = dims
+        self.should_cancel = should_cancel or (lambda: False)
+        self.progress = progress
+        self.max_simulations = max_simulations
+        self.simulations = 0
+        self.points: list[EstatePoint] = []
+
+    def changes(self, combo: tuple[int, ...]) -> tuple[Change, ...]:
+        opts = (d.options[i] for d, i in zip(self.dims, combo, strict=True))
+        return tuple(o.change for o in opts if o.change is not None)
+
+    def evaluate(self, combo: tuple[int, ...]) -> EstatePoint:
+        if self.should_cancel():
+            raise LeastCancelled
+        stages: dict[str, Stage] = {}
+        for d, i in zip(self.dims, combo, strict=True):
+            opt = d.options[i]
+            if opt.change is not None and opt.stage is not None:
+                stages[d.resource] = opt.stage
+        result = run_estate(
+            with_shared_stages(self.estate, stages), trace=False, should_cancel=self.should_cancel
+        )
+        self.simulations += 1
+        changes = self.changes(combo)
+        point = _point(result, changes, _total(changes))
+        self.points.append(point)
+        return point
+
+    def ordered(self) -> list[tuple[int, ...]]:
+        """Every combination but "as it is", cheapest first (then fewest changes)."""
+        ranges = [range(len(d.options)) for d in self.dims]
+        combos = itertools.product(*ranges)
+        next(combos)  # all zeros: the estate as it is
+        costed = [(_total(ch := self.changes(c)).key, len(ch), c) for c in combos]
+        costed.sort()
+        return [c for _, _, c in costed]
+
+    def run(self) -> tuple[EstatePoint | None, bool, int]:
+        """(the cheapest point that meets, whether the cap stopped the search, combinations)."""
+        order = self.ordered()
+        budget = min(len(order), self.max_simulations)
+        for n, combo in enumerate(order):
+            if self.simulations >= self.max_simulations:
+                return None, True, len(order)
+            if self.progress is not None:
+                self.progress(n / max(1, budget), "searching the cheapest combination")
+            point = self.evaluate(combo)
+            if point.meets:
+                self.beyond(order[n + 1 :])
+                return point, False, len(order)
+        return None, False, len(order)
+
+    def beyond(self, dearer: list[tuple[int, ...]]) -> None:
+        """For the frontier: the most of every resource, and the next dearer combinations."""
+        top = tuple(
+            max(range(len(d.options)), key=lambda i, d=d: (d.options[i].restore_Bps, -i))
+            for d in self.dims
+        )
+        room = self.max_simulations - self.simulations
+        picks = [top, *(c for c in dearer[:FRONTIER_EXTRA] if c != top)]
+        for combo in picks[: max(0, room)]:
+            self.evaluate(combo)
+
+
+def _point(result: EstateResult, changes: tuple[Change, ...], cost: Cost) -> EstatePoint:
+    tier1 = [d for d in result.databases if d.priority == 1]
+    return EstatePoint(
+        changes=changes,
+        cost=cost,
+        meets=result.tier1_all_meet,
+        tier1_last_open_s=max((d.open_s for d in tier1), default=0.0),
+        worst_margin_s=min((d.margin_s for d in tier1), default=0.0),
+    )
+
+
+def _trim(dims: list[SharedDimension], limit: int) -> tuple[list[SharedDimension], bool]:
+    """Keep each resource's cheapest options until the combinations fit `limit`."""
+    from dataclasses import replace
+
+    def size(ds: list[SharedDimension]) -> int:
+        n = 1
+        for d in ds:
+            n *= len(d.options)
+        return n
+
+    if size(dims) <= limit:
+        return dims, False
+    out = list(dims)
+    while size(out) > limit:
+        widest = max(range(len(out)), key=lambda k: len(out[k].options))
+        d = out[widest]
+        ordered = sorted(d.options[1:], key=lambda o: o.cost.key)
+        keep = (d.options[0], *ordered[: max(1, (len(d.options) - 1) * 3 // 4)])
+        out[widest] = replace(d, dim=replace(d.dim, options=keep))
+    return out, True
+
+
+def frontier(points: Sequence[EstatePoint], answer: EstatePoint | None) -> tuple[EstatePoint, ...]:
+    """Cost against the worst priority-1 margin: each point cheaper or safer than every
+    other (a point must gain at least a minute), at most MAX_POINTS, answer kept."""
+    ordered = sorted(points, key=lambda p: (p.cost.key, -p.worst_margin_s, len(p.changes)))
+    out: list[EstatePoint] = []
+    best = float("-inf")
+    for p in ordered:
+        if p.worst_margin_s > best + 60.0 or p is answer:
+            out.append(p)
+            best = max(best, p.worst_margin_s)
+    if len(out) <= MAX_POINTS:
+        return tuple(out)
+    keep = {0, len(out) - 1}
+    if answer is not None and answer in out:
+        keep.add(out.index(answer))
+    step = (len(out) - 1) / (MAX_POINTS - 1)
+    for k in range(MAX_POINTS):
+        if len(keep) >= MAX_POINTS:
+            break
+        keep.add(round(k * step))
+    return tuple(out[i] for i in sorted(keep))
+
+
+# ----------------------------------------------------------------------------- answer
+
+
+def _alone_fixes(
+    estate: Estate,
+    names: Sequence[str],
+    catalog: Catalog,
+    prices: PriceBook,
+    should_cancel: Callable[[], bool] | None,
+) -> tuple[AloneFix, ...]:
+    from ..fix.search import what_it_takes
+
+    out = []
+    for db in estate.databases:
+        if db.name not in names:
+            continue
+        if len(out) >= MAX_ALONE_FIXES:
+            out.append(AloneFix(db.name, db.source, searched=False))
+            continue
+        fix = what_it_takes(
+            db.estate_scenario, catalog=catalog, prices=prices, should_cancel=should_cancel
+        )
+        rec = fix.recommended
+        out.append(
+            AloneFix(db.name, db.source)
+            if rec is None
+            else AloneFix(db.name, db.source, rec.changes, rec.cost)
+        )
+    return tuple(out)
+
+
 def least_hardware(
     estate: Estate,
     result: EstateResult | None = None,
     *,
+    catalog: Catalog | None = None,
+    prices: PriceBook | None = None,
     should_cancel: Callable[[], bool] | None = None,
+    progress: Progress | None = None,
+    max_simulations: int = MAX_SIMULATIONS,
 ) -> LeastHardware:
+    """The cheapest shared purchases that make every priority-1 database meet its RTO."""
+    catalog = shipped_catalog() if catalog is None else catalog
+    prices = PriceBook.from_catalog(catalog) if prices is None else prices
     result = result or run_estate(estate, trace=False, should_cancel=should_cancel)
     tier1 = [d for d in result.databases if d.priority == 1]
     alone = tuple(d.name for d in tier1 if d.alone_s > d.rto_s)
+    base = LeastHardware(METHOD, result.tier1_all_meet, alone, (), prices.currency)
     if result.tier1_all_meet:
-        return LeastHardware(METHOD, True, alone, ())
+        return base
+    if alone:
+        fixes = _alone_fixes(estate, alone, catalog, prices, should_cancel)
+        return LeastHardware(METHOD, False, alone, (), prices.currency, alone_fixes=fixes)
+    report = progress or (lambda f, m: None)
+    report(0.0, "bounding each shared resource")
     order = sorted(estate.shared, key=lambda r: (r.name != result.deciding, r.name))
-    counts = []
-    if not alone:
-        for res in order:
-            needed = _least_count(estate, res.name, should_cancel)
-            counts.append(LeastCount(res.name, res.stage.kind, res.stage.count, needed))
-    return LeastHardware(METHOD, False, alone, tuple(counts))
+    bisection = _Bisection(estate, should_cancel)
+    counts = [
+        LeastCount(r.name, r.stage.kind, r.stage.count, bisection.least_count(r.name))
+        for r in order
+    ]
+    at_least = {c.resource: c.needed for c in counts if c.needed is not None}
+    dims, trimmed = _trim(shared_dimensions(estate, catalog, prices, at_least), MAX_COMBINATIONS)
+    scaled = None if progress is None else (lambda f, m: progress(0.1 + 0.9 * f, m))
+    search = _Search(estate, dims, should_cancel, scaled, max_simulations)
+    answer, cap_hit, combos = search.run()
+    today = _point(result, (), FREE)
+    notes = []
+    if trimmed:
+        notes.append(
+            f"only the cheapest options of each resource were combined (at most "
+            f"{MAX_COMBINATIONS:,} combinations)"
+        )
+    proven = answer is not None and not trimmed
+    if answer is None and cap_hit:
+        stopped_after = search.simulations
+        answer = _cheapest_verified(search, counts)
+        notes.append(
+            f"the search stopped after {stopped_after:,} simulations (the cap) before "
+            "it reached an answer"
+            + ("; shown: the cheapest count of one resource found by bisection" if answer else "")
+        )
+    return LeastHardware(
+        METHOD,
+        False,
+        alone,
+        tuple(counts),
+        prices.currency,
+        answer=answer,
+        proven=proven,
+        frontier=frontier([today, *search.points], answer),
+        simulations=search.simulations + bisection.simulations,
+        combinations=combos,
+        cap_hit=cap_hit,
+        notes=tuple(notes),
+    )
+
+
+def _cheapest_verified(search: _Search, counts: Sequence[LeastCount]) -> EstatePoint | None:
+    """When the cap stops the search: the cheapest one-resource count the bisection
+    verified, evaluated as a point of the candidate set."""
+    best: EstatePoint | None = None
+    for c in counts:
+        if c.needed is None:
+            continue
+        k = next((k for k, d in enumerate(search.dims) if d.resource == c.resource), None)
+        if k is None:
+            continue
+        dim = search.dims[k]
+        idx = next(
+            (i for i, o in enumerate(dim.options)
+             if o.stage is not None and o.change is not None
+             and o.change.edits.get(f"shared[{dim.index}].count") == c.needed
+             and len(o.change.edits) == 1),
+            None,
+        )  # fmt: skip
+        if idx is None:
+            continue
+        combo = tuple(idx if j == k else 0 for j in range(len(search.dims)))
+        point = search.evaluate(combo)
+        if point.meets and (best is None or point.cost.key < best.cost.key):
+            best = point
+    return best
+
+
+# ----------------------------------------------------------------------------- output
+
+
+def _change_json(c: Change, currency: str) -> dict[str, object]:
+    return {
+        "words": c.words,
+        "edits": dict(c.edits),
+        "cost": c.cost.amount,
+        "cost_text": c.cost.text(currency),
+        "priced": c.cost.priced,
+        "unpriced": [{"what": w, "units": n} for w, n in c.cost.unpriced],
+    }
+
+
+def _point_json(p: EstatePoint, currency: str) -> dict[str, object]:
+    return {
+        "changes": [_change_json(c, currency) for c in p.changes],
+        "cost": p.cost.amount,
+        "cost_text": p.cost.text(currency),
+        "priced": p.cost.priced,
+        "meets": p.meets,
+        "tier1_last_open_s": p.tier1_last_open_s,
+        "worst_margin_s": p.worst_margin_s,
+    }
 
 
 def least_to_json(least: LeastHardware) -> dict[str, object]:
+    cur = least.currency
     return {
         "method": least.method,
         "already_met": least.already_met,
         "misses_alone": list(least.misses_alone),
+        "currency": cur,
+        "answer": None if least.answer is None else _point_json(least.answer, cur),
+        "total": None if least.answer is None else least.answer.cost.amount,
+        "total_text": None if least.answer is None else least.answer.cost.text(cur),
+        "priced": None if least.answer is None else least.answer.cost.priced,
+        "proven_cheapest": least.proven if least.answer is not None else None,
+        "frontier": [_point_json(p, cur) for p in least.frontier],
+        "alone_fixes": [
+            {
+                "database": f.database,
+                "searched": f.searched,
+                "found": f.cost is not None,
+                "changes": [_change_json(c, cur) for c in f.changes],
+                "cost": None if f.cost is None else f.cost.amount,
+                "cost_text": None if f.cost is None else f.cost.text(cur),
+                "command": f.command,
+            }
+            for f in least.alone_fixes
+        ],
+        "simulations": least.simulations,
+        "combinations": least.combinations,
+        "cap_hit": least.cap_hit,
+        "notes": list(least.notes),
         "counts": [
             {"resource": c.resource, "kind": c.kind, "current": c.current, "needed": c.needed}
             for c in least.counts
@@ -107,8 +516,17 @@ def least_to_json(least: LeastHardware) -> dict[str, object]:
 
 
 def answer_estate(
-    estate: Estate, *, should_cancel: Callable[[], bool] | None = None
+    estate: Estate,
+    *,
+    catalog: Catalog | None = None,
+    prices: PriceBook | None = None,
+    should_cancel: Callable[[], bool] | None = None,
+    progress: Progress | None = None,
 ) -> tuple[EstateResult, LeastHardware]:
     """Everything the Estate window and the PDF show: the recovery and the least hardware."""
     result = run_estate(estate, should_cancel=should_cancel)
-    return result, least_hardware(estate, result, should_cancel=should_cancel)
+    least = least_hardware(
+        estate, result, catalog=catalog, prices=prices, should_cancel=should_cancel,
+        progress=progress,
+    )  # fmt: skip
+    return result, least

@@ -14,20 +14,20 @@ scenario errors do (`database[2].priority`, `shared[0].count`).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .. import toml_read
 from ..catalog import Catalog, shipped_catalog
+from ..engine.routes import has_failover
 from ..errors import ScenarioError
 from ..scenario import (
     STAGE_FIELDS,
     FieldSpec,
     Scenario,
     Stage,
-    _key_lines,
     _Loader,
     _resolve_stage,
     _toml_value,
@@ -50,6 +50,11 @@ SHAREABLE_KINDS = (
 """Stage kinds a `[[shared]]` resource may be (a per-channel `channel` ceiling is a
 property of one database's RMAN channels, not something databases share)."""
 
+RESTORE, FAILOVER = "restore", "failover"
+ROUTES = (RESTORE, FAILOVER)
+"""How a database comes back after the site loss: restored from its backups through its
+path, or failed over to its Data Guard standby (no backup read, nothing shared)."""
+
 TOP_FIELDS = (
     FieldSpec("format", "int", help="Estate format version."),
     FieldSpec("name", "str", True, help="Estate name."),
@@ -65,6 +70,9 @@ DATABASE_FIELDS = (
               help="Recovery tier: 1 goes first; databases of one tier share fairly."),
     FieldSpec("rto", "duration", positive=True,
               help="RTO in the estate, overriding the scenario's targets.rto."),
+    FieldSpec("route", "choice", choices=ROUTES,
+              help="failover (default when the scenario has a standby and recovery.failover) "
+                   "or restore (the standby is lost too)."),
 )  # fmt: skip
 SHARED_FIELDS = (
     FieldSpec("name", "str", True,
@@ -104,6 +112,10 @@ class EstateDatabase:
     shared_names: tuple[str, ...] = ()
     ref: str = ""
     """The `scenario = ...` value as written in the estate file."""
+    route: str = RESTORE
+    """`failover` or `restore` (see ROUTES)."""
+    route_given: bool = False
+    """Whether the estate file says `route` (else it follows the scenario)."""
 
     @property
     def rto_s(self) -> float:
@@ -146,8 +158,13 @@ class _SharedLoader(_Loader):
     """The scenario loader's stage checks, with errors keyed `shared[i]` not `path[i]`."""
 
     def __init__(self, base: _Loader, index: int) -> None:
-        super().__init__(base.source, base.lines)
+        super().__init__(base.source)
+        self.base = base
         self.index = index
+
+    @property
+    def lines(self) -> dict[str, int]:
+        return self.base.lines
 
     def error(self, key: str, message: str, hint: str | None = None) -> ScenarioError:
         return super().error(key.replace("path[", "shared[", 1), message, hint)
@@ -246,6 +263,19 @@ def _in_estate(
     return replace(scenario, path=tuple(stages), targets=targets), tuple(used)
 
 
+def _route(loader: _Loader, where: str, scenario: Scenario, given: str | None) -> str:
+    """The database's route: as given, else failover when its scenario can fail over."""
+    if given is None:
+        return FAILOVER if has_failover(scenario) else RESTORE
+    if given == FAILOVER and not has_failover(scenario):
+        raise loader.error(
+            f"{where}.route",
+            f"scenario {scenario.name!r} has no standby to fail over to",
+            'give it backup.standby and recovery.failover, or set route = "restore"',
+        )
+    return given
+
+
 def estate_from_mapping(
     doc: Mapping[str, Any],
     *,
@@ -257,7 +287,7 @@ def estate_from_mapping(
 ) -> Estate:
     """Validate a parsed ESTATE.toml into an Estate (scenarios loaded and checked)."""
     catalog = shipped_catalog() if catalog is None else catalog
-    loader = _Loader(source, _key_lines(text) if text else {})
+    loader = _Loader(source, text)
     if not isinstance(doc, Mapping):
         raise loader.error("", "an estate must be a TOML table")
     if isinstance(doc.get("database"), Mapping):
@@ -299,6 +329,7 @@ def estate_from_mapping(
                 "give each [[database]] a unique name = ...",
             )
         names.add(name)
+        route = _route(loader, where, scenario, vals.get("route"))
         in_estate, used = _in_estate(loader, where, scenario, shared, vals.get("rto"))
         databases.append(
             EstateDatabase(
@@ -308,8 +339,10 @@ def estate_from_mapping(
                 estate_scenario=in_estate,
                 source=origin,
                 rto_override_s=vals.get("rto"),
-                shared_names=used,
+                shared_names=used if route == RESTORE else (),
                 ref=vals["scenario"],
+                route=route,
+                route_given="route" in vals,
             )
         )
     return Estate(
@@ -332,8 +365,8 @@ def load_estate_text(
     resolve: ScenarioResolver | None = None,
 ) -> Estate:
     try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+        doc = toml_read.loads(text)
+    except toml_read.TOMLDecodeError as exc:
         import re
 
         m = re.search(r"line (\d+)", str(exc))
@@ -378,8 +411,8 @@ def load_estate(
 def is_estate_text(text: str) -> bool:
     """True when a TOML text is an estate (it has [[database]] entries), not a scenario."""
     try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+        doc = toml_read.loads(text)
+    except toml_read.TOMLDecodeError:
         return False
     return isinstance(doc.get("database"), list)
 
@@ -444,4 +477,6 @@ def dump_estate(estate: Estate) -> str:
         out.append(f"priority = {d.priority}")
         if d.rto_override_s is not None:
             out.append(f"rto = {_toml_value(exact_duration(d.rto_override_s))}")
+        if d.route_given:
+            out.append(f"route = {_toml_value(d.route)}")
     return "\n".join(out) + "\n"

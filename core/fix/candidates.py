@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..catalog import Catalog
+from ..catalog import Catalog, CatalogItem
 from ..errors import CoreError
 from ..scenario import Scenario, Stage, spec_for_key, with_values
 from ..units import exact_duration, exact_size, format_size
@@ -91,29 +92,36 @@ def _weighed(opt: Option, units: int) -> Option:
     return replace(opt, change=replace(opt.change, cost=cost))
 
 
-def _max_count(stage: Stage) -> int:
-    """More units: up to twice as many, or four more."""
-    return max(2 * stage.count, stage.count + MORE_UNITS)
+def _max_count(stage: Stage, at_least: int = 0) -> int:
+    """More units: up to twice as many, or four more (or `at_least`, for an estate)."""
+    return max(2 * stage.count, stage.count + MORE_UNITS, at_least)
 
 
-def _max_swap_count(stage: Stage) -> int:
-    """Another item: up to twice as many units as today (at least four)."""
-    return max(2 * stage.count, 4)
+def _max_swap_count(stage: Stage, at_least: int = 0) -> int:
+    """Another item: up to twice as many units as today (at least four, or `at_least`)."""
+    return max(2 * stage.count, 4, at_least)
 
 
 # ----------------------------------------------------------------------------- hardware
 
+ItemResolver = Callable[[CatalogItem], "tuple[Stage, dict[str, Any]] | None"]
+"""A catalog item as one unit of the stage it would replace: the resolved stage and the
+edits that make it (without the count), or None when the item cannot replace it."""
+Capacity = Callable[[Stage], tuple[float, float]]
+"""(restore, backup) data bytes/s a stage lets through with all its units."""
 
-def _more_units(base: Scenario, i: int, prices: PriceBook) -> list[Option]:
-    st = base.path[i]
+
+def more_units(st: Stage, prefix: str, prices: PriceBook, at_least: int = 0) -> list[Option]:
+    """More units of stage `st` (edits keyed `prefix.count`, e.g. `path[2]`, `shared[0]`);
+    the units it has are owned: n more cost n × its price."""
     out = []
-    for n in range(st.count + 1, _max_count(st) + 1):
+    for n in range(st.count + 1, _max_count(st, at_least) + 1):
         extra = n - st.count
         words = f"Add {extra} × {st.label} ({st.count} → {n})"
         change = Change(
-            dim=f"path[{i}]",
+            dim=prefix,
             words=words,
-            edits={f"path[{i}].count": n},
+            edits={f"{prefix}.count": n},
             cost=_units_cost(prices, st.kind, st.name, st.label, extra),
             category=HARDWARE,
             item=(st.kind, st.name or st.label),
@@ -122,38 +130,29 @@ def _more_units(base: Scenario, i: int, prices: PriceBook) -> list[Option]:
     return out
 
 
-def _swap_edits(base: Scenario, i: int, item_name: str, count: int) -> dict[str, Any]:
-    st = base.path[i]
-    edits: dict[str, Any] = {
-        f"path[{i}].name": item_name,
-        f"path[{i}].rate": None,
-        f"path[{i}].efficiency": None,
-        f"path[{i}].backup_rate": None,
-        f"path[{i}].max_rate": None,
-        f"path[{i}].count": count,
-    }
-    if st.kind == "tape_drive":
-        edits[f"path[{i}].hw_compression"] = None
-    return edits
-
-
-def _other_items(base: Scenario, i: int, catalog: Catalog, prices: PriceBook) -> list[Option]:
-    st = base.path[i]
+def other_items(
+    st: Stage,
+    prefix: str,
+    catalog: Catalog,
+    prices: PriceBook,
+    resolve: ItemResolver,
+    at_least: int = 0,
+) -> list[Option]:
+    """Stage `st` replaced by 1… units of another catalog item of its kind (all bought)."""
     out: list[Option] = []
     for item in catalog.by_kind(st.kind):
         if item.rate_Bps is None or (st.name and item.name.lower() == st.name.lower()):
             continue
-        try:
-            resolved = with_values(base, _swap_edits(base, i, item.name, 1), catalog=catalog)
-        except CoreError:
+        resolved = resolve(item)
+        if resolved is None:
             continue
-        unit_stage = resolved.path[i]
-        for n in range(1, _max_swap_count(st) + 1):
+        unit_stage, item_edits = resolved
+        for n in range(1, _max_swap_count(st, at_least) + 1):
             word_old = f"{st.count} × {st.label}" if st.count > 1 else st.label
             change = Change(
-                dim=f"path[{i}]",
+                dim=prefix,
                 words=f"Replace {word_old} with {n} × {item.name}",
-                edits=_swap_edits(base, i, item.name, n),
+                edits={**item_edits, f"{prefix}.count": n},
                 cost=_units_cost(prices, st.kind, item.name, item.name, n),
                 category=HARDWARE,
                 item=(st.kind, item.name),
@@ -162,10 +161,55 @@ def _other_items(base: Scenario, i: int, catalog: Catalog, prices: PriceBook) ->
     return out
 
 
-def _with_capacity(base: Scenario, i: int, opt: Option) -> Option:
-    scen = replace(base, path=tuple(opt.stage if j == i else s for j, s in enumerate(base.path)))
-    restore, backup = stage_capacity(scen, i)
+def _swap_edits(base: Scenario, i: int, item_name: str) -> dict[str, Any]:
+    st = base.path[i]
+    edits: dict[str, Any] = {
+        f"path[{i}].name": item_name,
+        f"path[{i}].rate": None,
+        f"path[{i}].efficiency": None,
+        f"path[{i}].backup_rate": None,
+        f"path[{i}].max_rate": None,
+    }
+    if st.kind == "tape_drive":
+        edits[f"path[{i}].hw_compression"] = None
+    return edits
+
+
+def _scenario_resolver(base: Scenario, i: int, catalog: Catalog) -> ItemResolver:
+    """A catalog item in `base.path[i]`: named, its figures from the catalog."""
+
+    def resolve(item: CatalogItem) -> tuple[Stage, dict[str, Any]] | None:
+        edits = _swap_edits(base, i, item.name)
+        try:
+            resolved = with_values(base, {**edits, f"path[{i}].count": 1}, catalog=catalog)
+        except CoreError:
+            return None
+        return resolved.path[i], edits
+
+    return resolve
+
+
+def _more_units(base: Scenario, i: int, prices: PriceBook) -> list[Option]:
+    return more_units(base.path[i], f"path[{i}]", prices)
+
+
+def _other_items(base: Scenario, i: int, catalog: Catalog, prices: PriceBook) -> list[Option]:
+    return other_items(base.path[i], f"path[{i}]", catalog, prices,
+                       _scenario_resolver(base, i, catalog))  # fmt: skip
+
+
+def _with_capacity(capacity: Capacity, opt: Option) -> Option:
+    assert opt.stage is not None
+    restore, backup = capacity(opt.stage)
     return replace(opt, restore_Bps=restore, backup_Bps=backup)
+
+
+def _path_capacity(base: Scenario, i: int) -> Capacity:
+    def capacity(stage: Stage) -> tuple[float, float]:
+        scen = replace(base, path=tuple(stage if j == i else s for j, s in enumerate(base.path)))
+        return stage_capacity(scen, i)
+
+    return capacity
 
 
 def _bought_units(current: Stage, opt: Option) -> int:
@@ -206,25 +250,37 @@ def _unit(o: Option) -> float:
     return o.restore_Bps / max(1, o.stage.count)
 
 
+def stage_dimension(
+    name: str,
+    st: Stage,
+    candidates: list[Option],
+    capacity: Capacity,
+    stage_index: int | None = None,
+) -> Dimension | None:
+    """A stage's dimension: keep it, or one of the `candidates` that carries more and is
+    not dominated (None when no candidate is useful)."""
+    keep = _with_capacity(capacity, Option(None, stage=st))
+    others = [_weighed(c := _with_capacity(capacity, o), _bought_units(st, c)) for o in candidates]
+    useful = [
+        o
+        for o in others
+        if o.restore_Bps > keep.restore_Bps * 1.000001 or o.backup_Bps > keep.backup_Bps * 1.000001
+    ]
+    options = [keep, *[o for o in _undominated([keep, *useful]) if o.change is not None]]
+    if len(options) < 2:
+        return None
+    return Dimension(name, tuple(options), stage_index=stage_index)
+
+
 def hardware_dimensions(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Dimension]:
     dims = []
     for i, st in enumerate(base.path):
         if st.kind in NO_HARDWARE_KINDS:
             continue
-        keep = _with_capacity(base, i, Option(None, stage=st))
-        others = [
-            _weighed(c := _with_capacity(base, i, o), _bought_units(st, c))
-            for o in (*_more_units(base, i, prices), *_other_items(base, i, catalog, prices))
-        ]
-        useful = [
-            o
-            for o in others
-            if o.restore_Bps > keep.restore_Bps * 1.000001
-            or o.backup_Bps > keep.backup_Bps * 1.000001
-        ]
-        options = [keep, *[o for o in _undominated([keep, *useful]) if o.change is not None]]
-        if len(options) > 1:
-            dims.append(Dimension(f"path[{i}]", tuple(options), stage_index=i))
+        candidates = [*_more_units(base, i, prices), *_other_items(base, i, catalog, prices)]
+        dim = stage_dimension(f"path[{i}]", st, candidates, _path_capacity(base, i), i)
+        if dim is not None:
+            dims.append(dim)
     return dims
 
 

@@ -16,7 +16,7 @@ from reportlab.graphics.shapes import Circle, Drawing, Group, Line, PolyLine, Re
 from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from ..palette import STYLE_HEX
+from ..palette import STYLE_HEX, STYLE_LEGEND
 from ..units import DAY, GB, HOUR, MB, TB, GiB, MiB, TiB, format_duration
 from .fonts import FONT, FONT_BOLD
 from .model import ReportData
@@ -42,12 +42,7 @@ RED_BAND = colors.HexColor("#f9e0dd")
 
 PHASE_COLOURS = {style: colors.HexColor(hex_) for style, hex_ in STYLE_HEX.items()}
 """The GUI's timeline uses the same palette (core.palette)."""
-PHASE_LEGEND = (
-    ("fixed", "fixed time"),
-    ("restore", "restore through the path"),
-    ("apply", "apply incrementals"),
-    ("redo", "redo apply"),
-)
+PHASE_LEGEND = STYLE_LEGEND
 RPO_COLOURS = (BLUE, TEAL, GREY, ORANGE, NAVY)
 
 LABEL = 7.5

@@ -33,7 +33,9 @@ from .. import __version__
 from ..clock import source_date_epoch
 from ..clock import today as report_date
 from ..estate import EstateResult, LeastHardware, least_hardware, run_estate
+from ..estate.least_words import least_summary
 from ..estate.run import NOTHING, DatabaseOutcome, beside_earlier
+from ..fix.prices import PriceBook
 from ..result import PHASE_TITLES
 from ..units import format_duration
 from ..wording import VERDICT_WORDS
@@ -51,6 +53,7 @@ from .charts import (
     _w,
     _x_grid,
 )
+from .estate_least import EstateLeastPart, build_least, render_least
 from .model import ReportData, Section, Table, freeze_parts, long_date
 from .pdf import render_pdf
 from .sections.cover import KeyFigure, _figures, _meta_table, _verdict_box
@@ -159,7 +162,7 @@ def render_cover(r: ReportRenderer, part: EstateCoverPart) -> list[Flowable]:
         )
     )
     w = r.width
-    widths = [w * f for f in (0.19, 0.05, 0.11, 0.09, 0.12, 0.09, 0.11, 0.24)]
+    widths = [w * f for f in (0.18, 0.05, 0.11, 0.11, 0.12, 0.09, 0.11, 0.23)]
     out.append(r.table(part.estate_table, widths))
     if d.notes:
         out += [Paragraph("Notes", st["h2"]), r.para(d.notes)]
@@ -297,7 +300,7 @@ class EstateDatabasesPart:
     database_tables: tuple[tuple[str, str, Table], ...]
     """(heading, one-line summary, phase table) per database, in recovery order."""
     resource_table: Table
-    least_text: tuple[str, ...]
+    least: EstateLeastPart | None
 
 
 def _phase_table(d: DatabaseOutcome, alone: dict[str, float]) -> Table:
@@ -332,26 +335,8 @@ def _resource_table(result: EstateResult) -> Table:
 
 
 def least_sentences(least: LeastHardware | None) -> tuple[str, ...]:
-    if least is None:
-        return ()
-    if least.already_met:
-        return ("Every priority-1 database meets its RTO with the estate's hardware.",)
-    if least.misses_alone:
-        return (
-            "These priority-1 databases miss their RTO even with the shared hardware to "
-            "themselves, so no shared count helps until their own plan changes: "
-            + ", ".join(least.misses_alone)
-            + ".",
-        )
-    out = [f"Method: {least.method}."]
-    for c in least.counts:
-        if c.needed is None:
-            out.append(f"{c.resource}: more units alone do not bring priority 1 inside the RTO.")
-        else:
-            out.append(
-                f"{c.resource}: {c.needed} units (the estate has {c.current}; add {c.added})."
-            )
-    return tuple(out)
+    """The least hardware in sentences (the Estate window's caption uses them too)."""
+    return () if least is None else least_summary(least)
 
 
 def build_databases(result: EstateResult, least: LeastHardware | None) -> EstateDatabasesPart:
@@ -365,7 +350,7 @@ def build_databases(result: EstateResult, least: LeastHardware | None) -> Estate
             + (f"waited for {_waited(d)}." if d.waited_s > 0 else "sharing cost it no time.")
         )
         tables.append((d.name, line, _phase_table(d, alone)))
-    return EstateDatabasesPart(tuple(tables), _resource_table(result), least_sentences(least))
+    return EstateDatabasesPart(tuple(tables), _resource_table(result), build_least(least))
 
 
 def render_databases(r: ReportRenderer, part: EstateDatabasesPart) -> list[Flowable]:
@@ -378,9 +363,7 @@ def render_databases(r: ReportRenderer, part: EstateDatabasesPart) -> list[Flowa
         ),
         r.table(part.resource_table, [w * f for f in (0.28, 0.16, 0.08, 0.18, 0.16, 0.14)]),
     )
-    if part.least_text:
-        out.append(r.heading("Least hardware for priority 1", 1))
-        out += [r.para(t) for t in part.least_text]
+    out += render_least(r, part.least)
     out += r.section("Each database", r.para("Its phases in the estate and alone."))
     widths = [w * f for f in (0.36, 0.16, 0.16, 0.16, 0.16)]
     for name, line, table in part.database_tables:
@@ -463,8 +446,12 @@ def write_estate_report(
     *,
     progress: Callable[[float, str], None] | None = None,
     should_cancel: Callable[[], bool] | None = None,
+    least: LeastHardware | None = None,
+    catalog: Any = None,
+    prices: PriceBook | None = None,
 ) -> Path:
-    """Simulate (if given an Estate), build and write the estate PDF atomically."""
+    """Simulate (if given an Estate), find the least hardware (unless given), build and
+    write the estate PDF atomically."""
     from . import _check_target, write_bytes_atomically
 
     out = Path(out_path)
@@ -473,8 +460,10 @@ def write_estate_report(
     if not isinstance(result, EstateResult):
         report(0.0, "recovering the estate")
         result = run_estate(result, should_cancel=should_cancel)
-    report(0.1, "finding the least hardware")
-    least = least_hardware(result.estate, result, should_cancel=should_cancel)
+    if least is None:
+        report(0.1, "finding the least hardware")
+        least = least_hardware(result.estate, result, catalog=catalog, prices=prices,
+                               should_cancel=should_cancel)  # fmt: skip
     data = build_estate_report_data(result, least)
     scaled = None if progress is None else (lambda f, m: progress(0.3 + 0.65 * f, m))
     pdf = render_pdf(data, scaled, should_cancel, ESTATE_SECTIONS)

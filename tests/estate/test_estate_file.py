@@ -67,7 +67,10 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 def test_demo_estate_loads_with_every_database_sharing():
     est = load_estate(DEMO)
-    assert len(est.databases) == 7
+    assert len(est.databases) == 8
+    routes = {d.name: d.route for d in est.databases}
+    assert routes.pop("Payments (Data Guard)") == "failover"  # its standby
+    assert set(routes.values()) == {"restore"}
     assert {r.name for r in est.shared} == {"LTO-8 library", "Media servers"}
     assert is_estate_file(DEMO)
     assert not is_estate_file(REPO / "data" / "scenarios" / "small_gige_lto.toml")
@@ -166,3 +169,34 @@ def test_cli_errors_are_one_line(capsys, folder, args, message):
 def test_cli_missing_file(capsys, tmp_path):
     rc, _, err = run(capsys, "estate", str(tmp_path / "none.toml"))
     assert rc == 2 and "no such file" in err
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "where"),
+    [
+        ('rate = "300 MB/s"', 'rate = "fast"', ':10: path[0].rate: "fast" is not a rate'),
+        ("channels = 2", "channels = 2\nchanels = 3", ":7: backup.chanels: unknown key"),
+        ('size = "1 TB"', 'size = "-1 TB"', ":4: database.size"),
+        ('rto = "4 h"', "rto = 4", ":13: targets.rto"),
+        ('kind = "tape_drive"', 'kind = "tape"', ":8: path[0].kind"),
+    ],
+)
+def test_a_bad_scenario_inside_an_estate_names_its_file_line_and_key(folder, old, new, where):
+    """Loading an estate validates every scenario file as `plan` does: the error names
+    that file (not the estate), the line and the dotted key."""
+    bad = folder / "b.toml"
+    bad.write_text(SCENARIO.format(name="B").replace(old, new, 1))
+    with pytest.raises(ScenarioError) as info:
+        load_estate(folder / "estate.toml")
+    message = str(info.value)
+    assert message.startswith(str(bad)), message
+    assert where.replace('"', "'") in message.replace('"', "'"), message
+
+
+def test_a_scenario_in_an_estate_keeps_its_comments(folder):
+    """The comments (the report's ledger reads them) are found when asked for."""
+    text = SCENARIO.format(name="A").replace("count = 2\n", "count = 2  # two drives\n")
+    (folder / "a.toml").write_text("# the A database\n" + text)
+    a = load_estate(folder / "estate.toml").databases[0].scenario
+    assert a.comments["path[0].count"] == "two drives"
+    assert dict(a.comments) == {"": "the A database", "path[0].count": "two drives"}

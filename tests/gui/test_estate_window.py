@@ -51,8 +51,14 @@ def test_shows_every_database_with_the_core_answers(estate_window):
     assert len(estate_window.gantt.rows) == model.rowCount()
     assert "LTO-8 library" in estate_window.headline.text()
     least = least_hardware(load_estate(DEMO), expected)
-    needed = least.counts[0]
-    assert f"{needed.resource}: {needed.needed} units" in estate_window.least_label.text()
+    assert least.answer is not None
+    panel = estate_window.least_panel
+    shown = [panel.changes_model.item(r, 0).text() for r in range(panel.changes_model.rowCount())]
+    assert shown == [*(c.words for c in least.answer.changes), "Total"]
+    total = panel.changes_model.item(len(shown) - 1, 1).text()
+    assert total == least.answer.cost.text(least.currency)
+    assert least.answer.changes[0].words in estate_window.least_label.text()
+    assert panel.frontier_model.rowCount() == len(least.frontier)
 
 
 def test_editing_an_rto_recomputes_the_verdict(qtbot, estate_window):
@@ -84,7 +90,7 @@ def test_dragging_a_database_onto_another_moves_it_to_that_tier(qtbot, estate_wi
     wait_computed(qtbot, estate_window)
     qtbot.waitUntil(lambda: model.rows[row_of(estate_window, "HR")].priority == 1)
     # in tier 1 the library no longer keeps HR waiting behind the others of tier 1
-    assert estate_window.estate.databases[4].priority == 1
+    assert next(d for d in estate_window.estate.databases if d.name == "HR").priority == 1
 
 
 def test_open_plan_asks_for_the_database_scenario(qtbot, estate_window):
@@ -178,3 +184,57 @@ def test_bad_estate_file_shows_the_error(qtbot, tmp_path, monkeypatch):
     qtbot.addWidget(win)
     assert not win.open_estate(bad)
     assert "database[0].scenario" in shown[0] and str(bad) in shown[0]
+
+
+def test_least_hardware_tab_uses_your_prices(qtbot):
+    from rtoplanner.core.catalog import shipped_catalog
+    from rtoplanner.core.fix.prices import PriceBook
+
+    quotes = {("tape_drive", "LTO-8 library"): 9000.0, ("media_server", "Media servers"): 30000.0}
+    win = EstateWindow(prices=lambda: PriceBook.from_catalog(shipped_catalog(), quotes, "EUR"))
+    qtbot.addWidget(win)
+    assert win.open_estate(DEMO)
+    win.show()
+    wait_computed(qtbot, win)
+    least = win.least
+    assert least is not None and least.answer is not None and least.currency == "EUR"
+    assert least.answer.cost.priced
+    model = win.least_panel.changes_model
+    total = model.item(model.rowCount() - 1, 1).text()
+    assert total == least.answer.cost.text("EUR") and total.endswith("EUR")
+    win.tabs.setCurrentWidget(win.least_panel)
+    assert win.least_panel.frontier.isVisibleTo(win)
+    assert "Unpriced" not in win.least_panel.summary.text()
+    win.close()
+
+
+def test_apply_makes_the_purchase_in_one_undoable_step(qtbot, estate_window, tmp_path):
+    win = estate_window
+    least = win.least
+    assert least is not None and least.answer is not None
+    (change,) = least.answer.changes  # the demo: one more media server
+    ((key, count),) = change.edits.items()
+    index = int(key[len("shared[") : key.index("]")])
+    name = win.estate.shared[index].name
+    before = win.estate.resource(name).stage.count
+    win.tabs.setCurrentWidget(win.least_panel)
+    assert win.least_panel.apply_button.isEnabled()
+    qtbot.mouseClick(win.least_panel.apply_button, Qt.MouseButton.LeftButton)
+    assert win.estate.resource(name).stage.count == count
+    wait_computed(qtbot, win)
+    qtbot.waitUntil(lambda: win.least is not None and win.least.already_met, timeout=20000)
+    assert win.result.tier1_all_meet
+    assert not win.least_panel.apply_button.isVisible()
+    # Save As writes the purchase, keeping the file's comments.
+    copy = tmp_path / "estates"
+    shutil.copytree(DEMO.parent, copy)
+    win.path = copy / DEMO.name
+    out = copy / "bought.toml"
+    assert win.save_to(out)
+    written = out.read_text(encoding="utf-8")
+    assert "# Two media servers" in written and f"count = {count}" in written
+    win.undo_stack.undo()
+    assert win.estate.resource(name).stage.count == before
+    wait_computed(qtbot, win)
+    qtbot.waitUntil(lambda: win.least is not None and not win.least.already_met, timeout=20000)
+    assert win.undo_button.isEnabled() is False

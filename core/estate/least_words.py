@@ -1,0 +1,113 @@
+"""The least-hardware answer in words and table rows: one wording for the CLI, the PDF
+and the Estate window."""
+
+from __future__ import annotations
+
+from ..units import format_duration
+from .least import EstatePoint, LeastHardware
+
+
+def margin_text(margin_s: float) -> str:
+    """`4 min` / `-18 min`: the worst priority-1 margin."""
+    return ("-" if margin_s < 0 else "") + format_duration(abs(margin_s))
+
+
+def _unpriced(least: LeastHardware) -> list[tuple[str, str]]:
+    """(what, kind) of each purchase of the answer that nobody priced."""
+    if least.answer is None:
+        return []
+    out = []
+    for c in least.answer.changes:
+        if not c.cost.priced and c.item is not None:
+            out.append((c.item[1], c.item[0]))
+    return out
+
+
+def least_summary(least: LeastHardware) -> tuple[str, ...]:
+    """Sentences: the answer, what it costs, what it could not do, how it was found."""
+    if least.already_met:
+        return ("Every priority-1 database meets its RTO with the estate's hardware.",)
+    if least.misses_alone:
+        names = ", ".join(least.misses_alone)
+        return (
+            f"Priority-1 databases that miss their RTO even with the shared hardware to "
+            f"themselves: {names}. Sharing is not what stops them, so no shared purchase helps "
+            "until their own plan changes; each one's own cheapest fix (What it takes, on its "
+            "scenario as the estate runs it) is below.",
+        )
+    cur = least.currency
+    out: list[str] = []
+    today = least.frontier[0] if least.frontier and not least.frontier[0].changes else None
+    if least.answer is not None:
+        a = least.answer
+        worst = f"the worst priority-1 margin becomes {margin_text(a.worst_margin_s)}"
+        if today is not None:
+            worst += f" (today {margin_text(today.worst_margin_s)})"
+        lead = "The cheapest" if least.proven else "A"
+        out.append(
+            f"{lead} shared purchase with which every priority-1 database opens inside its "
+            f"RTO ({a.cost.text(cur)}): {worst}."
+        )
+        unpriced = _unpriced(least)
+        if unpriced:
+            what, kind = unpriced[0]
+            out.append(
+                "Unpriced: nobody gave a price for "
+                + ", ".join(w for w, _ in unpriced)
+                + f'. Give yours (rto-planner catalog price "{what}" AMOUNT --kind {kind}); '
+                "until then a priced purchase comes first, then the least capacity bought."
+            )
+    else:
+        out.append(
+            "No combination of the shared purchases considered brings every priority-1 "
+            "database inside its RTO: something other than the shared hardware decides."
+        )
+    out += [n[0].upper() + n[1:] + "." for n in least.notes]
+    out.append(
+        f"Method: {least.method} ({least.simulations:,} estate simulations, "
+        f"{least.combinations:,} combinations)."
+    )
+    return tuple(out)
+
+
+def answer_rows(least: LeastHardware) -> list[tuple[str, str]]:
+    """(change, cost) of the answer, then the total."""
+    if least.answer is None:
+        return []
+    cur = least.currency
+    rows = [(c.words, c.cost.text(cur)) for c in least.answer.changes]
+    rows.append(("Total", least.answer.cost.text(cur)))
+    return rows
+
+
+def frontier_rows(least: LeastHardware) -> list[tuple[str, str, str, str]]:
+    """(cost, worst priority-1 margin, verdict, changes) per frontier point."""
+    cur = least.currency
+    return [
+        (
+            p.cost.text(cur) if p.changes else "today",
+            margin_text(p.worst_margin_s),
+            ("meets" if p.meets else "misses") + (" *" if p is least.answer else ""),
+            "; ".join(c.words for c in p.changes) or "as it is",
+        )
+        for p in least.frontier
+    ]
+
+
+def alone_rows(least: LeastHardware) -> list[tuple[str, str, str]]:
+    """(database, its own cheapest fix, cost) for each database that misses alone."""
+    cur = least.currency
+    out = []
+    for f in least.alone_fixes:
+        if not f.searched:
+            out.append((f.database, f"not computed here: {f.command}", "—"))
+        elif f.cost is None:
+            out.append((f.database, f"What it takes finds no fix: see {f.command}", "—"))
+        else:
+            words = "; ".join(c.words for c in f.changes) or "no change"
+            out.append((f.database, words, f.cost.text(cur)))
+    return out
+
+
+def point_words(p: EstatePoint, currency: str) -> str:
+    return "; ".join(c.words for c in p.changes) + f" ({p.cost.text(currency)})"
