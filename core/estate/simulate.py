@@ -194,24 +194,20 @@ class _Db:
 class _Flows:
     """Every database's transfer state as arrays indexed by database.
 
-    A transfer's three parts are the columns of `left` (bytes still to move), `rates`
-    (their rates) and `on` (whether each moves yet): the shared fluid, the last
-    channel's load (carved out of the fluid) and the largest piece's clock (its bytes
-    are in the fluid). One gather of a row block settles or splits all three."""
-
-    FLUID, LAST, PIECE = 0, 1, 2
+    A transfer has three parts, each with what is left to move (`rest`, `last`, `piece`)
+    and its rate: the shared fluid, the last channel's load (carved out of the fluid) and
+    the largest piece's clock (its bytes are in the fluid)."""
 
     def __init__(self, jobs: list[Job], n_resources: int) -> None:
         n = len(jobs)
         self.volume = np.zeros(n)
-        self.left = np.zeros((n, 3))
-        self.rates = np.zeros((n, 3))
-        self.on = np.zeros((n, 3), dtype=bool)
-        self.rest, self.last, self.piece = self.left[:, 0], self.left[:, 1], self.left[:, 2]
-        self.last_on, self.piece_on = self.on[:, 1], self.on[:, 2]
+        self.rest, self.last, self.piece = np.zeros(n), np.zeros(n), np.zeros(n)
+        self.rest_rate, self.last_rate, self.piece_rate = np.zeros(n), np.zeros(n), np.zeros(n)
+        self.last_on = np.zeros(n, dtype=bool)
+        self.piece_on = np.zeros(n, dtype=bool)
+        """Whether the last channel moves its load, the first one the piece."""
         self.rate = np.zeros(n)
         """What each transfer gets from the sharing (data bytes/s of the resources)."""
-        self.moved = np.zeros(n)
         self.loss = np.zeros(n)
         self.blame = np.full(n, NOT_FROZEN, dtype=np.int64)
         self.at_cap = np.zeros(n, dtype=bool)
@@ -219,20 +215,17 @@ class _Flows:
         self.phase_wait = np.zeros(n)
         self.k = np.zeros(n, dtype=np.int64)
         self.waiting = np.zeros(n, dtype=bool)
-        per_channel = np.array([j.per_channel_Bps for j in jobs])
-        private = np.array([j.private_Bps for j in jobs])
+        self.per_channel = np.array([j.per_channel_Bps for j in jobs])
+        self.private = np.array([j.private_Bps for j in jobs])
         channels = np.array([j.channels for j in jobs], dtype=np.int64)
         alone_fluid = np.array([min((t for _, t in j.fluid), default=np.inf) for j in jobs])
         # What each would move alone with all its channels (fluid left), or through its
-        # channel clocks only (the path to itself, at most c each)
-        alone_path = np.minimum(private, alone_fluid)
-        alone_all = np.minimum(alone_path, channels * per_channel)
-        c = np.array([j.channel_alone_Bps for j in jobs])
-        # (with one channel, the piece's channel is the last one)
-        two = (channels > 1).astype(float)
-        self.fixed = np.column_stack([per_channel, private, c, alone_path, alone_all, two])
-        """Per database: c_channel, own stages, c, alone by its path, alone with all its
-        channels, whether the piece's channel is another than the last."""
+        # first and last channels only (the path to itself, at most c each)
+        self.alone_path = np.minimum(self.private, alone_fluid)
+        self.alone_all = np.minimum(self.alone_path, channels * self.per_channel)
+        self.c = np.array([j.channel_alone_Bps for j in jobs])
+        self.two = channels > 1
+        """Whether the piece's channel is another than the last (one channel: the same)."""
         self.pool = np.array([-1 if j.pool is None else j.pool for j in jobs], dtype=np.int64)
         self.waits = np.zeros((n, n_resources))
         self.t_last = np.zeros(n)
@@ -242,25 +235,25 @@ class _Flows:
 
     def start(self, i: int, volume: float, piece: float, last: float) -> None:
         self.volume[i] = volume
-        self.left[i] = (volume - last, last, piece)
-        self.on[i] = (True, False, False)
-        self.rates[i] = 0.0
-        self.rate[i] = self.moved[i] = self.loss[i] = self.phase_wait[i] = 0.0
+        self.rest[i], self.last[i], self.piece[i] = volume - last, last, piece
+        self.last_on[i] = self.piece_on[i] = False
+        self.rest_rate[i] = self.last_rate[i] = self.piece_rate[i] = 0.0
+        self.rate[i] = self.loss[i] = self.phase_wait[i] = 0.0
         self.blame[i] = NOT_FROZEN
         self.k[i] = 0
         self.t_done[i] = np.inf
 
-    def settle(self, ids: np.ndarray, now: float) -> np.ndarray:
+    def settle(self, ids: np.ndarray, now: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Move transfers forward to `now` at their (constant) rates; what is left of
-        their fluid, last channel's load and piece (one row each)."""
+        their fluid, last channel's load and piece."""
         dt = now - self.t_last[ids]
         self.t_last[ids] = now
-        rates = self.rates.take(ids, axis=0)
-        left = self.left.take(ids, axis=0)
-        left -= rates * dt[:, None]
-        np.maximum(left, 0.0, out=left)
-        self.left[ids] = left
-        self.moved[ids] += (rates[:, 0] + rates[:, 1]) * dt  # the piece's bytes are the fluid's
+        rest = self.rest[ids] - self.rest_rate[ids] * dt
+        self.rest[ids] = np.maximum(rest, 0.0, out=rest)
+        last = self.last[ids] - self.last_rate[ids] * dt
+        self.last[ids] = np.maximum(last, 0.0, out=last)
+        piece = self.piece[ids] - self.piece_rate[ids] * dt
+        self.piece[ids] = np.maximum(piece, 0.0, out=piece)
         blamed = self.blame[ids]
         hit = blamed != NOT_FROZEN
         if hit.all():  # (transfer, resource) pairs are unique: a plain fancy add is exact
@@ -272,7 +265,7 @@ class _Flows:
             lost = self.loss[lost_ids] * dt[hit]
             self.phase_wait[lost_ids] += lost
             self.waits[lost_ids, blamed[hit]] += lost
-        return left
+        return rest, last, piece
 
     def reshare(self, ids: np.ndarray, use: np.ndarray, room: np.ndarray, now: float) -> None:
         """Settle a tier's transfers at `now` and share `room` (reduced) between them.
@@ -280,28 +273,29 @@ class _Flows:
         for c per channel still moving (the module docstring's rate rule).
         (One gather of each array per call: at ~100 transfers numpy's per-call cost is
         most of the time.)"""
-        left = self.settle(ids, now)
-        fixed = self.fixed.take(ids, axis=0)
-        live = self.on.take(ids, axis=0)
-        live &= left > 0
-        rest_left = live[:, 0]
-        c = fixed[:, 2]
+        rest, last, piece = self.settle(ids, now)
+        rest_left = rest > 0
+        last_live = self.last_on[ids] & (last > 0)
+        piece_live = self.piece_on[ids] & (piece > 0)
+        c = self.c[ids]
+        private = self.private[ids]
         all_fluid = bool(rest_left.all())  # the usual case: fewer numpy calls
-        cap = self.k[ids] * fixed[:, 0]
+        cap = self.k[ids] * self.per_channel[ids]
         if not all_fluid:
-            clocks_cap = (live[:, 1] + live[:, 2] * fixed[:, 5]) * c
-            cap = np.where(rest_left, cap, clocks_cap)
-        np.minimum(fixed[:, 1], cap, out=cap)
+            clocks = (last_live + (piece_live & self.two[ids])) * c
+            cap = np.where(rest_left, cap, clocks)
+        np.minimum(private, cap, out=cap)
         got = share_tier(cap, use, room)
         rate = got.rate
-        self.split(ids, rate, left, c, live, now)
+        self.split(ids, rate, rest, last, piece, c, rest_left, last_live, piece_live, now)
         frozen_by = got.frozen_by
         frozen = frozen_by != NOT_FROZEN
         self.at_cap[ids] = ~frozen
         self.frozen_by[ids] = frozen_by
         # time lost: the share below what it would move alone, charged to what held it
-        alone = fixed[:, 4] if all_fluid else np.where(rest_left, fixed[:, 4],
-                                                        np.minimum(fixed[:, 3], cap))  # fmt: skip
+        alone = self.alone_all[ids]
+        if not all_fluid:
+            alone = np.where(rest_left, alone, np.minimum(self.alone_path[ids], cap))
         m = len(ids)
         loss = 1.0 - np.divide(rate, alone, out=np.ones(m), where=alone > 0)
         blame = np.where(frozen, frozen_by, np.where(self.waiting[ids], self.pool[ids], -1))
@@ -309,17 +303,36 @@ class _Flows:
         self.loss[ids] = np.where(charged, loss, 0.0)
         self.blame[ids] = np.where(charged, blame, NOT_FROZEN)
 
-    def split(self, ids: np.ndarray, rate: np.ndarray, left: np.ndarray, c: np.ndarray,
-              live: np.ndarray, now: float) -> None:  # fmt: skip
+    def split(self, ids: np.ndarray, rate: np.ndarray, rest: np.ndarray, last: np.ndarray,
+              piece: np.ndarray, c: np.ndarray, rest_left: np.ndarray, last_live: np.ndarray,
+              piece_live: np.ndarray, now: float) -> None:  # fmt: skip
         """Split settled transfers' rates: the last channel's load and the piece's clock
         at min(c, rate), the fluid the rate the last channel leaves; when each part is
         next through."""
-        rates = np.minimum(rate, c)[:, None] * live
-        rates[:, 0] = (rate - rates[:, 1]) * live[:, 0]
+        m = len(ids)
         self.rate[ids] = rate
-        self.rates[ids] = rates
-        t = np.divide(left, rates, out=np.full(rates.shape, np.inf), where=rates > 0)
-        self.t_done[ids] = now + t.min(axis=1)
+        t = np.full(m, np.inf)
+        one = np.minimum(rate, c) if last_live.any() or piece_live.any() else None
+        if one is not None and last_live.any():
+            last_rate = one * last_live
+            rest_rate = (rate - last_rate) * rest_left
+            np.divide(last, last_rate, out=t, where=last_rate > 0)
+        else:
+            last_rate = np.zeros(m)
+            rest_rate = rate * rest_left
+        np.minimum(t, np.divide(rest, rest_rate, out=np.full(m, np.inf), where=rest_rate > 0),
+                   out=t)  # fmt: skip
+        if one is not None and piece_live.any():
+            piece_rate = one * piece_live
+            np.minimum(t, np.divide(piece, piece_rate, out=np.full(m, np.inf),
+                                    where=piece_rate > 0), out=t)  # fmt: skip
+        else:
+            piece_rate = np.zeros(m)
+        self.rest_rate[ids] = rest_rate
+        self.last_rate[ids] = last_rate
+        self.piece_rate[ids] = piece_rate
+        t += now
+        self.t_done[ids] = t
 
     def settle_one(self, i: int, now: float) -> None:
         """`settle` for one transfer, in scalars (a few µs instead of a dozen numpy calls)."""
@@ -327,11 +340,9 @@ class _Flows:
         if dt == 0:
             return
         self.t_last[i] = now
-        rates = self.rates[i]
-        left = self.left[i]  # a view: updated in place
-        left -= rates * dt
-        np.maximum(left, 0.0, out=left)
-        self.moved[i] += (rates[0] + rates[1]) * dt
+        self.rest[i] = max(self.rest[i] - self.rest_rate[i] * dt, 0.0)
+        self.last[i] = max(self.last[i] - self.last_rate[i] * dt, 0.0)
+        self.piece[i] = max(self.piece[i] - self.piece_rate[i] * dt, 0.0)
         blamed = self.blame[i]
         if blamed != NOT_FROZEN:
             lost = self.loss[i] * dt
@@ -342,32 +353,30 @@ class _Flows:
         """Re-split one transfer's unchanged rate (a clock started or ended, or its cap
         changed without changing its share), as `split` does, in scalars."""
         self.settle_one(i, now)
-        rest, last, piece = self.left[i].tolist()
-        _, last_on, piece_on = self.on[i].tolist()
+        rest, last, piece = float(self.rest[i]), float(self.last[i]), float(self.piece[i])
         rate = float(self.rate[i])
-        one = min(rate, float(self.fixed[i, 2]))
-        last_rate = one if last_on and last > 0 else 0.0
+        one = min(rate, float(self.c[i]))
+        last_rate = one if self.last_on[i] and last > 0 else 0.0
         rest_rate = rate - last_rate if rest > 0 else 0.0
-        piece_rate = one if piece_on and piece > 0 else 0.0
-        self.rates[i] = (rest_rate, last_rate, piece_rate)
-        t = min(
-            (
-                b / r
-                for b, r in ((rest, rest_rate), (last, last_rate), (piece, piece_rate))
-                if r > 0
-            ),
-            default=np.inf,
-        )
+        piece_rate = one if self.piece_on[i] and piece > 0 else 0.0
+        self.rest_rate[i], self.last_rate[i], self.piece_rate[i] = rest_rate, last_rate, piece_rate
+        parts = ((rest, rest_rate), (last, last_rate), (piece, piece_rate))
+        t = min((b / r for b, r in parts if r > 0), default=np.inf)
         self.t_done[i] = now + t
+
+    def moved(self, i: int) -> float:
+        """Bytes a transfer has moved: its volume less what is left of its fluid and its
+        last channel's load (the piece's bytes are the fluid's)."""
+        return float(self.volume[i] - self.rest[i] - self.last[i])
 
     def cap_of(self, i: int) -> tuple[float, float]:
         """One transfer's cap as `reshare` computes it, and what it would move alone."""
-        fixed = self.fixed[i]
-        live = self.on[i] & (self.left[i] > 0)
-        if live[0]:
-            return min(fixed[1], self.k[i] * fixed[0]), fixed[4]
-        cap = min(fixed[1], (live[1] + live[2] * fixed[5]) * fixed[2])
-        return cap, min(fixed[3], cap)
+        if self.rest[i] > 0:
+            return min(self.private[i], self.k[i] * self.per_channel[i]), self.alone_all[i]
+        last = bool(self.last_on[i] and self.last[i] > 0)
+        piece = bool(self.piece_on[i] and self.piece[i] > 0 and self.two[i])
+        cap = min(self.private[i], (last + piece) * self.c[i])
+        return cap, min(self.alone_path[i], cap)
 
     def recharge(self, i: int, alone: float) -> None:
         """Time lost by one transfer whose rate is unchanged but whose rate alone changed."""
@@ -519,13 +528,16 @@ class _Simulation:
         if len(ids) == 1:  # the usual case, in scalars
             i = int(ids[0])
             f.settle_one(i, now)
-            left = f.left[i]  # a view
-            left[left <= 1e-9 * max(f.volume[i], 1.0)] = 0.0
+            tol = 1e-9 * max(f.volume[i], 1.0)
+            for part in (f.rest, f.last, f.piece):
+                if part[i] <= tol:
+                    part[i] = 0.0
         else:
             f.settle(ids, now)
-            left = f.left[ids]
-            left[left <= 1e-9 * np.maximum(f.volume[ids], 1.0)[:, None]] = 0.0
-            f.left[ids] = left
+            tol = 1e-9 * np.maximum(f.volume[ids], 1.0)
+            for part in (f.rest, f.last, f.piece):
+                left = part[ids]
+                part[ids] = np.where(left <= tol, 0.0, left)
         f.t_done[ids] = np.inf
         resplit: set[int] = set()
         for i in ids.tolist():
@@ -618,14 +630,13 @@ class _Simulation:
                 db.phase_start,
                 now - db.phase_start + step.tail_s,
                 step.volume_bytes,
-                float(f.moved[i]),
+                float(f.moved(i)),
                 float(f.phase_wait[i]),
             )
         )
         self.active[job.priority].discard(i)
         self.dirty.add(job.priority)
-        f.rate[i] = f.loss[i] = 0.0
-        f.rates[i] = 0.0
+        f.rate[i] = f.rest_rate[i] = f.last_rate[i] = f.piece_rate[i] = f.loss[i] = 0.0
         f.t_done[i] = np.inf
         f.k[i] = 0
         db.serial += 1  # its pending init, clocks and drive request are void now
