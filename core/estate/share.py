@@ -61,17 +61,25 @@ def _fill_tier(
     live: np.ndarray | None = None  # None: every transfer
     u, c = use, caps
     while True:
-        level, by = np.inf, NOT_FROZEN
+        level, by, by_users = np.inf, NOT_FROZEN, None
         for r in (need > room).nonzero()[0]:
             users = u[:, r] > 0
             lam = _water_level(c[users], u[users, r], room[r])
             if lam < level:
-                level, by = lam, int(r)
+                level, by, by_users = lam, int(r), users
         if by == NOT_FROZEN:
             rate[slice(None) if live is None else live] = c
             room -= need
             return
-        done = (u[:, by] > 0) | (c <= level)
+        if live is None and by_users.all():  # one resource holds every transfer: done
+            got = np.minimum(c, level)
+            rate[:] = got
+            frozen_by[c > level] = by
+            room -= got @ u
+            np.maximum(room, 0.0, out=room)
+            room[by] = 0.0
+            return
+        done = by_users | (c <= level)
         c_done = c[done]
         got = np.minimum(c_done, level)
         placed = done.nonzero()[0] if live is None else live[done]

@@ -474,7 +474,10 @@ class _Simulation:
         elif f.at_cap[i] and f.rest[i] > 0:
             self.dirty.add(db.job.priority)  # its cap held it: one more channel counts
         if f.k[i] == db.job.channels:  # the last channel to start moves its own load
+            serial = db.serial
             self.clock_after(db, _LAST_ON, step.last_cart_s, now)
+            if db.serial != serial:  # its load was empty and everything else through
+                return
         self.want_channel(db, now)
 
     def clock_after(self, db: _Db, kind: int, cartridges_s: float, now: float) -> None:
