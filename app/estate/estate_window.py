@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -51,6 +51,7 @@ from rtoplanner.core.estate import (
     with_priority,
     with_rto,
 )
+from rtoplanner.core.estate.least_apply import apply_answer
 from rtoplanner.core.estate.model import ScenarioResolver
 from rtoplanner.core.fix.prices import PriceBook
 from rtoplanner.core.palette import STYLE_HEX, STYLE_LEGEND, phases_of
@@ -83,6 +84,20 @@ def phase_legend() -> str:
     return "&nbsp;&nbsp; ".join(
         [*items, f"<span style='color:{tick}'>┃</span>&nbsp;RTO", "●&nbsp;opens (verdict colour)"]
     )
+
+
+class _SetEstate(QUndoCommand):
+    """One undoable change of the window's estate (Apply of the least hardware)."""
+
+    def __init__(self, window: EstateWindow, before: Estate, after: Estate, text: str) -> None:
+        super().__init__(f"Apply: {text}")
+        self.window, self.before, self.after = window, before, after
+
+    def redo(self) -> None:
+        self.window.set_estate(self.after)
+
+    def undo(self) -> None:
+        self.window.set_estate(self.before)
 
 
 class EstateWindow(QMainWindow):
@@ -120,6 +135,7 @@ class EstateWindow(QMainWindow):
         self.pdf_runner = TaskRunner(self)
         self.pdf_runner.done.connect(self._on_pdf_done)
         self.pdf_runner.failed.connect(self._on_failed)
+        self.undo_stack = QUndoStack(self)
         self._build()
         self.setWindowTitle("Estate")
         self.resize(1100, 760)
@@ -140,6 +156,18 @@ class EstateWindow(QMainWindow):
                         (self.plan_button, self.open_selected_plan)):  # fmt: skip
             b.clicked.connect(slot)
             buttons.addWidget(b)
+        self.undo_button = QPushButton("Undo")
+        self.undo_button.setToolTip("Take back the last Apply of the least hardware (Ctrl+Z)")
+        self.undo_button.clicked.connect(self.undo_stack.undo)
+        self.undo_button.setEnabled(False)
+        self.undo_stack.canUndoChanged.connect(self.undo_button.setEnabled)
+        buttons.addWidget(self.undo_button)
+        for action, key in (
+            (self.undo_stack.createUndoAction(self), QKeySequence.StandardKey.Undo),
+            (self.undo_stack.createRedoAction(self), QKeySequence.StandardKey.Redo),
+        ):
+            action.setShortcut(key)
+            self.addAction(action)  # fmt: skip
         buttons.addStretch(1)
         self.busy_label = QLabel("")
         buttons.addWidget(self.busy_label)
@@ -176,6 +204,7 @@ class EstateWindow(QMainWindow):
         self.least_label.setWordWrap(True)
         self.least_label.setTextFormat(Qt.TextFormat.RichText)
         self.least_panel = LeastPanel()
+        self.least_panel.apply_requested.connect(self.apply_least)
         gantt_page = QWidget()
         gantt_layout = QVBoxLayout(gantt_page)
         gantt_layout.setContentsMargins(0, 0, 0, 0)
@@ -220,6 +249,7 @@ class EstateWindow(QMainWindow):
             return False
         self.path, self._stored = Path(path), None
         self._on_disk = estate
+        self.undo_stack.clear()  # an Apply belongs to the estate it was made in
         self.set_estate(estate)
         return True
 
@@ -228,6 +258,7 @@ class EstateWindow(QMainWindow):
         writes it, with the edits made here, beside its scenario files."""
         self.path, self._stored = None, (text, Path(folder) if folder else None)
         self._on_disk = estate
+        self.undo_stack.clear()
         self.set_estate(estate)
 
     @property
@@ -249,6 +280,20 @@ class EstateWindow(QMainWindow):
             self.runner.submit(answer_estate, self.estate, catalog=self.catalog, prices=prices)
 
     # ------------------------------------------------------------------ edits
+
+    @Slot()
+    def apply_least(self) -> None:
+        """Make the least hardware's purchases in the estate: one undoable step."""
+        if self.estate is None or self.least is None or self.least.answer is None:
+            return
+        try:
+            fixed = apply_answer(self.estate, self.least, self.catalog)
+        except CoreError as exc:
+            QMessageBox.warning(self, "Estate", f"Cannot apply the least hardware:\n\n{exc}")
+            return
+        words = "; ".join(c.words for c in self.least.answer.changes)
+        self.undo_stack.push(_SetEstate(self, self.estate, fixed, words))
+        self.statusBar().showMessage(f"Applied: {words}", 6000)
 
     @Slot(str, int)
     def set_priority(self, name: str, priority: int) -> None:
@@ -279,7 +324,13 @@ class EstateWindow(QMainWindow):
     def _least_line(least: LeastHardware) -> str:
         """One line under the tabs: the answer, its cost (details in the tab)."""
         head = "<b>Least hardware for priority 1:</b> "
-        if least.already_met or least.misses_alone or least.answer is None:
+        if least.misses_alone:
+            names = ", ".join(least.misses_alone)
+            return head + html.escape(
+                f"{names} miss(es) even with the shared hardware to "
+                "themselves: their own plans must change (see the tab)."
+            )
+        if least.already_met or least.answer is None:
             return head + html.escape(least_sentences(least)[0])
         words = "; ".join(c.words for c in least.answer.changes)
         cost = least.answer.cost.text(least.currency)
@@ -308,6 +359,7 @@ class EstateWindow(QMainWindow):
     @Slot(bool)
     def _on_busy(self, busy: bool) -> None:
         self.busy_label.setText("computing…" if busy else "")
+        self.least_panel.set_busy(busy)
 
     @Slot(float, str)
     def _on_progress(self, fraction: float, message: str) -> None:

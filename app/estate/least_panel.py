@@ -6,8 +6,17 @@ the core's answer; nothing is computed here."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QFont, QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from rtoplanner.core.estate import LeastHardware
 from rtoplanner.core.estate.least_words import (
@@ -38,13 +47,24 @@ def _fill(model: QStandardItemModel, header: list[str], rows: list[tuple[str, ..
 class LeastPanel(QWidget):
     """Sentences, the answer's changes (or each database's own fix), the frontier."""
 
+    apply_requested = Signal()
+    """Apply: make the answer's purchases in the estate (one undoable step)."""
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
+        top = QHBoxLayout()
         self.summary = QLabel("")
         self.summary.setWordWrap(True)
-        layout.addWidget(self.summary)
+        top.addWidget(self.summary, 1)
+        self.apply_button = QPushButton("Apply")
+        self.apply_button.setToolTip(
+            "Make these purchases in the estate (Undo takes them back; Save As writes them)"
+        )
+        self.apply_button.clicked.connect(self.apply_requested)
+        top.addWidget(self.apply_button)
+        layout.addLayout(top)
         self.changes_model = QStandardItemModel(self)
         self.changes = read_only_table(self.changes_model, "leastChanges")
         layout.addWidget(self.changes)
@@ -59,9 +79,17 @@ class LeastPanel(QWidget):
         self.method.setWordWrap(True)
         self.method.setStyleSheet("color: gray")
         layout.addWidget(self.method)
+        layout.addStretch(0)  # takes the room when there is no frontier to show
         self.set_least(None)
 
+    def set_busy(self, busy: bool) -> None:
+        """While the estate is computed the answer shown may be stale: no Apply."""
+        self.apply_button.setEnabled(not busy and self._can_apply)
+
     def set_least(self, least: LeastHardware | None) -> None:
+        self._can_apply = bool(least is not None and least.answer and least.answer.changes)
+        self.apply_button.setEnabled(self._can_apply)
+        self.apply_button.setVisible(self._can_apply)
         sentences = list(least_summary(least)) if least is not None else []
         searched = least is not None and not least.already_met and not least.misses_alone
         method = sentences.pop() if searched and sentences else ""
@@ -71,9 +99,11 @@ class LeastPanel(QWidget):
         if least is not None and least.alone_fixes:
             _fill(self.changes_model, ["Database", "Its own cheapest fix (What it takes)", "Cost"],
                   alone_rows(least))  # fmt: skip
+            self.changes.setProperty("stretch", 1)
         else:
             rows = answer_rows(least) if least is not None else []
             _fill(self.changes_model, ["Change", "Cost"], rows, {len(rows) - 1})
+            self.changes.setProperty("stretch", None)
         self.changes.setVisible(self.changes_model.rowCount() > 0)
         front = frontier_rows(least) if least is not None else []
         answer = {i for i, p in enumerate(least.frontier) if p is least.answer} if least else set()
@@ -88,9 +118,13 @@ class LeastPanel(QWidget):
 
 
 def _fit(view: QTableView) -> None:
+    """Columns fit their contents; the one named by the `stretch` property (else the
+    last) takes the rest."""
     header = view.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-    header.setSectionResizeMode(header.count() - 1, QHeaderView.ResizeMode.Stretch)
+    stretch = view.property("stretch")
+    header.setSectionResizeMode(header.count() - 1 if stretch is None else int(stretch),
+                                QHeaderView.ResizeMode.Stretch)  # fmt: skip
     if view.objectName() == "leastChanges":
         rows = view.model().rowCount()
         view.setMaximumHeight(26 + 22 * max(1, rows))

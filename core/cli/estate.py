@@ -9,6 +9,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from ..errors import CoreError
 from ..estate import (
     Estate,
     EstateResult,
@@ -18,6 +19,7 @@ from ..estate import (
     load_estate,
     run_estate,
 )
+from ..estate.least import MAX_SIMULATIONS
 from ..estate.least_words import alone_rows, answer_rows, frontier_rows, least_summary
 from ..estate.run import estate_to_json
 from ..jsonable import dumps_json
@@ -53,6 +55,25 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "--no-least",
         action="store_true",
         help="skip the least-hardware search (faster on very large estates)",
+    )
+    p.add_argument(
+        "--fix",
+        action="store_true",
+        help="write the least hardware's answer into a copy of the estate file (with -o)",
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="NEW.toml",
+        help="with --fix: the estate file to write, beside ESTATE.toml (its comments kept)",
+    )
+    p.add_argument(
+        "--max-simulations",
+        type=int,
+        default=MAX_SIMULATIONS,
+        metavar="N",
+        help=f"estate simulations the least-hardware search may run (default {MAX_SIMULATIONS})",
     )
     p.add_argument(
         "--no-store",
@@ -109,26 +130,76 @@ def report_estate(args: argparse.Namespace, path: str) -> int:
     return 0
 
 
+def _check_fix_args(args: argparse.Namespace) -> None:
+    if not args.fix:
+        if args.output is not None:
+            raise CoreError(
+                "-o is for --fix", hint="rto-planner estate ESTATE.toml --fix -o NEW.toml"
+            )
+        return
+    source = Path(args.estate)
+    if args.output is None:
+        raise CoreError("--fix needs -o NEW.toml", hint="the file to write the answer into")
+    if args.no_least or args.only:
+        raise CoreError("--fix writes the whole estate's answer: drop --no-least and --only")
+    if not source.is_file():
+        raise CoreError(
+            f"{args.estate}: --fix needs an estate file",
+            hint="export a stored estate first: rto-planner estates export NAME",
+        )
+    if args.output.resolve() == source.resolve():
+        raise CoreError(
+            f"{args.output}: is the estate itself", hint="write the answer to a new file"
+        )
+    if args.output.resolve().parent != source.resolve().parent:
+        raise CoreError(f"{args.output}: write it beside {source.name}",
+                        hint="its scenario files are named relative to that folder")  # fmt: skip
+
+
+def _write_fix(args: argparse.Namespace, estate: Estate, least: LeastHardware, catalog) -> str:
+    from ..estate.least_apply import fixed_estate_text
+
+    if least.answer is None or not least.answer.changes:
+        why = "priority 1 already meets" if least.already_met else "no answer was found"
+        raise CoreError(f"{args.output}: not written: {why}")
+    original = Path(args.estate).read_text(encoding="utf-8")
+    text = fixed_estate_text(estate, least, original, catalog)
+    try:
+        args.output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CoreError(f"{args.output}: cannot write the estate ({exc.strerror})") from None
+    return str(args.output)
+
+
 def run(args: argparse.Namespace) -> int:
+    _check_fix_args(args)
     with ExitStack() as stack:
         estate = load_estate_for(args, stack, args.estate)
     # Only the JSON prints the resources' peak use, which the usage trace is kept for
     # (a tenth of the simulation's time on 10,000 databases).
     result = run_estate(estate, trace=args.json)
     least = None
+    written = None
     if not args.no_least:
         from .fix import catalog_and_prices
 
         catalog, prices = catalog_and_prices(args)
-        least = least_hardware(estate, result, catalog=catalog, prices=prices)
+        least = least_hardware(estate, result, catalog=catalog, prices=prices,
+                               max_simulations=max(1, args.max_simulations))  # fmt: skip
+        if args.fix:
+            written = _write_fix(args, estate, least, catalog)
     if args.json:
         out = estate_to_json(result)
         if least is not None:
             out["least_hardware"] = least_to_json(least)
+        if args.fix:
+            out["written"] = written
         print(dumps_json(out))
         sys.stdout.write("\n")
     else:
         sys.stdout.write(render_text(result, least))
+        if written:
+            print(f"\nWrote {written} (the least hardware for priority 1 bought).")
     return 0
 
 
@@ -187,7 +258,11 @@ def least_lines(least: LeastHardware) -> list[str]:
     if least.alone_fixes:
         rows = [["Database", "Its own cheapest fix", "Cost"], *map(list, alone_rows(least))]
         out += ["", *[f"  {line}" for line in _table(rows, right=set())]]
-        out += [f"  (details: {f.command})" for f in least.alone_fixes]
+        out += [
+            f"  (the whole answer for its scenario as written: {f.command})"
+            for f in least.alone_fixes
+            if f.searched
+        ]
     if len(least.frontier) > 1:
         rows = [["#", "Cost", "Worst tier-1 margin", "Tier 1", "Changes"]]
         rows += [[str(n), *r] for n, r in enumerate(frontier_rows(least), start=1)]

@@ -45,6 +45,9 @@ MAX_COMBINATIONS = 200_000
 """Combinations costed at most; beyond, each resource keeps only its cheapest options."""
 MAX_POINTS = 10
 """Frontier points shown, as §8."""
+MAX_ALONE_FIXES = 5
+"""Databases missing alone whose own What it takes answer is computed here (the others
+are named with the command that computes it)."""
 FRONTIER_EXTRA = 40
 """Simulations spent beyond the answer on dearer combinations, for the frontier."""
 
@@ -104,6 +107,8 @@ class AloneFix:
     changes: tuple[Change, ...] = ()
     cost: Cost | None = None
     """None: What it takes found no set of changes that makes its plan meet."""
+    searched: bool = True
+    """False: not computed here (more than MAX_ALONE_FIXES such databases)."""
 
     @property
     def command(self) -> str:
@@ -339,6 +344,9 @@ def _alone_fixes(
     for db in estate.databases:
         if db.name not in names:
             continue
+        if len(out) >= MAX_ALONE_FIXES:
+            out.append(AloneFix(db.name, db.source, searched=False))
+            continue
         fix = what_it_takes(
             db.estate_scenario, catalog=catalog, prices=prices, should_cancel=should_cancel
         )
@@ -395,9 +403,10 @@ def least_hardware(
         )
     proven = answer is not None and not trimmed
     if answer is None and cap_hit:
+        stopped_after = search.simulations
         answer = _cheapest_verified(search, counts)
         notes.append(
-            f"the search stopped after {search.simulations:,} simulations (the cap) before "
+            f"the search stopped after {stopped_after:,} simulations (the cap) before "
             "it reached an answer"
             + ("; shown: the cheapest count of one resource found by bisection" if answer else "")
         )
@@ -486,6 +495,7 @@ def least_to_json(least: LeastHardware) -> dict[str, object]:
         "alone_fixes": [
             {
                 "database": f.database,
+                "searched": f.searched,
                 "found": f.cost is not None,
                 "changes": [_change_json(c, cur) for c in f.changes],
                 "cost": None if f.cost is None else f.cost.amount,

@@ -12,6 +12,7 @@ uses it, by the plan's path model).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -185,3 +186,29 @@ def with_shared_stages(estate: Estate, stages: Mapping[str, Stage]) -> Estate:
         )
         dbs.append(replace(db, estate_scenario=replace(db.estate_scenario, path=path)))
     return replace(estate, shared=shared, databases=tuple(dbs))
+
+
+_SHARED_KEY = re.compile(r"shared\[(\d+)\]\.(\w+)")
+
+
+def with_shared_edits(estate: Estate, edits: Mapping[str, Any], catalog: Catalog) -> Estate:
+    """The estate with `shared[i].key` edits made as in its file (None removes a key): the
+    `[[shared]]` entries edited, each edited resource loaded by the estate loader's own
+    checks, the databases' stages following — what loading the edited file gives, and
+    what `dump_estate` writes back."""
+    raw = [dict(e) for e in estate.raw.get("shared", [])]
+    touched: set[int] = set()
+    for key, value in edits.items():
+        m = _SHARED_KEY.fullmatch(key)
+        if m is None or int(m.group(1)) >= len(raw):
+            raise CoreError(f"{key}: not a key of a [[shared]] entry of {estate.source}")
+        index = int(m.group(1))
+        raw[index] = _edited_entry(raw[index], {m.group(2): value})
+        touched.add(index)
+    loader = _Loader(estate.source, {})
+    stages = {}
+    for index in sorted(touched):
+        (res,) = _shared_resources(loader, [raw[index]], catalog)
+        stages[res.name] = res.stage
+    edited = with_shared_stages(estate, stages)
+    return replace(edited, raw={**estate.raw, "shared": raw})

@@ -30,9 +30,10 @@ def least_summary(least: LeastHardware) -> tuple[str, ...]:
     if least.misses_alone:
         names = ", ".join(least.misses_alone)
         return (
-            f"Priority 1 misses even with the shared hardware to itself: {names}. Sharing is "
-            "not what stops them, so no shared purchase helps until their own plan changes; "
-            "each one's own cheapest fix (What it takes) is below.",
+            f"Priority-1 databases that miss their RTO even with the shared hardware to "
+            f"themselves: {names}. Sharing is not what stops them, so no shared purchase helps "
+            "until their own plan changes; each one's own cheapest fix (What it takes, on its "
+            "scenario as the estate runs it) is below.",
         )
     cur = least.currency
     out: list[str] = []
@@ -98,7 +99,9 @@ def alone_rows(least: LeastHardware) -> list[tuple[str, str, str]]:
     cur = least.currency
     out = []
     for f in least.alone_fixes:
-        if f.cost is None:
+        if not f.searched:
+            out.append((f.database, f"not computed here: {f.command}", "—"))
+        elif f.cost is None:
             out.append((f.database, f"What it takes finds no fix: see {f.command}", "—"))
         else:
             words = "; ".join(c.words for c in f.changes) or "no change"

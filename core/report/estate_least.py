@@ -7,6 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from reportlab.lib.units import mm
+from reportlab.platypus import Spacer
+
 from ..estate.least import LeastHardware
 from ..estate.least_words import alone_rows, answer_rows, frontier_rows, least_summary
 from .model import Table
@@ -58,8 +61,9 @@ def render_least(r: ReportRenderer, part: EstateLeastPart | None) -> list[Flowab
     if part.alone is not None:
         out.append(r.table(part.alone, [w * 0.22, w * 0.56, w * 0.22]))
     if part.frontier is not None:
+        out.append(Spacer(1, 2 * mm))
         out.append(r.para("Cost against the worst priority-1 margin (bold: the answer).", "small"))
-        out.append(r.table(part.frontier, [w * f for f in (0.05, 0.17, 0.13, 0.1, 0.55)]))
+        out.append(r.table(part.frontier, [w * f for f in (0.05, 0.26, 0.12, 0.09, 0.48)]))
     if method:
         out.append(r.para(method, "small"))
     return out

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import tomllib
 from pathlib import Path
 
@@ -105,3 +106,53 @@ def test_pdf_prints_the_changes_and_the_total(capsys, tmp_path):
     for change in least["answer"]["changes"]:
         assert change["words"] in text
     assert "Total" in text and "Cost against the worst priority-1 margin" in text
+
+
+def demo_copy(tmp_path: Path) -> Path:
+    folder = tmp_path / "estates"
+    shutil.copytree(DEMO.parent, folder)
+    return folder / DEMO.name
+
+
+def test_fix_writes_the_answer_into_a_copy_keeping_comments(capsys, tmp_path, store_path):
+    db = str(store_path)
+    # LTO-9 quoted very cheap: replacing the library's drives becomes the answer (a
+    # change of several keys); the drives and servers themselves are priced too.
+    for item, amount, kind in (("LTO-9", "10", "tape_drive"),
+                               ("LTO-8 library", "9000", "tape_drive"),
+                               ("Media servers", "30000", "media_server")):  # fmt: skip
+        assert run(capsys, "catalog", "price", item, amount, "--kind", kind, "--db", db)[0] == 0
+    src = demo_copy(tmp_path)
+    new = src.with_name("fixed.toml")
+    rc, out, err = run(capsys, "estate", str(src), "--db", db, "--fix", "-o", str(new))
+    assert rc == 0, err
+    assert f"Wrote {new}" in out
+    text = new.read_text(encoding="utf-8")
+    original = src.read_text(encoding="utf-8")
+    assert text.startswith("# Least hardware for priority 1")
+    assert "× LTO-9" in text.splitlines()[1]
+    for line in original.splitlines():
+        if line.startswith("#"):
+            assert line in text  # the sources of the figures stay
+    from rtoplanner.core.estate import load_estate
+
+    fixed = load_estate(new)
+    assert run_estate(fixed, trace=False).tier1_all_meet
+    assert not run_estate(load_estate(src), trace=False).tier1_all_meet
+    assert fixed.resource("LTO-8 library").stage.rate_Bps == 400e6
+
+
+def test_fix_refuses_what_it_cannot_write(capsys, tmp_path):
+    src = demo_copy(tmp_path)
+    cases = [
+        (["-o", str(src.with_name("x.toml"))], "-o is for --fix"),
+        (["--fix"], "--fix needs -o"),
+        (["--fix", "-o", str(src)], "is the estate itself"),
+        (["--fix", "-o", str(tmp_path / "elsewhere.toml")], "write it beside"),
+        (["--fix", "--no-least", "-o", str(src.with_name("x.toml"))], "drop --no-least"),
+    ]
+    for extra, message in cases:
+        rc, _out, err = run(capsys, "estate", str(src), "--no-store", *extra)
+        assert rc != 0 and message in err, (extra, err)
+        assert "Traceback" not in err
+    assert not src.with_name("x.toml").exists()

@@ -206,3 +206,35 @@ def test_least_hardware_tab_uses_your_prices(qtbot):
     assert win.least_panel.frontier.isVisibleTo(win)
     assert "Unpriced" not in win.least_panel.summary.text()
     win.close()
+
+
+def test_apply_makes_the_purchase_in_one_undoable_step(qtbot, estate_window, tmp_path):
+    win = estate_window
+    least = win.least
+    assert least is not None and least.answer is not None
+    (change,) = least.answer.changes  # the demo: one more media server
+    ((key, count),) = change.edits.items()
+    index = int(key[len("shared[") : key.index("]")])
+    name = win.estate.shared[index].name
+    before = win.estate.resource(name).stage.count
+    win.tabs.setCurrentWidget(win.least_panel)
+    assert win.least_panel.apply_button.isEnabled()
+    qtbot.mouseClick(win.least_panel.apply_button, Qt.MouseButton.LeftButton)
+    assert win.estate.resource(name).stage.count == count
+    wait_computed(qtbot, win)
+    qtbot.waitUntil(lambda: win.least is not None and win.least.already_met, timeout=20000)
+    assert win.result.tier1_all_meet
+    assert not win.least_panel.apply_button.isVisible()
+    # Save As writes the purchase, keeping the file's comments.
+    copy = tmp_path / "estates"
+    shutil.copytree(DEMO.parent, copy)
+    win.path = copy / DEMO.name
+    out = copy / "bought.toml"
+    assert win.save_to(out)
+    written = out.read_text(encoding="utf-8")
+    assert "# Two media servers" in written and f"count = {count}" in written
+    win.undo_stack.undo()
+    assert win.estate.resource(name).stage.count == before
+    wait_computed(qtbot, win)
+    qtbot.waitUntil(lambda: win.least is not None and not win.least.already_met, timeout=20000)
+    assert win.undo_button.isEnabled() is False
