@@ -128,9 +128,17 @@ def assigned_time(
     first = channel_init_s + divide(loads.first, alone_Bps)
     last = loads.channels * channel_init_s + divide(loads.rest, alone_Bps)
     if cartridge_s > 0 and all_true(isfinite(cartridge_bytes)):
-        first = first + ceil(divide(loads.first, cartridge_bytes)) * cartridge_s
-        last = last + ceil(divide(loads.rest, cartridge_bytes)) * cartridge_s
+        first = first + cartridge_time(loads.first, cartridge_bytes, cartridge_s)
+        last = last + cartridge_time(loads.rest, cartridge_bytes, cartridge_s)
     return first, last
+
+
+def cartridge_time(load_bytes: Number, cartridge_bytes: Number, cartridge_s: float) -> Number:
+    """Load + locate a channel pays for the tape cartridges its load spans:
+    ⌈load ÷ cartridge⌉ × h (0 without cartridges). Floats or arrays."""
+    if cartridge_s <= 0 or not all_true(isfinite(cartridge_bytes)):
+        return 0.0 * load_bytes
+    return ceil(divide(load_bytes, cartridge_bytes)) * cartridge_s
 
 
 def move(

@@ -15,7 +15,15 @@ database has to itself and what it shares:
 - `channels`: the channels that can stream (RMAN channels, own and shared drive counts);
 - `fluid`: for each shared resource it does not bind channels on, its capacity in this
   database's data bytes/s (compression differs between databases);
-- `pool`: the shared resource whose units each channel holds (a tape library), if any.
+- `pool`: the shared resource whose units each channel holds (a tape library), if any;
+- `channel_alone_Bps`: what one channel moves alone (`PathModel.channel_alone_Bps`), the
+  rate of the first channel's largest piece and of the last channel's load.
+
+A transfer carries the plan's channel assignment (`channel_loads`, largest first): the
+largest piece the first channel moves and the load of the last channel to start, each
+with the load + locate of the cartridges it spans (`cartridge_time`). What the plan adds
+beyond that (`tail_s`) is computed as the plan's duration minus what the simulator takes
+alone, so the identity is exact by construction; it is the per-job overhead.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..engine.flow import ramp_time
+from ..engine.flow import cartridge_time, channel_loads, ramp_time
 from ..engine.path import PathModel
 from ..engine.recovery import _largest_piece
 from ..engine.routes import failover_timeline
@@ -45,9 +53,18 @@ class Step:
     volume_bytes: float = 0.0
     piece_bytes: float = 0.0
     """Transfers: the largest piece one channel must move alone (0 with none)."""
+    piece_cart_s: float = 0.0
+    """Transfers: load + locate of the cartridges the largest piece spans, paid by the
+    first channel before it moves the piece."""
+    last_bytes: float = 0.0
+    """Transfers: the last channel's load (`channel_loads(...).rest`: RMAN hands the
+    channels their files up front, so the last channel to start moves these itself)."""
+    last_cart_s: float = 0.0
+    """Transfers: load + locate of the cartridges the last channel's load spans, paid
+    after its start-up, before it moves its load."""
     tail_s: float = 0.0
-    """Transfers: fixed time after the bytes are through, which the plan adds beyond the
-    shared fluid (per-job overhead, the last channels' ramp-down, tape cartridges)."""
+    """Transfers: fixed time after everything is through, which the plan adds beyond what
+    the simulator moves: the per-job overhead (`backup.job_overhead`), nothing else."""
     overlaps: str | None = None
     """Fixed phases that run beside an earlier one (DESIGN §3.7: applying incrementals
     overlaps their restore; archived redo restored in parallel with the level 0): the
@@ -65,6 +82,8 @@ class Job:
     channel_init_s: float
     channels: int
     per_channel_Bps: float
+    channel_alone_Bps: float
+    """What one channel moves alone (the plan's `PathModel.channel_alone_Bps`)."""
     private_Bps: float
     fluid: tuple[tuple[int, float], ...]
     """(shared resource index, that resource's total capacity in this database's data
@@ -88,13 +107,45 @@ def _pieces(db: EstateDatabase, recovery: RecoveryResult) -> dict[str, float | N
     }
 
 
-def _fluid_s(model: PathModel, init_s: float, volume: float, piece: float) -> float:
-    """What the simulator's shared fluid takes alone: the ramp, and the largest piece
-    through one channel."""
-    t = ramp_time(volume, model, init_s)
-    if piece > 0:
-        t = max(t, init_s + piece / model.single_channel_Bps)
-    return t
+@dataclass(frozen=True)
+class _Channels:
+    """The channels' part of a transfer (the largest piece, the last channel's load),
+    and what the simulator's transfer takes alone."""
+
+    piece_cart_s: float
+    last_bytes: float
+    last_cart_s: float
+    alone_s: float
+
+
+class _Assigner:
+    """A database's channel assignment of each transfer, from the plan's own formulas
+    (`channel_loads`, `cartridge_time`, `ramp_time`) and its path (read once)."""
+
+    def __init__(self, model: PathModel, init_s: float) -> None:
+        self.model, self.init_s = model, init_s
+        self.m = model.active_channels
+        self.c = model.channel_alone_Bps
+        self.cart, self.h = model.cartridge_data_bytes, model.cartridge_s
+
+    def cartridges_s(self, load: float) -> float:
+        return float(cartridge_time(load, self.cart, self.h)) if self.h > 0 and load > 0 else 0.0
+
+    def transfer(self, volume: float, piece: float) -> _Channels:
+        """The last channel's load (`channel_loads`), the cartridges each clock pays, and
+        the time alone: the fluid ramp, the largest piece through the first channel and
+        the last channel's load, each channel's clock starting at its start-up (k × init)
+        plus its cartridges. That is the plan's max(ramp, first, last) (`move`): in the
+        plan the first channel holds max(piece, volume ÷ m), which exceeds the piece only
+        when the loads are even, and then the last channel (same load, later start)
+        decides anyway."""
+        init, c = self.init_s, self.c
+        last = float(channel_loads(volume, self.m, piece).rest)
+        piece_cart, last_cart = self.cartridges_s(piece), self.cartridges_s(last)
+        t = max(ramp_time(volume, self.model, init), self.m * init + last_cart + last / c)
+        if piece > 0:
+            t = max(t, init + piece_cart + piece / c)
+        return _Channels(piece_cart, last, last_cart, t)
 
 
 def _redo_beside_level0(recovery: RecoveryResult) -> float:
@@ -108,7 +159,7 @@ def _redo_beside_level0(recovery: RecoveryResult) -> float:
 
 def _steps(db: EstateDatabase, recovery: RecoveryResult, model: PathModel) -> tuple[Step, ...]:
     pieces = _pieces(db, recovery)
-    init_s = db.estate_scenario.backup.channel_init_s
+    assign = _Assigner(model, db.estate_scenario.backup.channel_init_s)
     steps = []
     prev: Phase | None = None
     by_start: dict[float, str] = {}
@@ -124,8 +175,20 @@ def _steps(db: EstateDatabase, recovery: RecoveryResult, model: PathModel) -> tu
             # With the archived redo restored beside the level 0, one RMAN job moves both.
             volume = p.data_bytes + (beside if p.name == "restore_level0" else 0.0)
             piece = min(pieces.get(p.name) or 0.0, volume)
-            tail = max(0.0, p.duration_s - _fluid_s(model, init_s, volume, piece))
-            steps.append(Step(p.name, True, volume_bytes=volume, piece_bytes=piece, tail_s=tail))
+            ch = assign.transfer(volume, piece)
+            tail = max(0.0, p.duration_s - ch.alone_s)
+            steps.append(
+                Step(
+                    p.name,
+                    True,
+                    volume_bytes=volume,
+                    piece_bytes=piece,
+                    piece_cart_s=ch.piece_cart_s,
+                    last_bytes=ch.last_bytes,
+                    last_cart_s=ch.last_cart_s,
+                    tail_s=tail,
+                )
+            )
         else:
             steps.append(Step(p.name, False, duration_s=p.duration_s))
         if p.duration_s > 0 and not overlapping:
@@ -185,6 +248,7 @@ def build_jobs(estate: Estate) -> list[Job]:
                 channel_init_s=db.estate_scenario.backup.channel_init_s,
                 channels=restore.active_channels,
                 per_channel_Bps=restore.per_channel_Bps,
+                channel_alone_Bps=restore.channel_alone_Bps,
                 private_Bps=private,
                 fluid=tuple(fluid),
                 pool=pool,

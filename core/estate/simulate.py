@@ -8,19 +8,61 @@ the shared resources too:
 - **Channels start one after another** (DESIGN §3.3): a database initialises one
   channel at a time, each taking `channel_init`; on a shared tape library a channel
   first needs a free drive, and holds it until the transfer ends (RMAN does not hand a
-  drive back mid-job). Free drives go to waiting channels by strict priority, then to
-  the database of that tier holding the fewest drives (max-min fair in drives), then
-  first come first served.
+  drive back mid-job; but see the last channel below). Free drives go to waiting
+  channels by strict priority, then to the database of that tier holding the fewest
+  drives (max-min fair in drives), then first come first served.
 - **Bandwidth** of shared media servers, links and heads is shared by strict priority
   across tiers and max-min fairly within a tier (`share.allocate`).
-- **The largest piece** (no multisection) moves through one channel: at most the
-  per-channel ceiling, at most what the database gets; the rest of the volume uses the
-  rest of the rate. Alone, this is exactly the plan's bound T ≥ init + piece / R(1).
+- **RMAN's channel assignment** (DESIGN §3.7, the plan's `channel_loads`: largest
+  first, handed out up front) is followed for the first and the last channel. The
+  *last channel to start* moves its own load (`Step.last_bytes`) from the moment it
+  has finished its start-up (after it got a drive, on a shared library) and loaded and
+  located its cartridges; the *first channel* moves the largest piece from its start-up
+  plus its cartridges. Each moves at most `c`, what one channel achieves alone
+  (`PathModel.channel_alone_Bps`), and at most what the database gets from the sharing
+  at that moment. The rest of the volume is the shared *fluid*, moved by whichever
+  channels stream. A transfer ends when the fluid, the last channel's load and the piece
+  are all through; then the plan's per-job overhead (`Step.tail_s`) follows, with the
+  drives kept.
+
+The rate rule, and why alone it is the plan's T = max(ramp, first, last) (`move`). The
+database gets `rate` from the sharing, capped by its own stages and by k × c_channel
+while the fluid has bytes (k channels streaming: the plan's R(k)), else by c per channel
+still moving. The last channel's load is carved out of the fluid: it gets min(c, rate),
+the fluid the rest, so together they move the volume at R(k) — no idle capacity while
+the fluid has bytes, and the last channel always at c alone, since c ≤ R(1) ≤ R(k) —
+and end at max(ramp(V), m × init + cartridges + rest ÷ c); once the fluid is through,
+the last channel keeps moving at min(c, its share), holding its drive and its share of
+the media servers and links. The largest piece is a *clock* beside the bytes (its bytes
+are in the fluid): it advances at min(c, rate) and ends at init + cartridges + piece ÷ c
+alone. It cannot be carved out too: when one channel nearly fills the path (R(m) < 2c)
+the plan lets the first and the last channel each run at c at once, which two real
+channels sharing that path could not, and a database alone must get exactly its plan.
+So bytes moved = the volume and no resource is ever above its capacity; the price is in
+the case where the largest file decides: once the bytes are through, its channel still
+runs (at most c, holding its drive and its share of bandwidth) although its bytes were
+counted by the fluid — the shared resources then carry up to the rest of the piece a
+second time, which is conservative for the other databases.
+
+When the fluid is through before the last channel has started (its database got fewer
+drives than channels), the channels between, whose files the streaming channels moved,
+do not start; the last channel takes one of its database's own drives (their channels
+are done; the database keeps them all until the job ends, as RMAN does) instead of
+asking the pool, and streams once it is allocated — no sooner than the plan's m × init
+after the first channel began — and has loaded its cartridges. So it never waits for
+another database's drive then, and two databases holding drives for their last channels
+cannot block each other.
+
+Not modelled: the channels between the first and the last one by one (a middle channel
+that waits for a drive does not delay its own files: the fluid moves them); the
+database's real file list (the loads are the plan's: the largest piece, the rest even);
+drives handed back by channels that finished early; preemption; failover.
 
 Between two events every rate is constant, so the simulation is exact and event-driven:
-the next event is a fixed phase ending, a channel's start-up ending, or a transfer's
-remaining bytes reaching zero at its current rate. A database alone on its hardware gets
-exactly its own plan (a test checks it).
+the next event is a fixed phase ending, a channel's start-up ending, the first or the
+last channel starting after its cartridges, or a transfer's fluid, last channel's load or
+piece reaching zero at its current rate. A database alone on its hardware gets exactly its own
+plan (a test checks it).
 
 For speed the transfers' state lives in numpy arrays indexed by database, and rates are
 re-shared only where the sharing can change: a transfer starts or ends, its cap falls,
@@ -28,6 +70,11 @@ or the cap rises of a transfer that was at its cap (one held below its cap by a
 saturated resource keeps its max-min fair rate when it gains a channel); and only from
 the tier of the change down, stopping at the first tier whose transfers and leftover
 capacity are as they were (strict priority: a lower tier never changes a higher one).
+A change inside one database that leaves its rate as it was only re-splits that
+database's rate: the last channel or the piece starting or ending while the fluid has
+bytes (the cap is k × c_channel either way), or a cap that changes while a saturated
+resource holds the database below both the old and the new cap (max-min fairness gives
+it, and everyone else, the same rates).
 """
 
 from __future__ import annotations
@@ -43,7 +90,7 @@ from ..errors import CoreError
 from .jobs import Job, Step
 from .share import NOT_FROZEN, share_tier
 
-_PHASE_END, _INIT_END, _TAIL_END = 0, 1, 2
+_PHASE_END, _INIT_END, _TAIL_END, _PIECE_ON, _LAST_ON = 0, 1, 2, 3, 4
 _LOSS_EPS = 1e-12
 
 
@@ -120,8 +167,8 @@ class _Db:
     """A database's progress through its phases (the transfer's bytes are in _Flows)."""
 
     __slots__ = (
-        "held", "initing", "job", "phase_start", "phases", "serial", "step", "wait_since",
-        "waiting",
+        "first_init_s", "held", "initing", "job", "own_drives", "phase_start", "phases",
+        "serial", "step", "wait_since", "waiting",
     )  # fmt: skip
 
     def __init__(self, job: Job) -> None:
@@ -134,6 +181,10 @@ class _Db:
         self.initing = False
         self.waiting = False
         self.wait_since = 0.0
+        self.own_drives = False
+        """The transfer's fluid is through: its last channel starts on its own drive."""
+        self.first_init_s = 0.0
+        """When the transfer's first channel began its start-up."""
 
     @property
     def current(self) -> Step:
@@ -141,57 +192,75 @@ class _Db:
 
 
 class _Flows:
-    """Every database's transfer state as arrays indexed by database."""
+    """Every database's transfer state as arrays indexed by database.
+
+    A transfer's three parts are the columns of `left` (bytes still to move), `rates`
+    (their rates) and `on` (whether each moves yet): the shared fluid, the last
+    channel's load (carved out of the fluid) and the largest piece's clock (its bytes
+    are in the fluid). One gather of a row block settles or splits all three."""
+
+    FLUID, LAST, PIECE = 0, 1, 2
 
     def __init__(self, jobs: list[Job], n_resources: int) -> None:
         n = len(jobs)
         self.volume = np.zeros(n)
-        self.rest = np.zeros(n)
-        self.piece = np.zeros(n)
+        self.left = np.zeros((n, 3))
+        self.rates = np.zeros((n, 3))
+        self.on = np.zeros((n, 3), dtype=bool)
+        self.rest, self.last, self.piece = self.left[:, 0], self.left[:, 1], self.left[:, 2]
+        self.last_on, self.piece_on = self.on[:, 1], self.on[:, 2]
         self.rate = np.zeros(n)
-        self.rest_rate = np.zeros(n)
-        self.piece_rate = np.zeros(n)
+        """What each transfer gets from the sharing (data bytes/s of the resources)."""
         self.moved = np.zeros(n)
         self.loss = np.zeros(n)
         self.blame = np.full(n, NOT_FROZEN, dtype=np.int64)
         self.at_cap = np.zeros(n, dtype=bool)
+        self.frozen_by = np.full(n, NOT_FROZEN, dtype=np.int64)
         self.phase_wait = np.zeros(n)
         self.k = np.zeros(n, dtype=np.int64)
         self.waiting = np.zeros(n, dtype=bool)
-        self.per_channel = np.array([j.per_channel_Bps for j in jobs])
-        self.private = np.array([j.private_Bps for j in jobs])
-        self.channels = np.array([j.channels for j in jobs], dtype=np.int64)
+        per_channel = np.array([j.per_channel_Bps for j in jobs])
+        private = np.array([j.private_Bps for j in jobs])
+        channels = np.array([j.channels for j in jobs], dtype=np.int64)
         alone_fluid = np.array([min((t for _, t in j.fluid), default=np.inf) for j in jobs])
-        # What each would move alone with all its channels (rest left) or one (piece only)
-        own = np.minimum(self.private, self.channels * self.per_channel)
-        self.alone_all = np.minimum(own, alone_fluid)
-        self.alone_one = np.minimum(np.minimum(self.private, self.per_channel), alone_fluid)
+        # What each would move alone with all its channels (fluid left), or through its
+        # channel clocks only (the path to itself, at most c each)
+        alone_path = np.minimum(private, alone_fluid)
+        alone_all = np.minimum(alone_path, channels * per_channel)
+        c = np.array([j.channel_alone_Bps for j in jobs])
+        # (with one channel, the piece's channel is the last one)
+        two = (channels > 1).astype(float)
+        self.fixed = np.column_stack([per_channel, private, c, alone_path, alone_all, two])
+        """Per database: c_channel, own stages, c, alone by its path, alone with all its
+        channels, whether the piece's channel is another than the last."""
         self.pool = np.array([-1 if j.pool is None else j.pool for j in jobs], dtype=np.int64)
         self.waits = np.zeros((n, n_resources))
         self.t_last = np.zeros(n)
         self.t_done = np.full(n, np.inf)
-        """When each transfer's rest or piece is next through at its current rates."""
+        """When each transfer's fluid, last channel's load or piece is next through at its
+        current rates."""
 
-    def start(self, i: int, volume: float, piece: float) -> None:
+    def start(self, i: int, volume: float, piece: float, last: float) -> None:
         self.volume[i] = volume
-        self.rest[i] = volume - piece
-        self.piece[i] = piece
-        self.rate[i] = self.rest_rate[i] = self.piece_rate[i] = 0.0
-        self.moved[i] = self.loss[i] = self.phase_wait[i] = 0.0
+        self.left[i] = (volume - last, last, piece)
+        self.on[i] = (True, False, False)
+        self.rates[i] = 0.0
+        self.rate[i] = self.moved[i] = self.loss[i] = self.phase_wait[i] = 0.0
         self.blame[i] = NOT_FROZEN
         self.k[i] = 0
         self.t_done[i] = np.inf
 
-    def settle(self, ids: np.ndarray, now: float) -> tuple[np.ndarray, np.ndarray]:
-        """Move transfers forward to `now` at their (constant) rates; their rest and
-        piece left."""
+    def settle(self, ids: np.ndarray, now: float) -> np.ndarray:
+        """Move transfers forward to `now` at their (constant) rates; what is left of
+        their fluid, last channel's load and piece (one row each)."""
         dt = now - self.t_last[ids]
         self.t_last[ids] = now
-        rest = self.rest[ids] - self.rest_rate[ids] * dt
-        self.rest[ids] = np.maximum(rest, 0.0, out=rest)
-        piece = self.piece[ids] - self.piece_rate[ids] * dt
-        self.piece[ids] = np.maximum(piece, 0.0, out=piece)
-        self.moved[ids] += self.rate[ids] * dt
+        rates = self.rates.take(ids, axis=0)
+        left = self.left.take(ids, axis=0)
+        left -= rates * dt[:, None]
+        np.maximum(left, 0.0, out=left)
+        self.left[ids] = left
+        self.moved[ids] += (rates[:, 0] + rates[:, 1]) * dt  # the piece's bytes are the fluid's
         blamed = self.blame[ids]
         hit = blamed != NOT_FROZEN
         if hit.all():  # (transfer, resource) pairs are unique: a plain fancy add is exact
@@ -203,51 +272,115 @@ class _Flows:
             lost = self.loss[lost_ids] * dt[hit]
             self.phase_wait[lost_ids] += lost
             self.waits[lost_ids, blamed[hit]] += lost
-        return rest, piece
+        return left
 
     def reshare(self, ids: np.ndarray, use: np.ndarray, room: np.ndarray, now: float) -> None:
         """Settle a tier's transfers at `now` and share `room` (reduced) between them.
+        Each asks for what its streaming channels take while the fluid has bytes, else
+        for c per channel still moving (the module docstring's rate rule).
         (One gather of each array per call: at ~100 transfers numpy's per-call cost is
         most of the time.)"""
-        rest, piece = self.settle(ids, now)
-        rest_left = rest > 0
-        per_channel = self.per_channel[ids]
-        channels = np.where(rest_left, self.k[ids], 1)
-        got = share_tier(np.minimum(self.private[ids], channels * per_channel), use, room)
-        self.set_rates(ids, got.rate, got.frozen_by, rest, piece, per_channel, now)
-
-    def set_rates(
-        self,
-        ids: np.ndarray,
-        rate: np.ndarray,
-        frozen_by: np.ndarray,
-        rest: np.ndarray,
-        piece: np.ndarray,
-        per_channel: np.ndarray,
-        now: float,
-    ) -> None:
-        """New rates of settled transfers (`rest`, `piece` and `per_channel` are theirs)."""
-        rest_left = rest > 0
-        piece_rate = np.minimum(rate, np.where(rest_left, per_channel, np.inf))
-        piece_rate[piece <= 0] = 0.0
-        rest_rate = rate - piece_rate
-        rest_rate[~rest_left] = 0.0
-        self.rate[ids] = rate
-        self.piece_rate[ids] = piece_rate
-        self.rest_rate[ids] = rest_rate
+        left = self.settle(ids, now)
+        fixed = self.fixed.take(ids, axis=0)
+        live = self.on.take(ids, axis=0)
+        live &= left > 0
+        rest_left = live[:, 0]
+        c = fixed[:, 2]
+        all_fluid = bool(rest_left.all())  # the usual case: fewer numpy calls
+        cap = self.k[ids] * fixed[:, 0]
+        if not all_fluid:
+            clocks_cap = (live[:, 1] + live[:, 2] * fixed[:, 5]) * c
+            cap = np.where(rest_left, cap, clocks_cap)
+        np.minimum(fixed[:, 1], cap, out=cap)
+        got = share_tier(cap, use, room)
+        rate = got.rate
+        self.split(ids, rate, left, c, live, now)
+        frozen_by = got.frozen_by
         frozen = frozen_by != NOT_FROZEN
         self.at_cap[ids] = ~frozen
+        self.frozen_by[ids] = frozen_by
         # time lost: the share below what it would move alone, charged to what held it
-        alone = np.where(rest_left, self.alone_all[ids], self.alone_one[ids])
+        alone = fixed[:, 4] if all_fluid else np.where(rest_left, fixed[:, 4],
+                                                        np.minimum(fixed[:, 3], cap))  # fmt: skip
         m = len(ids)
         loss = 1.0 - np.divide(rate, alone, out=np.ones(m), where=alone > 0)
         blame = np.where(frozen, frozen_by, np.where(self.waiting[ids], self.pool[ids], -1))
         charged = (loss > _LOSS_EPS) & (blame != NOT_FROZEN)
         self.loss[ids] = np.where(charged, loss, 0.0)
         self.blame[ids] = np.where(charged, blame, NOT_FROZEN)
-        t_rest = np.divide(rest, rest_rate, out=np.full(m, np.inf), where=rest_rate > 0)
-        t_piece = np.divide(piece, piece_rate, out=np.full(m, np.inf), where=piece_rate > 0)
-        self.t_done[ids] = now + np.minimum(t_rest, t_piece, out=t_rest)
+
+    def split(self, ids: np.ndarray, rate: np.ndarray, left: np.ndarray, c: np.ndarray,
+              live: np.ndarray, now: float) -> None:  # fmt: skip
+        """Split settled transfers' rates: the last channel's load and the piece's clock
+        at min(c, rate), the fluid the rate the last channel leaves; when each part is
+        next through."""
+        rates = np.minimum(rate, c)[:, None] * live
+        rates[:, 0] = (rate - rates[:, 1]) * live[:, 0]
+        self.rate[ids] = rate
+        self.rates[ids] = rates
+        t = np.divide(left, rates, out=np.full(rates.shape, np.inf), where=rates > 0)
+        self.t_done[ids] = now + t.min(axis=1)
+
+    def settle_one(self, i: int, now: float) -> None:
+        """`settle` for one transfer, in scalars (a few µs instead of a dozen numpy calls)."""
+        dt = now - self.t_last[i]
+        if dt == 0:
+            return
+        self.t_last[i] = now
+        rates = self.rates[i]
+        left = self.left[i]  # a view: updated in place
+        left -= rates * dt
+        np.maximum(left, 0.0, out=left)
+        self.moved[i] += (rates[0] + rates[1]) * dt
+        blamed = self.blame[i]
+        if blamed != NOT_FROZEN:
+            lost = self.loss[i] * dt
+            self.phase_wait[i] += lost
+            self.waits[i, blamed] += lost
+
+    def resplit(self, i: int, now: float) -> None:
+        """Re-split one transfer's unchanged rate (a clock started or ended, or its cap
+        changed without changing its share), as `split` does, in scalars."""
+        self.settle_one(i, now)
+        rest, last, piece = self.left[i].tolist()
+        _, last_on, piece_on = self.on[i].tolist()
+        rate = float(self.rate[i])
+        one = min(rate, float(self.fixed[i, 2]))
+        last_rate = one if last_on and last > 0 else 0.0
+        rest_rate = rate - last_rate if rest > 0 else 0.0
+        piece_rate = one if piece_on and piece > 0 else 0.0
+        self.rates[i] = (rest_rate, last_rate, piece_rate)
+        t = min(
+            (
+                b / r
+                for b, r in ((rest, rest_rate), (last, last_rate), (piece, piece_rate))
+                if r > 0
+            ),
+            default=np.inf,
+        )
+        self.t_done[i] = now + t
+
+    def cap_of(self, i: int) -> tuple[float, float]:
+        """One transfer's cap as `reshare` computes it, and what it would move alone."""
+        fixed = self.fixed[i]
+        live = self.on[i] & (self.left[i] > 0)
+        if live[0]:
+            return min(fixed[1], self.k[i] * fixed[0]), fixed[4]
+        cap = min(fixed[1], (live[1] + live[2] * fixed[5]) * fixed[2])
+        return cap, min(fixed[3], cap)
+
+    def recharge(self, i: int, alone: float) -> None:
+        """Time lost by one transfer whose rate is unchanged but whose rate alone changed."""
+        loss = 1.0 - self.rate[i] / alone if alone > 0 else 0.0
+        charged = loss > _LOSS_EPS and self.frozen_by[i] != NOT_FROZEN
+        self.loss[i] = loss if charged else 0.0
+        self.blame[i] = self.frozen_by[i] if charged else NOT_FROZEN
+
+    def all_through(self, i: int) -> bool:
+        """Fluid, piece and the last channel's load (once that channel started) are through."""
+        return bool(
+            self.rest[i] <= 0 and self.piece[i] <= 0 and self.last_on[i] and self.last[i] <= 0
+        )
 
 
 def _same(before: tuple[np.ndarray, np.ndarray], ids: np.ndarray, room: np.ndarray) -> bool:
@@ -278,6 +411,7 @@ class _Simulation:
         self.next_flow_t = np.inf
         self.dirty: set[int] = set()
         """Tiers whose sharing may have changed."""
+        self.cap_changes = 0
         self.trace_on = trace
         self.trace: list[UsageSample] = []
 
@@ -311,37 +445,123 @@ class _Simulation:
             self.next_step(db, now)
         elif kind == _TAIL_END:  # a transfer's fixed tail is over: its drives go back
             self.release(db, now)
-        elif token == db.serial:  # _INIT_END of a transfer still running
+        elif token != db.serial:  # an event of a transfer that has ended
+            return
+        elif kind == _INIT_END:
             self.channel_streams(db, now)
+        else:
+            self.clock_on(db, kind == _PIECE_ON, now)
 
     def channel_streams(self, db: _Db, now: float) -> None:
-        f, i = self.flows, db.job.index
+        f, i, step = self.flows, db.job.index, db.current
         db.initing = False
         f.k[i] += 1
         if f.k[i] == 1:
             self.active.setdefault(db.job.priority, set()).add(i)
             f.t_last[i] = now
             self.dirty.add(db.job.priority)
-        elif f.at_cap[i]:
+            if step.piece_bytes > 0:  # the first channel moves the largest piece
+                self.clock_after(db, _PIECE_ON, step.piece_cart_s, now)
+        elif f.at_cap[i] and f.rest[i] > 0:
             self.dirty.add(db.job.priority)  # its cap held it: one more channel counts
+        if f.k[i] == db.job.channels:  # the last channel to start moves its own load
+            self.clock_after(db, _LAST_ON, step.last_cart_s, now)
         self.want_channel(db, now)
 
+    def clock_after(self, db: _Db, kind: int, cartridges_s: float, now: float) -> None:
+        """A channel clock starts once its channel has loaded and located its cartridges
+        (holding its drive meanwhile)."""
+        if cartridges_s > 0:
+            self.push(now + cartridges_s, kind, db.job.index, db.serial)
+        else:
+            self.clock_on(db, kind == _PIECE_ON, now)
+
+    def clock_on(self, db: _Db, piece: bool, now: float) -> None:
+        """The first channel starts on the largest piece, or the last one on its load."""
+        f, i = self.flows, db.job.index
+        f.settle_one(i, now)
+        (f.piece_on if piece else f.last_on)[i] = True
+        if f.all_through(i):  # nothing left for the last channel (its load was empty)
+            self.end_transfer(db, now)
+        elif f.rest[i] > 0:  # the fluid's cap is unchanged: only this database re-splits
+            f.resplit(i, now)
+            self.refresh_done(db.job.priority)
+        else:  # the database now asks for one more channel's rate
+            self.cap_changed(db, now)
+
+    def cap_changed(self, db: _Db, now: float) -> None:
+        """A transfer's cap changed: re-share its tier, unless a saturated resource holds
+        it below the new cap as below the old one — then its max-min fair rate, and every
+        other rate, stay as they are, and only its split changes."""
+        f, i, tier = self.flows, db.job.index, db.job.priority
+        self.cap_changes += 1
+        if tier not in self.dirty and not f.at_cap[i]:
+            cap, alone = f.cap_of(i)
+            if cap >= f.rate[i]:
+                f.resplit(i, now)
+                f.recharge(i, alone)
+                self.refresh_done(tier)
+                return
+        self.dirty.add(tier)
+
+    def refresh_done(self, tier: int) -> None:
+        """A tier's first finish after one of its transfers re-split its rate."""
+        if tier in self.shared:
+            self.tier_done[tier] = float(self.flows.t_done[self.shared[tier][0]].min())
+            self.next_flow_t = min(self.tier_done.values())
+
     def finish_parts(self, now: float) -> None:
-        """A rest or piece is through: snap round-off, end finished transfers, and
-        re-share their tiers (caps or splits changed)."""
+        """A fluid, piece or last channel's load is through: snap round-off, end finished
+        transfers, and re-share their tiers where a cap changed (the fluid is through, or
+        a clock is through after it), else re-split the one transfer."""
         f = self.flows
         ids = self.through(now)
-        f.settle(ids, now)
-        tol = 1e-9 * np.maximum(f.volume[ids], 1.0)
-        f.rest[ids] = np.where(f.rest[ids] <= tol, 0.0, f.rest[ids])
-        f.piece[ids] = np.where(f.piece[ids] <= tol, 0.0, f.piece[ids])
+        if len(ids) == 1:  # the usual case, in scalars
+            i = int(ids[0])
+            f.settle_one(i, now)
+            left = f.left[i]  # a view
+            left[left <= 1e-9 * max(f.volume[i], 1.0)] = 0.0
+        else:
+            f.settle(ids, now)
+            left = f.left[ids]
+            left[left <= 1e-9 * np.maximum(f.volume[ids], 1.0)[:, None]] = 0.0
+            f.left[ids] = left
         f.t_done[ids] = np.inf
+        resplit: set[int] = set()
         for i in ids.tolist():
             db = self.dbs[i]
-            self.dirty.add(db.job.priority)
-            if f.rest[i] <= 0 and f.piece[i] <= 0:
+            if f.all_through(i):
                 self.end_transfer(db, now)
+                continue
+            if f.rest[i] > 0:
+                f.resplit(i, now)
+                resplit.add(db.job.priority)
+                continue
+            serial, changes = db.serial, self.cap_changes
+            if not db.own_drives:
+                self.fluid_through(db, now)  # (may start the last channel: its cap changes)
+            if db.serial == serial and self.cap_changes == changes:
+                self.cap_changed(db, now)
         self.next_flow_t = np.inf
+        for tier in resplit - self.dirty:
+            self.refresh_done(tier)
+        if not self.dirty:
+            self.next_flow_t = min(self.tier_done.values(), default=np.inf)
+
+    def fluid_through(self, db: _Db, now: float) -> None:
+        """The shared bytes are through; the last channel's load (or the largest piece)
+        is not. The channels other than the last and the piece's have finished their
+        files, so a last channel that has not started asks the pool for no drive: it
+        takes one of its database's (which keeps them all until the job ends, as RMAN
+        does), and a request it had queued is withdrawn."""
+        db.own_drives = True
+        job = db.job
+        if job.pool is None:
+            return
+        self.owed[job.pool][job.priority] -= job.channels - db.held
+        if db.waiting:
+            self.set_waiting(db, False)
+            self.want_channel(db, now)
 
     def through(self, now: float) -> np.ndarray:
         """The transfers whose rest or piece is through at `now`, in index order (only
@@ -382,8 +602,8 @@ class _Simulation:
             return
         db.serial += 1
         db.held = 0
-        db.initing = db.waiting = False
-        self.flows.start(db.job.index, step.volume_bytes, step.piece_bytes)
+        db.initing = db.waiting = db.own_drives = False
+        self.flows.start(db.job.index, step.volume_bytes, step.piece_bytes, step.last_bytes)
         if db.job.pool is not None:
             owed = self.owed.setdefault(db.job.pool, {})
             owed[db.job.priority] = owed.get(db.job.priority, 0) + db.job.channels
@@ -404,15 +624,17 @@ class _Simulation:
         )
         self.active[job.priority].discard(i)
         self.dirty.add(job.priority)
-        f.rate[i] = f.rest_rate[i] = f.piece_rate[i] = f.loss[i] = 0.0
+        f.rate[i] = f.loss[i] = 0.0
+        f.rates[i] = 0.0
         f.t_done[i] = np.inf
         f.k[i] = 0
-        db.serial += 1  # its pending init and drive request are void now
+        db.serial += 1  # its pending init, clocks and drive request are void now
         if job.pool is not None:
-            self.owed[job.pool][job.priority] -= job.channels - db.held
+            if not db.own_drives:
+                self.owed[job.pool][job.priority] -= job.channels - db.held
             self.set_waiting(db, False)
         if step.tail_s > 0:
-            # Per-job overhead, ramp-down, cartridges: the plan's time beyond the fluid,
+            # The per-job overhead: the plan's fixed time after the channels are through,
             # during which the job's channels keep their drives.
             self.push(now + step.tail_s, _TAIL_END, i)
         else:
@@ -437,6 +659,9 @@ class _Simulation:
         """Start the next channel's initialisation (after a drive, if it needs one)."""
         job = db.job
         if db.initing or db.waiting or self.flows.k[job.index] >= job.channels:
+            return
+        if db.own_drives:
+            self.start_last(db, now)
             return
         if job.pool is None:
             self.start_init(db, now)
@@ -474,8 +699,25 @@ class _Simulation:
             self.start_init(db, now)
 
     def start_init(self, db: _Db, now: float) -> None:
+        if not self.flows.k[db.job.index]:  # the first channel
+            db.first_init_s = now
         db.initing = True
         self.push(now + db.job.channel_init_s, _INIT_END, db.job.index, db.serial)
+
+    def start_last(self, db: _Db, now: float) -> None:
+        """The fluid is through before the last channel started: the channels between,
+        whose files the streaming channels moved, do not start; the last one takes the
+        database's own drive now (a channel that finished its files hands it over), and
+        streams once it is allocated — the plan's m × init after the first channel began,
+        channels being allocated one after another — and has loaded its cartridges."""
+        job = db.job
+        self.flows.k[job.index] = job.channels - 1
+        ready = db.first_init_s + job.channels * job.channel_init_s
+        if ready > now:
+            db.initing = True
+            self.push(ready, _INIT_END, job.index, db.serial)
+        else:
+            self.channel_streams(db, now)
 
     # ---------------------------------------------------------------- sharing
 

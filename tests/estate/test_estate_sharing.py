@@ -112,6 +112,8 @@ def _check_conservation(est) -> None:
             st.sampled_from(["none", "cumulative"]),
             st.booleans(),  # archived logs on disk
             st.sampled_from([1.0, 3.0]),
+            st.sampled_from([None, "60 GB", "800 GB"]),  # largest file
+            st.sampled_from([None, "2 min"]),  # job overhead
         ),
         min_size=1,
         max_size=7,
@@ -131,10 +133,12 @@ def test_conservation_property(dbs, drives, media):
                 level1=l1,
                 logs_on_disk=logs,
                 compression=r,
+                largest_file=largest if largest and size != "100 GB" else None,
+                extra={"backup": {"job_overhead": overhead}} if overhead else None,
             ),
             prio,
         )
-        for i, (size, ch, prio, init, detect, l1, logs, r) in enumerate(dbs)
+        for i, (size, ch, prio, init, detect, l1, logs, r, largest, overhead) in enumerate(dbs)
     ]
     est = estate(scenarios, shared=[{**LIB, "count": drives}, {**MS, "rate": media}])
     _check_conservation(est)
