@@ -1049,16 +1049,20 @@ def _too_deep(source: str) -> ScenarioError:
 
 
 def _check_nesting(doc: Any, source: str) -> None:
-    """Refuse a document nested deeper than MAX_NESTING (iteratively: no recursion)."""
+    """Refuse a document with any value deeper than MAX_NESTING (iteratively: no
+    recursion). Only tables and arrays are visited: a value lies deeper than the limit
+    exactly when a non-empty table or array lies at it."""
+    if not isinstance(doc, dict | list):
+        return
     stack: list[tuple[Any, int]] = [(doc, 0)]
     while stack:
         node, depth = stack.pop()
-        if depth > MAX_NESTING:
+        values = node.values() if isinstance(node, dict) else node
+        if depth >= MAX_NESTING and len(values):
             raise _too_deep(source)
-        if isinstance(node, dict):
-            stack.extend((v, depth + 1) for v in node.values())
-        elif isinstance(node, list):
-            stack.extend((v, depth + 1) for v in node)
+        for v in values:
+            if isinstance(v, dict | list):
+                stack.append((v, depth + 1))
 
 
 def load_scenario(path: str | Path, catalog: Catalog | None = None) -> Scenario:

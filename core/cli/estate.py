@@ -22,6 +22,7 @@ from ..estate import (
 from ..estate.least import MAX_SIMULATIONS
 from ..estate.least_words import alone_rows, answer_rows, frontier_rows, least_summary
 from ..estate.run import estate_to_json
+from ..gc_pause import without_cyclic_gc
 from ..jsonable import dumps_json
 from ..scenario import Scenario
 from ..units import format_duration
@@ -171,6 +172,7 @@ def _write_fix(args: argparse.Namespace, estate: Estate, least: LeastHardware, c
     return str(args.output)
 
 
+@without_cyclic_gc
 def run(args: argparse.Namespace) -> int:
     _check_fix_args(args)
     with ExitStack() as stack:

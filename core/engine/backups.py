@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..result import BackupJob
-from ..scenario import Scenario
+from ..scenario import Scenario, Stage
 from ..units import DAY
 from .flow import LARGEST_FILE_LABEL, Flow, move
 from .path import BACKUP, PathModel, build_path_model
@@ -32,9 +32,12 @@ def _job(
     effective_basis_bytes: float,
     scan: Flow | None = None,
     scan_bottleneck: str = "",
+    flow: Flow | None = None,
 ) -> BackupJob:
+    """One backup job; `flow` is the volume's move through `model` when already known."""
     b = scenario.backup
-    flow = move(volume, model, b.channel_init_s, _piece(scenario, largest), b.job_overhead_s)
+    if flow is None:
+        flow = move(volume, model, b.channel_init_s, _piece(scenario, largest), b.job_overhead_s)
     duration = flow.duration_s
     if is_batch(duration, scan.duration_s if scan is not None else None):
         # A batch of trials: durations only (the labels are the plan's).
@@ -77,11 +80,15 @@ def level1_volume(scenario: Scenario, size_bytes: float) -> float:
     return size_bytes * change_fraction(db.daily_change, b.level1_every_s / DAY)
 
 
+def _read_side(scenario: Scenario) -> tuple[Stage, ...]:
+    return tuple(st for st in scenario.path if st.carries == "data" and st.kind != "cpu")
+
+
 def read_side_model(scenario: Scenario) -> PathModel:
     """The database side of the path (stages that carry data bytes, CPU aside): what a
     level 1 without block change tracking reads the whole database through. Without such
     a stage, the whole path."""
-    data = tuple(st for st in scenario.path if st.carries == "data" and st.kind != "cpu")
+    data = _read_side(scenario)
     return build_path_model(replace(scenario, path=data) if data else scenario, BACKUP)
 
 
@@ -104,10 +111,14 @@ def archivelog_volume(scenario: Scenario, size_bytes: float, level0_s: float,
 def backup_jobs(
     scenario: Scenario, model: PathModel, size_bytes: float | None = None
 ) -> tuple[BackupJob, ...]:
-    """Level 0, the largest level 1 (if any) and one archived-log backup."""
+    """Level 0, the largest level 1 (if any) and one archived-log backup; `model` is the
+    scenario's backup path (`build_path_model(scenario, BACKUP)`)."""
     db, b, tg = scenario.database, scenario.backup, scenario.targets
     size = db.size_bytes if size_bytes is None else size_bytes
-    jobs = [_job("level0", scenario, model, size, db.largest_file_bytes, tg.backup_window_s, size)]
+    piece = _piece(scenario, db.largest_file_bytes)
+    level0 = move(size, model, b.channel_init_s, piece, b.job_overhead_s)
+    jobs = [_job("level0", scenario, model, size, db.largest_file_bytes, tg.backup_window_s, size,
+                 flow=level0)]  # fmt: skip
     level1_s = 0.0
     if b.level1 != "none":
         vol = level1_volume(scenario, size)
@@ -115,9 +126,11 @@ def backup_jobs(
         largest = db.largest_file_bytes * frac if db.largest_file_bytes is not None else None
         scan, scan_bn = None, ""
         if not b.block_change_tracking:
-            reader = read_side_model(scenario)
-            scan = move(size, reader, b.channel_init_s, _piece(scenario, db.largest_file_bytes),
-                        b.job_overhead_s)  # fmt: skip
+            if _read_side(scenario):
+                reader = read_side_model(scenario)
+                scan = move(size, reader, b.channel_init_s, piece, b.job_overhead_s)
+            else:  # it reads through the whole path, as the level 0 did: the same move
+                reader, scan = model, level0
             scan_bn = "" if is_batch(scan.duration_s) else reader.bottleneck
         job = _job("level1", scenario, model, vol, largest, tg.backup_window_s, size, scan, scan_bn)
         jobs.append(job)

@@ -200,3 +200,21 @@ def test_a_scenario_in_an_estate_keeps_its_comments(folder):
     a = load_estate(folder / "estate.toml").databases[0].scenario
     assert a.comments["path[0].count"] == "two drives"
     assert dict(a.comments) == {"": "the A database", "path[0].count": "two drives"}
+
+
+def test_the_command_gives_the_garbage_collector_back_as_it_found_it(capsys):
+    """`rto-planner estate` pauses the cyclic collector while it runs (core/gc_pause.py)
+    and restores it, also after an error."""
+    import gc
+
+    assert gc.isenabled()
+    assert run(capsys, "estate", str(DEMO), "--no-least")[0] == 0
+    assert gc.isenabled()
+    assert run(capsys, "estate", str(DEMO), "--only", "Nobody")[0] == 2
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert run(capsys, "estate", str(DEMO), "--no-least")[0] == 0
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
