@@ -275,19 +275,23 @@ class _Flows:
         most of the time.)"""
         rest, last, piece = self.settle(ids, now)
         rest_left = rest > 0
-        last_live = self.last_on[ids] & (last > 0)
-        piece_live = self.piece_on[ids] & (piece > 0)
-        c = self.c[ids]
-        private = self.private[ids]
-        all_fluid = bool(rest_left.all())  # the usual case: fewer numpy calls
+        all_fluid = bool(rest_left.all())
+        # Channel clocks moving (None: none in this tier, the usual case: fewer calls)
+        last_live = piece_live = None
+        if (self.last_on[ids] | self.piece_on[ids]).any():
+            last_live = self.last_on[ids] & (last > 0)
+            piece_live = self.piece_on[ids] & (piece > 0)
         cap = self.k[ids] * self.per_channel[ids]
         if not all_fluid:
-            clocks = (last_live + (piece_live & self.two[ids])) * c
+            if last_live is None:
+                clocks = 0.0
+            else:
+                clocks = (last_live + (piece_live & self.two[ids])) * self.c[ids]
             cap = np.where(rest_left, cap, clocks)
-        np.minimum(private, cap, out=cap)
+        np.minimum(self.private[ids], cap, out=cap)
         got = share_tier(cap, use, room)
         rate = got.rate
-        self.split(ids, rate, rest, last, piece, c, rest_left, last_live, piece_live, now)
+        self.split(ids, rate, rest, last, piece, rest_left, last_live, piece_live, now)
         frozen_by = got.frozen_by
         frozen = frozen_by != NOT_FROZEN
         self.at_cap[ids] = ~frozen
@@ -304,33 +308,33 @@ class _Flows:
         self.blame[ids] = np.where(charged, blame, NOT_FROZEN)
 
     def split(self, ids: np.ndarray, rate: np.ndarray, rest: np.ndarray, last: np.ndarray,
-              piece: np.ndarray, c: np.ndarray, rest_left: np.ndarray, last_live: np.ndarray,
-              piece_live: np.ndarray, now: float) -> None:  # fmt: skip
+              piece: np.ndarray, rest_left: np.ndarray, last_live: np.ndarray | None,
+              piece_live: np.ndarray | None, now: float) -> None:  # fmt: skip
         """Split settled transfers' rates: the last channel's load and the piece's clock
         at min(c, rate), the fluid the rate the last channel leaves; when each part is
-        next through."""
+        next through (`*_live` None: no channel clock moves)."""
         m = len(ids)
         self.rate[ids] = rate
         t = np.full(m, np.inf)
-        one = np.minimum(rate, c) if last_live.any() or piece_live.any() else None
+        one = None if last_live is None else np.minimum(rate, self.c[ids])
         if one is not None and last_live.any():
             last_rate = one * last_live
             rest_rate = (rate - last_rate) * rest_left
             np.divide(last, last_rate, out=t, where=last_rate > 0)
+            self.last_rate[ids] = last_rate
         else:
-            last_rate = np.zeros(m)
             rest_rate = rate * rest_left
+            self.last_rate[ids] = 0.0
         np.minimum(t, np.divide(rest, rest_rate, out=np.full(m, np.inf), where=rest_rate > 0),
                    out=t)  # fmt: skip
         if one is not None and piece_live.any():
             piece_rate = one * piece_live
             np.minimum(t, np.divide(piece, piece_rate, out=np.full(m, np.inf),
                                     where=piece_rate > 0), out=t)  # fmt: skip
+            self.piece_rate[ids] = piece_rate
         else:
-            piece_rate = np.zeros(m)
+            self.piece_rate[ids] = 0.0
         self.rest_rate[ids] = rest_rate
-        self.last_rate[ids] = last_rate
-        self.piece_rate[ids] = piece_rate
         t += now
         self.t_done[ids] = t
 
