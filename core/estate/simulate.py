@@ -210,11 +210,14 @@ class _Flows:
         """What each transfer gets from the sharing (data bytes/s of the resources)."""
         self.loss = np.zeros(n)
         self.blame = np.full(n, NOT_FROZEN, dtype=np.int64)
-        self.at_cap = np.zeros(n, dtype=bool)
         self.frozen_by = np.full(n, NOT_FROZEN, dtype=np.int64)
         self.phase_wait = np.zeros(n)
         self.k = np.zeros(n, dtype=np.int64)
-        self.waiting = np.zeros(n, dtype=bool)
+        self.kcap = np.zeros(n)
+        """What each transfer's streaming channels and own stages let through:
+        min(private, k × c_channel), kept with `k` (`set_k`)."""
+        self.wait_pool = np.full(n, -1, dtype=np.int64)
+        """The pool each transfer waits for a drive of, else -1."""
         self.per_channel = np.array([j.per_channel_Bps for j in jobs])
         self.private = np.array([j.private_Bps for j in jobs])
         channels = np.array([j.channels for j in jobs], dtype=np.int64)
@@ -226,7 +229,6 @@ class _Flows:
         self.c = np.array([j.channel_alone_Bps for j in jobs])
         self.two = channels > 1
         """Whether the piece's channel is another than the last (one channel: the same)."""
-        self.pool = np.array([-1 if j.pool is None else j.pool for j in jobs], dtype=np.int64)
         self.waits = np.zeros((n, n_resources))
         self.t_last = np.zeros(n)
         self.t_done = np.full(n, np.inf)
@@ -239,9 +241,18 @@ class _Flows:
         self.last_on[i] = self.piece_on[i] = False
         self.rest_rate[i] = self.last_rate[i] = self.piece_rate[i] = 0.0
         self.rate[i] = self.loss[i] = self.phase_wait[i] = 0.0
-        self.blame[i] = NOT_FROZEN
-        self.k[i] = 0
+        self.blame[i] = self.frozen_by[i] = NOT_FROZEN
+        self.set_k(i, 0)
         self.t_done[i] = np.inf
+
+    def set_k(self, i: int, k: int) -> None:
+        """Channels streaming, and the cap they give while the fluid has bytes."""
+        self.k[i] = k
+        self.kcap[i] = min(self.private[i], k * self.per_channel[i]) if k else 0.0
+
+    def at_cap(self, i: int) -> bool:
+        """Whether the last sharing gave the transfer its cap (no resource held it)."""
+        return bool(self.frozen_by[i] == NOT_FROZEN)
 
     def settle(self, ids: np.ndarray, now: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Move transfers forward to `now` at their (constant) rates; what is left of
@@ -278,23 +289,22 @@ class _Flows:
         all_fluid = bool(rest_left.all())
         # Channel clocks moving (None: none in this tier, the usual case: fewer calls)
         last_live = piece_live = None
-        if (self.last_on[ids] | self.piece_on[ids]).any():
-            last_live = self.last_on[ids] & (last > 0)
+        last_on = self.last_on[ids]
+        if last_on.any() or self.piece_on[ids].any():
+            last_live = last_on & (last > 0)
             piece_live = self.piece_on[ids] & (piece > 0)
-        cap = self.k[ids] * self.per_channel[ids]
+        cap = self.kcap[ids]
         if not all_fluid:
             if last_live is None:
                 clocks = 0.0
             else:
                 clocks = (last_live + (piece_live & self.two[ids])) * self.c[ids]
-            cap = np.where(rest_left, cap, clocks)
-        np.minimum(self.private[ids], cap, out=cap)
+            cap = np.where(rest_left, cap, np.minimum(self.private[ids], clocks))
         got = share_tier(cap, use, room)
         rate = got.rate
         self.split(ids, rate, rest, last, piece, rest_left, last_live, piece_live, now)
         frozen_by = got.frozen_by
         frozen = frozen_by != NOT_FROZEN
-        self.at_cap[ids] = ~frozen
         self.frozen_by[ids] = frozen_by
         # time lost: the share below what it would move alone, charged to what held it
         alone = self.alone_all[ids]
@@ -302,7 +312,7 @@ class _Flows:
             alone = np.where(rest_left, alone, np.minimum(self.alone_path[ids], cap))
         m = len(ids)
         loss = 1.0 - np.divide(rate, alone, out=np.ones(m), where=alone > 0)
-        blame = np.where(frozen, frozen_by, np.where(self.waiting[ids], self.pool[ids], -1))
+        blame = np.where(frozen, frozen_by, self.wait_pool[ids])
         charged = (loss > _LOSS_EPS) & (blame != NOT_FROZEN)
         self.loss[ids] = np.where(charged, loss, 0.0)
         self.blame[ids] = np.where(charged, blame, NOT_FROZEN)
@@ -376,7 +386,7 @@ class _Flows:
     def cap_of(self, i: int) -> tuple[float, float]:
         """One transfer's cap as `reshare` computes it, and what it would move alone."""
         if self.rest[i] > 0:
-            return min(self.private[i], self.k[i] * self.per_channel[i]), self.alone_all[i]
+            return self.kcap[i], self.alone_all[i]
         last = bool(self.last_on[i] and self.last[i] > 0)
         piece = bool(self.piece_on[i] and self.piece[i] > 0 and self.two[i])
         cap = min(self.private[i], (last + piece) * self.c[i])
@@ -468,14 +478,14 @@ class _Simulation:
     def channel_streams(self, db: _Db, now: float) -> None:
         f, i, step = self.flows, db.job.index, db.current
         db.initing = False
-        f.k[i] += 1
+        f.set_k(i, f.k[i] + 1)
         if f.k[i] == 1:
             self.active.setdefault(db.job.priority, set()).add(i)
             f.t_last[i] = now
             self.dirty.add(db.job.priority)
             if step.piece_bytes > 0:  # the first channel moves the largest piece
                 self.clock_after(db, _PIECE_ON, step.piece_cart_s, now)
-        elif f.at_cap[i] and f.rest[i] > 0:
+        elif f.rest[i] > 0 and f.at_cap(i):
             self.dirty.add(db.job.priority)  # its cap held it: one more channel counts
         if f.k[i] == db.job.channels:  # the last channel to start moves its own load
             serial = db.serial
@@ -511,7 +521,7 @@ class _Simulation:
         other rate, stay as they are, and only its split changes."""
         f, i, tier = self.flows, db.job.index, db.job.priority
         self.cap_changes += 1
-        if tier not in self.dirty and not f.at_cap[i]:
+        if tier not in self.dirty and not f.at_cap(i):
             cap, alone = f.cap_of(i)
             if cap >= f.rate[i]:
                 f.resplit(i, now)
@@ -645,7 +655,7 @@ class _Simulation:
         self.dirty.add(job.priority)
         f.rate[i] = f.rest_rate[i] = f.last_rate[i] = f.piece_rate[i] = f.loss[i] = 0.0
         f.t_done[i] = np.inf
-        f.k[i] = 0
+        f.set_k(i, 0)
         db.serial += 1  # its pending init, clocks and drive request are void now
         if job.pool is not None:
             if not db.own_drives:
@@ -671,7 +681,7 @@ class _Simulation:
 
     def set_waiting(self, db: _Db, waiting: bool) -> None:
         db.waiting = waiting
-        self.flows.waiting[db.job.index] = waiting
+        self.flows.wait_pool[db.job.index] = db.job.pool if waiting else -1
 
     def want_channel(self, db: _Db, now: float) -> None:
         """Start the next channel's initialisation (after a drive, if it needs one)."""
@@ -688,7 +698,7 @@ class _Simulation:
         db.wait_since = now
         queue = self.queues.setdefault(job.pool, [])
         heapq.heappush(queue, (job.priority, db.held, next(self.seq), job.index, db.serial))
-        if self.flows.k[job.index] and self.flows.at_cap[job.index]:
+        if self.flows.k[job.index] and self.flows.at_cap(job.index):
             self.dirty.add(job.priority)  # short of a channel for want of a drive
         self.grant(job.pool, now)
 
@@ -729,7 +739,7 @@ class _Simulation:
         streams once it is allocated — the plan's m × init after the first channel began,
         channels being allocated one after another — and has loaded its cartridges."""
         job = db.job
-        self.flows.k[job.index] = job.channels - 1
+        self.flows.set_k(job.index, job.channels - 1)
         ready = db.first_init_s + job.channels * job.channel_init_s
         if ready > now:
             db.initing = True
