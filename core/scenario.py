@@ -599,15 +599,18 @@ def _header_name(stripped: str) -> tuple[str, bool] | None:
 
 
 class _Loader:
-    """Validates one document; errors name the source, the key and (from `text`) its line.
+    """Validates one document; errors name the source, the key and its line (from the
+    key → line map `lines`, or worked out from `text`).
 
-    The key → line map is built from the text only when an error needs it: a valid file
-    (nearly every file of a 10,000-database estate) never pays for it."""
+    The map is built from the text only when an error needs it: a valid file (nearly
+    every file of a 10,000-database estate) never pays for it."""
 
-    def __init__(self, source: str, text: str | None = None) -> None:
+    def __init__(
+        self, source: str, lines: dict[str, int] | None = None, *, text: str | None = None
+    ) -> None:
         self.source = source
         self._text = text
-        self._lines: dict[str, int] | None = None
+        self._lines = lines
 
     @property
     def lines(self) -> dict[str, int]:
@@ -835,7 +838,7 @@ def scenario_from_mapping(
 ) -> Scenario:
     """Validate a parsed TOML document (or a form's dict of strings) into a Scenario."""
     catalog = shipped_catalog() if catalog is None else catalog
-    loader = _Loader(source, text)
+    loader = _Loader(source, text=text)
     if not isinstance(doc, Mapping):
         raise loader.error("", "a scenario must be a TOML table")
     fmt = doc.get("format", FORMAT_VERSION)

@@ -287,7 +287,7 @@ def estate_from_mapping(
 ) -> Estate:
     """Validate a parsed ESTATE.toml into an Estate (scenarios loaded and checked)."""
     catalog = shipped_catalog() if catalog is None else catalog
-    loader = _Loader(source, text)
+    loader = _Loader(source, text=text)
     if not isinstance(doc, Mapping):
         raise loader.error("", "an estate must be a TOML table")
     if isinstance(doc.get("database"), Mapping):

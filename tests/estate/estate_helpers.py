@@ -75,3 +75,18 @@ def estate(
         ],
     }
     return estate_from_mapping(doc, source="test.toml", resolve=by_name.__getitem__)
+
+
+def with_shared_edits(doc: dict[str, Any], edits: dict[str, object]) -> dict[str, Any]:
+    """An estate document with `shared[i].key` edits made (None removes the key), as a
+    user would make them in the file; the document given is not changed."""
+    doc = dict(doc)
+    doc["shared"] = [dict(e) for e in doc["shared"]]
+    for key, value in edits.items():
+        index = int(key[len("shared[") : key.index("]")])
+        field = key.split(".", 1)[1]
+        if value is None:
+            doc["shared"][index].pop(field, None)
+        else:
+            doc["shared"][index][field] = value
+    return doc

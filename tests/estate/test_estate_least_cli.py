@@ -14,6 +14,8 @@ from rtoplanner.app.__main__ import main
 from rtoplanner.core.estate import run_estate
 from rtoplanner.core.estate.model import estate_from_mapping
 
+from .estate_helpers import with_shared_edits
+
 REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "data" / "estates" / "site_loss.toml"
 
@@ -26,14 +28,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 def demo_with_edits(edits: dict[str, object]):
     """The demo estate file with `shared[i].key` edits made, loaded as a file is."""
-    doc = tomllib.loads(DEMO.read_text(encoding="utf-8"))
-    for key, value in edits.items():
-        index = int(key[len("shared[") : key.index("]")])
-        field = key.split(".", 1)[1]
-        if value is None:
-            doc["shared"][index].pop(field, None)
-        else:
-            doc["shared"][index][field] = value
+    doc = with_shared_edits(tomllib.loads(DEMO.read_text(encoding="utf-8")), edits)
     return estate_from_mapping(doc, source="edited.toml", base_dir=DEMO.parent)
 
 

@@ -16,7 +16,7 @@ from rtoplanner.core.estate.least_candidates import shared_dimensions, with_shar
 from rtoplanner.core.estate.model import estate_from_mapping
 from rtoplanner.core.fix.prices import PriceBook, price_book
 
-from .estate_helpers import DRIVE, MEDIA, estate, scenario, shared_stage
+from .estate_helpers import DRIVE, MEDIA, estate, scenario, shared_stage, with_shared_edits
 
 LINK = {"kind": "network", "name": "WAN", "count": 1, "rate": "1.2 GB/s"}
 
@@ -113,15 +113,7 @@ def test_two_resources_together_are_cheaper_than_a_lot_of_one():
 
 def edited_estate(est: Estate, edits: dict[str, Any]) -> Estate:
     """The estate file with the answer's edits made, loaded as a file is."""
-    doc = {k: v for k, v in est.raw.items()}
-    doc["shared"] = [dict(e) for e in doc["shared"]]
-    for key, value in edits.items():
-        index = int(key[len("shared[") : key.index("]")])
-        field = key.split(".", 1)[1]
-        if value is None:
-            doc["shared"][index].pop(field, None)
-        else:
-            doc["shared"][index][field] = value
+    doc = with_shared_edits(dict(est.raw), edits)
     by_name = {d.scenario.name: d.scenario for d in est.databases}
     return estate_from_mapping(doc, source="edited.toml", resolve=by_name.__getitem__)
 
