@@ -8,6 +8,7 @@ rate takes the item's figure, and the plan says so.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import tomllib
 from collections.abc import Iterable, Iterator
@@ -76,7 +77,10 @@ class CatalogItem:
         return None if self.rate_Bps is None else self.rate_Bps * self.derate
 
 
+@functools.lru_cache(maxsize=1024)
 def _norm(name: str) -> str:
+    """The name as looked up: letters and digits, lower case (the same few names are
+    looked up for every scenario of an estate: worked out once each)."""
     return "".join(ch for ch in name.lower() if ch.isalnum())
 
 
