@@ -436,6 +436,8 @@ class _Simulation:
         """Tiers whose sharing may have changed."""
         self.cap_changes = 0
         self.trace_on = trace
+        cap = self.res.capacity
+        self.inverse_capacity = np.divide(1.0, cap, out=np.zeros_like(cap), where=cap > 0)
         self.trace: list[UsageSample] = []
 
     # ---------------------------------------------------------------- the loop
@@ -780,20 +782,22 @@ class _Simulation:
             self.tier_done[tier] = float(f.t_done[ids].min())
         self.next_flow_t = min(self.tier_done.values(), default=np.inf)
         if self.trace_on:
-            active = np.flatnonzero(f.k > 0)
-            self.sample(now, active, f.rate[active])
+            self.sample(now)
 
     def take(self, room: np.ndarray, ids: np.ndarray) -> None:
         """What a tier's transfers use, taken from `room`."""
         room -= self.flows.rate[ids] @ self.res.use[ids]
         np.maximum(room, 0.0, out=room)
 
-    def sample(self, now: float, ids: np.ndarray, rate: np.ndarray) -> None:
-        use = rate @ self.res.use[ids] if len(ids) else np.zeros(len(self.res.names))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            share = np.where(self.res.capacity > 0, use / self.res.capacity, 0.0)
+    def sample(self, now: float) -> None:
+        """The use of every resource now: what the sharing tiers' transfers use (a
+        transfer not in a sharing tier moves nothing), without scanning every database."""
+        use = np.zeros(len(self.res.names))
+        for ids, _room in self.shared.values():
+            use += self.flows.rate[ids] @ self.res.use[ids]
+        share = (use * self.inverse_capacity).tolist()
         held = tuple(u - f for u, f in zip(self.res.units, self.res.free, strict=True))
-        self.trace.append(UsageSample(now, tuple(share.tolist()), held))
+        self.trace.append(UsageSample(now, tuple(share), held))
 
     def results(self) -> list[DatabaseRun]:
         names = self.res.names
