@@ -9,6 +9,7 @@ from typing import Any
 
 from .. import ENGINE_VERSION
 from ..engine.recovery import recovery_verdict
+from ..gc_pause import without_cyclic_gc
 from ..result import Phase
 from .jobs import Job, build_jobs
 from .model import Estate
@@ -147,6 +148,7 @@ def _deciding(resources: list[ResourceSummary]) -> str | None:
     return best.name if best.waited_s > 0 else None
 
 
+@without_cyclic_gc
 def run_estate(
     estate: Estate,
     *,

@@ -218,3 +218,32 @@ def test_the_command_gives_the_garbage_collector_back_as_it_found_it(capsys):
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_run_estate_pauses_the_garbage_collector_and_gives_it_back(monkeypatch):
+    """run_estate (the GUI's and the least-hardware search's too) runs with the cyclic
+    collector paused, and leaves it as it found it, also when cancelled."""
+    import gc
+
+    from rtoplanner.core.errors import CoreError
+    from rtoplanner.core.estate import run as run_module
+
+    seen = []
+    simulate = run_module.simulate
+
+    def watched(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return simulate(*args, **kwargs)
+
+    monkeypatch.setattr(run_module, "simulate", watched)
+    est = load_estate(DEMO)
+    run_module.run_estate(est)
+    assert seen == [False] and gc.isenabled()
+
+    def cancelled(*args, **kwargs):
+        raise CoreError("estate simulation cancelled")
+
+    monkeypatch.setattr(run_module, "simulate", cancelled)
+    with pytest.raises(CoreError):
+        run_module.run_estate(est)
+    assert gc.isenabled()
