@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Smoke-test a built bundle the way a user gets it: copied to another folder, with no
 # Python, checkout or venv on the path, its own empty home. Runs `plan` on every demo
-# shipped inside it, `catalog list`, `report`, `gui --screenshot`, and times start-up.
+# shipped inside it, `estate` on the demo estates, `catalog list`, `report`,
+# `gui --screenshot` (a plan, and the demo estate's window) and times start-up.
 # Usage: packaging/smoke.sh BUNDLE_DIR   (e.g. build/bundle/dist/rto-planner)
 set -euo pipefail
 SRC="$(cd "$1" && pwd)"
@@ -27,6 +28,9 @@ done
   && echo "ok   report ($(du -k "$T/plan.pdf" | cut -f1) KB)"
 "$B" gui --screenshot "$T/window.png" && head -c8 "$T/window.png" | grep -q "PNG" \
   && echo "ok   gui --screenshot"
+estate="$T/RTO Planner/_internal/rtoplanner/data/estates/site_loss.toml"
+"$B" gui "$estate" --screenshot "$T/estate.png" && head -c8 "$T/estate.png" | grep -q "PNG" \
+  && echo "ok   gui ESTATE.toml --screenshot (the Estate window)"
 "$B" --version
 grep -q "rto-planner gui --screenshot" "$XDG_STATE_HOME/rto-planner/log/rto-planner.log" \
   && echo "ok   log: $(wc -l < "$XDG_STATE_HOME/rto-planner/log/rto-planner.log") lines in \$XDG_STATE_HOME/rto-planner/log/rto-planner.log"
