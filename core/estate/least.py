@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from ..catalog import DEFAULT_CURRENCY, Catalog, shipped_catalog
 from ..errors import CoreError
-from ..fix.model import FREE, Change, Cost
+from ..fix.model import FREE, Change, Cost, merged_edits
 from ..fix.prices import PriceBook
 from ..scenario import Stage
 from .least_candidates import SharedDimension, shared_dimensions, with_shared_stages
@@ -91,10 +91,7 @@ class EstatePoint:
 
     @property
     def edits(self) -> dict[str, object]:
-        out: dict[str, object] = {}
-        for c in self.changes:
-            out.update(c.edits)
-        return out
+        return merged_edits(self.changes)
 
 
 @dataclass(frozen=True)

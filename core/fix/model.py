@@ -132,10 +132,15 @@ class FixPoint:
 
     @property
     def edits(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for c in self.changes:
-            out.update(c.edits)
-        return out
+        return merged_edits(self.changes)
+
+
+def merged_edits(changes: tuple[Change, ...]) -> dict[str, Any]:
+    """The file edits of a set of changes, as one mapping (dotted key → value)."""
+    out: dict[str, Any] = {}
+    for c in changes:
+        out.update(c.edits)
+    return out
 
 
 @dataclass(frozen=True)
