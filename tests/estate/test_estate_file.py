@@ -247,3 +247,27 @@ def test_run_estate_pauses_the_garbage_collector_and_gives_it_back(monkeypatch):
     with pytest.raises(CoreError):
         run_module.run_estate(est)
     assert gc.isenabled()
+
+
+def test_run_estate_in_a_worker_thread_leaves_the_garbage_collector_alone(monkeypatch):
+    """In a worker thread (the GUI's) the collector is not paused: switching it back on
+    there would collect the GUI thread's garbage, Qt objects included, in the worker — a
+    deadlock the test suite once hit (core/gc_pause.py)."""
+    import gc
+    import threading
+
+    from rtoplanner.core.estate import run as run_module
+
+    seen = []
+    simulate = run_module.simulate
+
+    def watched(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return simulate(*args, **kwargs)
+
+    monkeypatch.setattr(run_module, "simulate", watched)
+    est = load_estate(DEMO)
+    worker = threading.Thread(target=run_module.run_estate, args=(est,))
+    worker.start()
+    worker.join(60)
+    assert seen == [True] and gc.isenabled()
