@@ -220,15 +220,14 @@ def test_the_command_gives_the_garbage_collector_back_as_it_found_it(capsys):
         gc.enable()
 
 
-def test_run_estate_pauses_the_garbage_collector_and_gives_it_back(monkeypatch):
-    """run_estate (the GUI's and the least-hardware search's too) runs with the cyclic
-    collector paused, and leaves it as it found it, also when cancelled."""
+@pytest.fixture
+def gc_seen_by_simulate(monkeypatch):
+    """Whether the cyclic collector was on when run_estate simulated, run by run."""
     import gc
 
-    from rtoplanner.core.errors import CoreError
     from rtoplanner.core.estate import run as run_module
 
-    seen = []
+    seen: list[bool] = []
     simulate = run_module.simulate
 
     def watched(*args, **kwargs):
@@ -236,9 +235,22 @@ def test_run_estate_pauses_the_garbage_collector_and_gives_it_back(monkeypatch):
         return simulate(*args, **kwargs)
 
     monkeypatch.setattr(run_module, "simulate", watched)
+    return seen
+
+
+def test_run_estate_pauses_the_garbage_collector_and_gives_it_back(
+    monkeypatch, gc_seen_by_simulate
+):
+    """run_estate (the command's, the bench's) runs with the cyclic collector paused,
+    and leaves it as it found it, also on an error."""
+    import gc
+
+    from rtoplanner.core.errors import CoreError
+    from rtoplanner.core.estate import run as run_module
+
     est = load_estate(DEMO)
     run_module.run_estate(est)
-    assert seen == [False] and gc.isenabled()
+    assert gc_seen_by_simulate == [False] and gc.isenabled()
 
     def cancelled(*args, **kwargs):
         raise CoreError("estate simulation cancelled")
@@ -249,7 +261,7 @@ def test_run_estate_pauses_the_garbage_collector_and_gives_it_back(monkeypatch):
     assert gc.isenabled()
 
 
-def test_run_estate_in_a_worker_thread_leaves_the_garbage_collector_alone(monkeypatch):
+def test_run_estate_in_a_worker_thread_leaves_the_garbage_collector_alone(gc_seen_by_simulate):
     """In a worker thread (the GUI's) the collector is not paused: switching it back on
     there would collect the GUI thread's garbage, Qt objects included, in the worker — a
     deadlock the test suite once hit (core/gc_pause.py)."""
@@ -258,16 +270,7 @@ def test_run_estate_in_a_worker_thread_leaves_the_garbage_collector_alone(monkey
 
     from rtoplanner.core.estate import run as run_module
 
-    seen = []
-    simulate = run_module.simulate
-
-    def watched(*args, **kwargs):
-        seen.append(gc.isenabled())
-        return simulate(*args, **kwargs)
-
-    monkeypatch.setattr(run_module, "simulate", watched)
-    est = load_estate(DEMO)
-    worker = threading.Thread(target=run_module.run_estate, args=(est,))
+    worker = threading.Thread(target=run_module.run_estate, args=(load_estate(DEMO),))
     worker.start()
     worker.join(60)
-    assert seen == [True] and gc.isenabled()
+    assert gc_seen_by_simulate == [True] and gc.isenabled()
