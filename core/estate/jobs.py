@@ -235,8 +235,10 @@ def build_jobs(estate: Estate) -> list[Job]:
     for i, db in enumerate(estate.databases):
         restore, _backup, recovery, _jobs, _rpo = compute_core(db.estate_scenario)
         private, fluid, pool = _limits(db, restore, resource_index)
-        steps = _steps(db, recovery, restore)
-        if (failover := _failover(db, recovery)) is not None:
+        failover = _failover(db, recovery)
+        if failover is None:
+            steps = _steps(db, recovery, restore)
+        else:
             recovery, fluid, pool = failover, [], None
             steps = tuple(Step(p.name, False, duration_s=p.duration_s) for p in failover.phases)
         jobs.append(
