@@ -93,15 +93,15 @@ def estate_screenshot(window, path: Path, out: str | Path) -> int:
     from PySide6.QtWidgets import QApplication
 
     from rtoplanner.core.errors import CoreError
-    from rtoplanner.core.estate.model import load_estate
 
+    estate_window = window.estates.new_window()
     try:  # an error goes to stderr, not into a dialog nobody can close
-        load_estate(path, catalog=window.doc.catalog, resolve=window.estates.resolve)
+        estate_window.load_file(path)
     except CoreError as exc:
         print(f"rto-planner gui: {exc}", file=sys.stderr)
         return 1
-    estate_window = window.estates.open_file(path)
     estate_window.resize(*SCREENSHOT_SIZE)
+    estate_window.show()
     deadline = time.monotonic() + 120
     while estate_window.result is None or estate_window.runner.busy:
         if time.monotonic() > deadline:

@@ -243,15 +243,20 @@ class EstateWindow(QMainWindow):
     def open_estate(self, path: str | Path) -> bool:
         """Load an estate file and compute it in the background; errors are shown."""
         try:
-            estate = load_estate(path, catalog=self.catalog, resolve=self.resolve)
+            self.load_file(path)
         except CoreError as exc:
             QMessageBox.critical(self, "Estate", f"Cannot open the estate:\n\n{exc}")
             return False
+        return True
+
+    def load_file(self, path: str | Path) -> None:
+        """Load an estate file and compute it in the background; errors are raised
+        (`CoreError`), the window unchanged."""
+        estate = load_estate(path, catalog=self.catalog, resolve=self.resolve)
         self.path, self._stored = Path(path), None
         self._on_disk = estate
         self.undo_stack.clear()  # an Apply belongs to the estate it was made in
         self.set_estate(estate)
-        return True
 
     def show_stored(self, estate: Estate, text: str, folder: str | None) -> None:
         """A version kept in the store (its text, the folder it was kept from): Save As
