@@ -28,7 +28,10 @@ def make_app(argv: list[str] | None = None):
         follow_system_palette(app)
     import pyqtgraph as pg
 
+    from . import gc_guard
+
     pg.setConfigOptions(antialias=True, foreground="k")
+    gc_guard.install()  # collect in the GUI thread only: see app/gc_guard.py
     return app
 
 

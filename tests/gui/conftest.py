@@ -34,7 +34,18 @@ def fresh_settings(qapp, tmp_path):
 
 
 @pytest.fixture(autouse=True)
-def no_leaked_workers(qapp):
+def gui_thread_gc(qapp):
+    """The cyclic garbage collector as the application has it: in the GUI thread only
+    (app/gc_guard.py). Back to automatic after the test, its workers finished."""
+    from rtoplanner.app import gc_guard
+
+    gc_guard.install()
+    yield
+    gc_guard.uninstall()
+
+
+@pytest.fixture(autouse=True)
+def no_leaked_workers(qapp, gui_thread_gc):
     yield
     pool = QThreadPool.globalInstance()
     # A worker whose result the test already received may still be returning its
