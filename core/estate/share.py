@@ -54,26 +54,31 @@ def _fill_tier(
     rate: np.ndarray,
     frozen_by: np.ndarray,
     need: np.ndarray,
+    over: np.ndarray,
 ) -> None:
     """Max-min fair rates for one tier's transfers, in place; `room` is reduced.
-    `need` is Σ cap·use per resource. The first round runs on the arrays as given (no
-    copies): usually one resource freezes every transfer in it."""
+    `need` is Σ cap·use per resource, `over` where it exceeds `room`. The first round
+    runs on the arrays as given (no copies): usually one resource freezes every
+    transfer in it."""
     live: np.ndarray | None = None  # None: every transfer
     u, c = use, caps
     while True:
-        level, by, by_users = np.inf, NOT_FROZEN, None
-        for r in (need > room).nonzero()[0]:
+        level, by, by_users, by_all = np.inf, NOT_FROZEN, None, False
+        for r in over.nonzero()[0]:
             users = u[:, r] > 0
-            lam = _water_level(c[users], u[users, r], room[r])
+            every = bool(users.all())  # (then no copies: the same values in the same order)
+            if every:
+                lam = _water_level(c, u[:, r], room[r])
+            else:
+                lam = _water_level(c[users], u[users, r], room[r])
             if lam < level:
-                level, by, by_users = lam, int(r), users
+                level, by, by_users, by_all = lam, int(r), users, every
         if by == NOT_FROZEN:
             rate[slice(None) if live is None else live] = c
             room -= need
             return
-        if live is None and by_users.all():  # one resource holds every transfer: done
-            got = np.minimum(c, level)
-            rate[:] = got
+        if live is None and by_all:  # one resource holds every transfer: done
+            got = np.minimum(c, level, out=rate)
             frozen_by[c > level] = by
             room -= got @ u
             np.maximum(room, 0.0, out=room)
@@ -94,6 +99,21 @@ def _fill_tier(
         u = use[live]
         c = caps[live]
         need = c @ u
+        over = need > room
+
+
+def _used_up(
+    caps: np.ndarray, use: np.ndarray, room: np.ndarray, rate: np.ndarray, frozen_by: np.ndarray
+) -> bool:
+    """When every resource the tier uses is used up: its transfers that share get
+    nothing (frozen by a used-up resource), the others their caps."""
+    users = use > 0
+    if (room[users.any(axis=0)] > 0).any():
+        return False
+    shares = users.any(axis=1)
+    rate[~shares] = caps[~shares]
+    frozen_by[shares] = np.argmax(users[shares] & (room <= 0), axis=1)
+    return True
 
 
 def share_tier(caps: np.ndarray, use: np.ndarray, room: np.ndarray) -> Allocation:
@@ -102,21 +122,21 @@ def share_tier(caps: np.ndarray, use: np.ndarray, room: np.ndarray) -> Allocatio
     n = len(caps)
     caps = np.minimum(caps, UNBOUNDED_Bps)
     rate = np.zeros(n)
-    frozen_by = np.full(n, NOT_FROZEN, dtype=np.int64)
+    frozen_by = np.empty(n, dtype=np.int64)
+    frozen_by.fill(NOT_FROZEN)  # (np.full is a Python function: a µs more)
     if n == 0:
         return Allocation(rate, frozen_by)
     need = caps @ use
-    if (need <= room).all():  # nothing saturates: every transfer gets its cap
+    over = need > room
+    if not over.any():  # nothing saturates: every transfer gets its cap
         rate[:] = caps
         room -= need
         return Allocation(rate, frozen_by)
-    users = use > 0
-    if not (room[users.any(axis=0)] > 0).any():  # what they all need is used up
-        shares = users.any(axis=1)
-        rate[~shares] = caps[~shares]
-        frozen_by[shares] = np.argmax(users[shares] & (room <= 0), axis=1)
+    # A resource over its room is used by the tier: if it has room left, not everything
+    # the tier uses is used up (one cheap test; the full one only when that fails)
+    if not (room[over] > 0).any() and _used_up(caps, use, room, rate, frozen_by):
         return Allocation(rate, frozen_by)
-    _fill_tier(caps, use, room, rate, frozen_by, need)
+    _fill_tier(caps, use, room, rate, frozen_by, need, over)
     return Allocation(rate, frozen_by)
 
 

@@ -201,8 +201,14 @@ class _Flows:
     def __init__(self, jobs: list[Job], n_resources: int) -> None:
         n = len(jobs)
         self.volume = np.zeros(n)
-        self.rest, self.last, self.piece = np.zeros(n), np.zeros(n), np.zeros(n)
-        self.rest_rate, self.last_rate, self.piece_rate = np.zeros(n), np.zeros(n), np.zeros(n)
+        # The three parts side by side (rows of one array, each row a view by its name),
+        # so that a tier's settle and split gather and scatter them in one call each
+        self.left = np.zeros((3, n))
+        self.rest, self.last, self.piece = self.left
+        self.part_rate = np.zeros((3, n))
+        self.rest_rate, self.last_rate, self.piece_rate = self.part_rate
+        self.rows = np.arange(3).reshape(3, 1) * n
+        """Added to transfers' indices: their places in the rows of `left`, `part_rate`."""
         self.last_on = np.zeros(n, dtype=bool)
         self.piece_on = np.zeros(n, dtype=bool)
         """Whether the last channel moves its load, the first one the piece."""
@@ -230,6 +236,7 @@ class _Flows:
         self.two = channels > 1
         """Whether the piece's channel is another than the last (one channel: the same)."""
         self.waits = np.zeros((n, n_resources))
+        self.n_resources = n_resources
         self.t_last = np.zeros(n)
         self.t_done = np.full(n, np.inf)
         """When each transfer's fluid, last channel's load or piece is next through at its
@@ -254,37 +261,40 @@ class _Flows:
         """Whether the last sharing gave the transfer its cap (no resource held it)."""
         return bool(self.frozen_by[i] == NOT_FROZEN)
 
-    def settle(self, ids: np.ndarray, now: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Move transfers forward to `now` at their (constant) rates; what is left of
-        their fluid, last channel's load and piece."""
+    def settle(self, ids: np.ndarray, now: float) -> tuple[np.ndarray, np.ndarray]:
+        """Move transfers forward to `now` at their (constant) rates. Returns where their
+        parts are in `left` and `part_rate` (`rows` + ids), and what is left of them: the
+        rows fluid, last channel's load, piece (each element as `settle_one` computes it)."""
         dt = now - self.t_last[ids]
         self.t_last[ids] = now
-        rest = self.rest[ids] - self.rest_rate[ids] * dt
-        self.rest[ids] = np.maximum(rest, 0.0, out=rest)
-        last = self.last[ids] - self.last_rate[ids] * dt
-        self.last[ids] = np.maximum(last, 0.0, out=last)
-        piece = self.piece[ids] - self.piece_rate[ids] * dt
-        self.piece[ids] = np.maximum(piece, 0.0, out=piece)
+        at = ids + self.rows
+        left = self.left.take(at) - self.part_rate.take(at) * dt
+        np.maximum(left, 0.0, out=left)
+        self.left.put(at, left)
         blamed = self.blame[ids]
         hit = blamed != NOT_FROZEN
         if hit.all():  # (transfer, resource) pairs are unique: a plain fancy add is exact
-            lost = self.loss[ids] * dt
-            self.phase_wait[ids] += lost
-            self.waits[ids, blamed] += lost
+            self.charge(ids, blamed, self.loss[ids] * dt)
         elif hit.any():
             lost_ids = ids[hit]
-            lost = self.loss[lost_ids] * dt[hit]
-            self.phase_wait[lost_ids] += lost
-            self.waits[lost_ids, blamed[hit]] += lost
-        return rest, last, piece
+            self.charge(lost_ids, blamed[hit], self.loss[lost_ids] * dt[hit])
+        return at, left
 
-    def reshare(self, ids: np.ndarray, use: np.ndarray, room: np.ndarray, now: float) -> None:
-        """Settle a tier's transfers at `now` and share `room` (reduced) between them.
+    def charge(self, ids: np.ndarray, blamed: np.ndarray, lost: np.ndarray) -> None:
+        """Time lost by transfers (one element each), to their phase and to the resource
+        that held them (`waits` as one row: 1-D indexing is cheaper, the sums the same)."""
+        self.phase_wait[ids] += lost
+        self.waits.reshape(-1)[ids * self.n_resources + blamed] += lost
+
+    def reshare(self, ids: np.ndarray, use: np.ndarray, room: np.ndarray, now: float) -> float:
+        """Settle a tier's transfers at `now` and share `room` (reduced) between them;
+        when the first of their parts is through.
         Each asks for what its streaming channels take while the fluid has bytes, else
         for c per channel still moving (the module docstring's rate rule).
         (One gather of each array per call: at ~100 transfers numpy's per-call cost is
         most of the time.)"""
-        rest, last, piece = self.settle(ids, now)
+        at, left = self.settle(ids, now)
+        rest, last, piece = left
         rest_left = rest > 0
         all_fluid = bool(rest_left.all())
         # Channel clocks moving (None: none in this tier, the usual case: fewer calls)
@@ -302,7 +312,7 @@ class _Flows:
             cap = np.where(rest_left, cap, np.minimum(self.private[ids], clocks))
         got = share_tier(cap, use, room)
         rate = got.rate
-        self.split(ids, rate, rest, last, piece, rest_left, last_live, piece_live, now)
+        first = self.split(ids, at, rate, left, rest_left, last_live, piece_live, now)
         frozen_by = got.frozen_by
         frozen = frozen_by != NOT_FROZEN
         self.frozen_by[ids] = frozen_by
@@ -311,42 +321,41 @@ class _Flows:
         if not all_fluid:
             alone = np.where(rest_left, alone, np.minimum(self.alone_path[ids], cap))
         m = len(ids)
-        loss = 1.0 - np.divide(rate, alone, out=np.ones(m), where=alone > 0)
+        ratio = np.empty(m)
+        ratio.fill(1.0)
+        loss = 1.0 - np.divide(rate, alone, out=ratio, where=alone > 0)
         blame = np.where(frozen, frozen_by, self.wait_pool[ids])
         charged = (loss > _LOSS_EPS) & (blame != NOT_FROZEN)
         self.loss[ids] = np.where(charged, loss, 0.0)
         self.blame[ids] = np.where(charged, blame, NOT_FROZEN)
+        return first
 
-    def split(self, ids: np.ndarray, rate: np.ndarray, rest: np.ndarray, last: np.ndarray,
-              piece: np.ndarray, rest_left: np.ndarray, last_live: np.ndarray | None,
-              piece_live: np.ndarray | None, now: float) -> None:  # fmt: skip
-        """Split settled transfers' rates: the last channel's load and the piece's clock
-        at min(c, rate), the fluid the rate the last channel leaves; when each part is
-        next through (`*_live` None: no channel clock moves)."""
-        m = len(ids)
+    def split(self, ids: np.ndarray, at: np.ndarray, rate: np.ndarray, left: np.ndarray,
+              rest_left: np.ndarray, last_live: np.ndarray | None,
+              piece_live: np.ndarray | None, now: float) -> float:  # fmt: skip
+        """Split settled transfers' rates (`left`, at `at`: see `settle`): the last
+        channel's load and the piece's clock at min(c, rate), the fluid the rate the last
+        channel leaves; when each part is next through (`*_live` None: no channel clock
+        moves), and the first of them."""
         self.rate[ids] = rate
-        t = np.full(m, np.inf)
-        one = None if last_live is None else np.minimum(rate, self.c[ids])
-        if one is not None and last_live.any():
-            last_rate = one * last_live
-            rest_rate = (rate - last_rate) * rest_left
-            np.divide(last, last_rate, out=t, where=last_rate > 0)
-            self.last_rate[ids] = last_rate
-        else:
-            rest_rate = rate * rest_left
-            self.last_rate[ids] = 0.0
-        np.minimum(t, np.divide(rest, rest_rate, out=np.full(m, np.inf), where=rest_rate > 0),
-                   out=t)  # fmt: skip
-        if one is not None and piece_live.any():
-            piece_rate = one * piece_live
-            np.minimum(t, np.divide(piece, piece_rate, out=np.full(m, np.inf),
-                                    where=piece_rate > 0), out=t)  # fmt: skip
-            self.piece_rate[ids] = piece_rate
-        else:
-            self.piece_rate[ids] = 0.0
-        self.rest_rate[ids] = rest_rate
+        rates = np.zeros(left.shape)  # the rows fluid, last channel's load, piece
+        rest_rate, last_rate, piece_rate = rates
+        if last_live is None:
+            np.multiply(rate, rest_left, out=rest_rate)
+        else:  # (one × False is 0.0 exactly: one ≤ rate is finite)
+            one = np.minimum(rate, self.c[ids])
+            np.multiply(one, last_live, out=last_rate)
+            np.multiply(one, piece_live, out=piece_rate)
+            np.subtract(rate, last_rate, out=rest_rate)
+            rest_rate *= rest_left
+        self.part_rate.put(at, rates)
+        through = np.empty(left.shape)
+        through.fill(np.inf)
+        np.divide(left, rates, out=through, where=rates > 0)
+        t = through.min(axis=0)
         t += now
         self.t_done[ids] = t
+        return float(t.min())
 
     def settle_one(self, i: int, now: float) -> None:
         """`settle` for one transfer, in scalars (a few µs instead of a dozen numpy calls)."""
@@ -778,8 +787,7 @@ class _Simulation:
                 self.tier_done.pop(tier, None)
                 continue
             self.shared[tier] = (ids, room.copy())
-            f.reshare(ids, self.res.use[ids], room, now)
-            self.tier_done[tier] = float(f.t_done[ids].min())
+            self.tier_done[tier] = f.reshare(ids, self.res.use.take(ids, axis=0), room, now)
         self.next_flow_t = min(self.tier_done.values(), default=np.inf)
         if self.trace_on:
             self.sample(now)
