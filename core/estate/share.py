@@ -33,6 +33,16 @@ class Allocation:
     """The resource whose saturation holds each transfer below its cap, or NOT_FROZEN."""
 
 
+def all_of(mask: np.ndarray) -> bool:
+    """`mask.all()` (np.count_nonzero is a C function: a third of the time)."""
+    return np.count_nonzero(mask) == len(mask)
+
+
+def any_of(mask: np.ndarray) -> bool:
+    """`mask.any()`, as `all_of`."""
+    return np.count_nonzero(mask) > 0
+
+
 def _water_level(caps: np.ndarray, use: np.ndarray, room: float) -> float:
     """The level λ with Σ use·min(cap, λ) = room (the caller knows Σ use·cap > room)."""
     # (ndarray methods rather than np.* functions: a few µs less per call, same results)
@@ -66,7 +76,7 @@ def _fill_tier(
         level, by, by_users, by_all = np.inf, NOT_FROZEN, None, False
         for r in over.nonzero()[0]:
             users = u[:, r] > 0
-            every = bool(users.all())  # (then no copies: the same values in the same order)
+            every = all_of(users)  # (then no copies: the same values in the same order)
             if every:
                 lam = _water_level(c, u[:, r], room[r])
             else:
@@ -108,7 +118,7 @@ def _used_up(
     """When every resource the tier uses is used up: its transfers that share get
     nothing (frozen by a used-up resource), the others their caps."""
     users = use > 0
-    if (room[users.any(axis=0)] > 0).any():
+    if any_of(room[users.any(axis=0)] > 0):
         return False
     shares = users.any(axis=1)
     rate[~shares] = caps[~shares]
@@ -128,13 +138,13 @@ def share_tier(caps: np.ndarray, use: np.ndarray, room: np.ndarray) -> Allocatio
         return Allocation(rate, frozen_by)
     need = caps @ use
     over = need > room
-    if not over.any():  # nothing saturates: every transfer gets its cap
+    if not any_of(over):  # nothing saturates: every transfer gets its cap
         rate[:] = caps
         room -= need
         return Allocation(rate, frozen_by)
     # A resource over its room is used by the tier: if it has room left, not everything
     # the tier uses is used up (one cheap test; the full one only when that fails)
-    if not (room[over] > 0).any() and _used_up(caps, use, room, rate, frozen_by):
+    if not any_of(room[over] > 0) and _used_up(caps, use, room, rate, frozen_by):
         return Allocation(rate, frozen_by)
     _fill_tier(caps, use, room, rate, frozen_by, need, over)
     return Allocation(rate, frozen_by)

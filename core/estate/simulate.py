@@ -88,7 +88,7 @@ import numpy as np
 
 from ..errors import CoreError
 from .jobs import Job, Step
-from .share import NOT_FROZEN, share_tier
+from .share import NOT_FROZEN, all_of, any_of, share_tier
 
 _PHASE_END, _INIT_END, _TAIL_END, _PIECE_ON, _LAST_ON = 0, 1, 2, 3, 4
 _LOSS_EPS = 1e-12
@@ -273,9 +273,9 @@ class _Flows:
         self.left.put(at, left)
         blamed = self.blame[ids]
         hit = blamed != NOT_FROZEN
-        if hit.all():  # (transfer, resource) pairs are unique: a plain fancy add is exact
+        if all_of(hit):  # (transfer, resource) pairs are unique: a plain fancy add is exact
             self.charge(ids, blamed, self.loss[ids] * dt)
-        elif hit.any():
+        elif any_of(hit):
             lost_ids = ids[hit]
             self.charge(lost_ids, blamed[hit], self.loss[lost_ids] * dt[hit])
         return at, left
@@ -296,11 +296,11 @@ class _Flows:
         at, left = self.settle(ids, now)
         rest, last, piece = left
         rest_left = rest > 0
-        all_fluid = bool(rest_left.all())
+        all_fluid = all_of(rest_left)
         # Channel clocks moving (None: none in this tier, the usual case: fewer calls)
         last_live = piece_live = None
         last_on = self.last_on[ids]
-        if last_on.any() or self.piece_on[ids].any():
+        if any_of(last_on) or any_of(self.piece_on[ids]):
             last_live = last_on & (last > 0)
             piece_live = self.piece_on[ids] & (piece > 0)
         cap = self.kcap[ids]
@@ -418,7 +418,38 @@ class _Flows:
 def _same(before: tuple[np.ndarray, np.ndarray], ids: np.ndarray, room: np.ndarray) -> bool:
     """Whether a tier has the transfers and the leftover capacity it was shared with."""
     was_ids, was_room = before
-    return len(was_ids) == len(ids) and bool((was_ids == ids).all() and (was_room == room).all())
+    if was_ids is not ids and (len(was_ids) != len(ids) or not all_of(was_ids == ids)):
+        return False
+    return all_of(was_room == room)
+
+
+class _Tier:
+    """A tier's transfers with a channel streaming, as a sorted array of their indices.
+    Kept up to date as transfers come and go (a slice copy, rather than sorting the
+    tier at every re-share); a change makes a new array, so an array a sharing was
+    made with stays as it was."""
+
+    __slots__ = ("ids",)
+
+    def __init__(self) -> None:
+        self.ids = np.zeros(0, dtype=np.int64)
+
+    def add(self, i: int) -> None:
+        ids = self.ids
+        at = int(ids.searchsorted(i))
+        if at < len(ids) and ids[at] == i:
+            return
+        new = np.empty(len(ids) + 1, dtype=np.int64)
+        new[:at] = ids[:at]
+        new[at] = i
+        new[at + 1 :] = ids[at:]
+        self.ids = new
+
+    def discard(self, i: int) -> None:
+        ids = self.ids
+        at = int(ids.searchsorted(i))
+        if at < len(ids) and ids[at] == i:
+            self.ids = np.concatenate((ids[:at], ids[at + 1 :]))
 
 
 class _Simulation:
@@ -434,7 +465,8 @@ class _Simulation:
         # Drives still to come to the transfers of each tier, by pool: a lower tier
         # gets a drive only when what is free exceeds what the higher tiers still want.
         self.owed: dict[int, dict[int, int]] = {}
-        self.active: dict[int, set[int]] = {}
+        self.tiers = sorted({j.priority for j in jobs})
+        self.active = {tier: _Tier() for tier in self.tiers}
         """Transfers with a channel streaming, by tier."""
         self.shared: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         """By tier, as last shared: its transfers and the capacity the higher tiers left."""
@@ -491,7 +523,7 @@ class _Simulation:
         db.initing = False
         f.set_k(i, f.k[i] + 1)
         if f.k[i] == 1:
-            self.active.setdefault(db.job.priority, set()).add(i)
+            self.active[db.job.priority].add(i)
             f.t_last[i] = now
             self.dirty.add(db.job.priority)
             if step.piece_bytes > 0:  # the first channel moves the largest piece
@@ -767,15 +799,14 @@ class _Simulation:
         self.dirty = set()
         first = min(dirty)
         room = self.res.capacity.copy()
-        for tier in sorted(set(self.active) | set(self.shared)):
-            members = self.active.get(tier, set())
+        for tier in self.tiers:
             if tier < first:
                 if tier in self.shared:
                     room = self.shared[tier][1].copy()
                     self.take(room, self.shared[tier][0])
                 continue
             before = self.shared.get(tier)
-            ids = np.array(sorted(members), dtype=np.int64)
+            ids = self.active[tier].ids
             if tier not in dirty and before is not None and _same(before, ids, room):
                 if not any(t > tier for t in dirty):
                     break  # this tier, and every lower one, shares as before
@@ -794,7 +825,7 @@ class _Simulation:
 
     def take(self, room: np.ndarray, ids: np.ndarray) -> None:
         """What a tier's transfers use, taken from `room`."""
-        room -= self.flows.rate[ids] @ self.res.use[ids]
+        room -= self.flows.rate[ids] @ self.res.use.take(ids, axis=0)
         np.maximum(room, 0.0, out=room)
 
     def sample(self, now: float) -> None:
