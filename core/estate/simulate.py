@@ -209,9 +209,10 @@ class _Flows:
         self.rest_rate, self.last_rate, self.piece_rate = self.part_rate
         self.rows = np.arange(3).reshape(3, 1) * n
         """Added to transfers' indices: their places in the rows of `left`, `part_rate`."""
-        self.last_on = np.zeros(n, dtype=bool)
-        self.piece_on = np.zeros(n, dtype=bool)
-        """Whether the last channel moves its load, the first one the piece."""
+        self.started = np.zeros((2, n), dtype=bool)
+        self.last_on, self.piece_on = self.started
+        """Whether the last channel moves its load, the first one the piece (the rows of
+        `started`; their flat indices are those of `left`'s first two rows)."""
         self.rate = np.zeros(n)
         """What each transfer gets from the sharing (data bytes/s of the resources)."""
         self.loss = np.zeros(n)
@@ -294,15 +295,13 @@ class _Flows:
         (One gather of each array per call: at ~100 transfers numpy's per-call cost is
         most of the time.)"""
         at, left = self.settle(ids, now)
-        rest, last, piece = left
-        rest_left = rest > 0
+        rest_left = left[0] > 0
         all_fluid = all_of(rest_left)
         # Channel clocks moving (None: none in this tier, the usual case: fewer calls)
         last_live = piece_live = None
-        last_on = self.last_on[ids]
-        if any_of(last_on) or any_of(self.piece_on[ids]):
-            last_live = last_on & (last > 0)
-            piece_live = self.piece_on[ids] & (piece > 0)
+        on = self.started.take(at[:2])  # (rows last, piece)
+        if any_of(on.reshape(-1)):
+            last_live, piece_live = on & (left[1:] > 0)
         cap = self.kcap[ids]
         if not all_fluid:
             if last_live is None:
@@ -326,7 +325,7 @@ class _Flows:
         loss = 1.0 - np.divide(rate, alone, out=ratio, where=alone > 0)
         blame = np.where(frozen, frozen_by, self.wait_pool[ids])
         charged = (loss > _LOSS_EPS) & (blame != NOT_FROZEN)
-        self.loss[ids] = np.where(charged, loss, 0.0)
+        self.loss[ids] = loss  # (read only where blamed)
         self.blame[ids] = np.where(charged, blame, NOT_FROZEN)
         return first
 
