@@ -73,8 +73,11 @@ def _level_below_every_cap(caps: np.ndarray, use: np.ndarray, room: float) -> fl
 def _water_level(caps: np.ndarray, use: np.ndarray, room: float) -> float:
     """The level λ with Σ use·min(cap, λ) = room (the caller knows Σ use·cap > room)."""
     fast = _level_below_every_cap(caps, use, room)
-    if fast is not None:
-        return fast
+    return _sorted_water_level(caps, use, room) if fast is None else fast
+
+
+def _sorted_water_level(caps: np.ndarray, use: np.ndarray, room: float) -> float:
+    """`_water_level` in general: g(λ) at each cap in increasing order, λ between two."""
     # (ndarray methods rather than np.* functions: a few µs less per call, same results)
     order = caps.argsort(kind="stable")
     c = caps[order]
