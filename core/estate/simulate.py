@@ -88,7 +88,7 @@ import numpy as np
 
 from ..errors import CoreError
 from .jobs import Job, Step
-from .share import NOT_FROZEN, all_of, any_of, share_tier
+from .share import NOT_FROZEN, Allocation, all_of, any_of, share_tier
 
 _PHASE_END, _INIT_END, _TAIL_END, _PIECE_ON, _LAST_ON = 0, 1, 2, 3, 4
 _LOSS_EPS = 1e-12
@@ -302,35 +302,32 @@ class _Flows:
         on = self.started.take(at[:2])  # (rows last, piece)
         if any_of(on.reshape(-1)):
             last_live, piece_live = on & (left[1:] > 0)
-        cap = self.kcap[ids]
+        c = self.c[ids]
+        cap, alone = self.kcap[ids], self.alone_all[ids]
         if not all_fluid:
-            if last_live is None:
-                clocks = 0.0
-            else:
-                clocks = (last_live + (piece_live & self.two[ids])) * self.c[ids]
+            clocks = 0.0 if last_live is None else (last_live + (piece_live & self.two[ids])) * c
             cap = np.where(rest_left, cap, np.minimum(self.private[ids], clocks))
-        got = share_tier(cap, use, room)
-        rate = got.rate
-        first = self.split(ids, at, rate, left, rest_left, last_live, piece_live, now)
-        frozen_by = got.frozen_by
-        frozen = frozen_by != NOT_FROZEN
-        self.frozen_by[ids] = frozen_by
-        # time lost: the share below what it would move alone, charged to what held it
-        alone = self.alone_all[ids]
-        if not all_fluid:
             alone = np.where(rest_left, alone, np.minimum(self.alone_path[ids], cap))
-        m = len(ids)
-        ratio = np.empty(m)
-        ratio.fill(1.0)
-        loss = 1.0 - np.divide(rate, alone, out=ratio, where=alone > 0)
-        blame = np.where(frozen, frozen_by, self.wait_pool[ids])
-        charged = (loss > _LOSS_EPS) & (blame != NOT_FROZEN)
-        self.loss[ids] = loss  # (read only where blamed)
-        self.blame[ids] = np.where(charged, blame, NOT_FROZEN)
+        got = share_tier(cap, use, room)
+        first = self.split(ids, at, got.rate, c, left, rest_left, last_live, piece_live, now)
+        self.losses(ids, got, alone)
         return first
 
-    def split(self, ids: np.ndarray, at: np.ndarray, rate: np.ndarray, left: np.ndarray,
-              rest_left: np.ndarray, last_live: np.ndarray | None,
+    def losses(self, ids: np.ndarray, got: Allocation, alone: np.ndarray) -> None:
+        """Time lost from now on: the share below what each would move alone (`alone`),
+        charged to the resource that holds it, else to the pool it waits for a drive of."""
+        rate, frozen_by = got.rate, got.frozen_by
+        self.frozen_by[ids] = frozen_by
+        if all_of(alone > 0):
+            loss = 1.0 - rate / alone
+        else:
+            loss = 1.0 - np.divide(rate, alone, out=np.ones(len(ids)), where=alone > 0)
+        blame = np.where(frozen_by != NOT_FROZEN, frozen_by, self.wait_pool[ids])
+        self.loss[ids] = loss  # (read only where blamed)
+        self.blame[ids] = np.where(loss > _LOSS_EPS, blame, NOT_FROZEN)
+
+    def split(self, ids: np.ndarray, at: np.ndarray, rate: np.ndarray, c: np.ndarray,
+              left: np.ndarray, rest_left: np.ndarray, last_live: np.ndarray | None,
               piece_live: np.ndarray | None, now: float) -> float:  # fmt: skip
         """Split settled transfers' rates (`left`, at `at`: see `settle`): the last
         channel's load and the piece's clock at min(c, rate), the fluid the rate the last
@@ -342,7 +339,7 @@ class _Flows:
         if last_live is None:
             np.multiply(rate, rest_left, out=rest_rate)
         else:  # (one × False is 0.0 exactly: one ≤ rate is finite)
-            one = np.minimum(rate, self.c[ids])
+            one = np.minimum(rate, c)
             np.multiply(one, last_live, out=last_rate)
             np.multiply(one, piece_live, out=piece_rate)
             np.subtract(rate, last_rate, out=rest_rate)
