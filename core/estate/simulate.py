@@ -473,6 +473,8 @@ class _Simulation:
         """Tiers whose sharing may have changed."""
         self.cap_changes = 0
         self.trace_on = trace
+        self.tier_use: dict[int, np.ndarray] = {}
+        """By sharing tier, what its transfers use of each resource (traced runs only)."""
         cap = self.res.capacity
         self.inverse_capacity = np.divide(1.0, cap, out=np.zeros_like(cap), where=cap > 0)
         self.trace: list[UsageSample] = []
@@ -812,9 +814,13 @@ class _Simulation:
             if not len(ids):
                 self.shared.pop(tier, None)
                 self.tier_done.pop(tier, None)
+                self.tier_use.pop(tier, None)
                 continue
             self.shared[tier] = (ids, room.copy())
-            self.tier_done[tier] = f.reshare(ids, self.res.use.take(ids, axis=0), room, now)
+            use = self.res.use.take(ids, axis=0)
+            self.tier_done[tier] = f.reshare(ids, use, room, now)
+            if self.trace_on:
+                self.tier_use[tier] = f.rate[ids] @ use
         self.next_flow_t = min(self.tier_done.values(), default=np.inf)
         if self.trace_on:
             self.sample(now)
@@ -826,10 +832,13 @@ class _Simulation:
 
     def sample(self, now: float) -> None:
         """The use of every resource now: what the sharing tiers' transfers use (a
-        transfer not in a sharing tier moves nothing), without scanning every database."""
+        transfer not in a sharing tier moves nothing), without scanning every database.
+        A tier's use is kept from its last sharing (`tier_use`): its rates change only
+        when it is shared again (a transfer that starts or ends makes its tier shared
+        again before the next sample)."""
         use = np.zeros(len(self.res.names))
-        for ids, _room in self.shared.values():
-            use += self.flows.rate[ids] @ self.res.use[ids]
+        for tier in self.shared:
+            use += self.tier_use[tier]
         share = (use * self.inverse_capacity).tolist()
         held = tuple(u - f for u, f in zip(self.res.units, self.res.free, strict=True))
         self.trace.append(UsageSample(now, tuple(share), held))
