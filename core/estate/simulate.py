@@ -219,7 +219,8 @@ class _Flows:
         self.blame = np.full(n, NOT_FROZEN, dtype=np.int64)
         self.frozen_by = np.full(n, NOT_FROZEN, dtype=np.int64)
         self.phase_wait = np.zeros(n)
-        self.k = np.zeros(n, dtype=np.int64)
+        self.k = [0] * n
+        """Channels streaming (a list: only ever read one at a time)."""
         self.kcap = np.zeros(n)
         """What each transfer's streaming channels and own stages let through:
         min(private, k × c_channel), kept with `k` (`set_k`)."""
