@@ -81,6 +81,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -275,7 +276,7 @@ class _Flows:
         self.left.put(at, left)
         blamed = self.blame[ids]
         hit = blamed != NOT_FROZEN
-        if all_of(hit):  # (transfer, resource) pairs are unique: a plain fancy add is exact
+        if all_of(hit):
             self.charge(ids, blamed, self.loss[ids] * dt)
         elif any_of(hit):
             lost_ids = ids[hit]
@@ -284,7 +285,8 @@ class _Flows:
 
     def charge(self, ids: np.ndarray, blamed: np.ndarray, lost: np.ndarray) -> None:
         """Time lost by transfers (one element each), to their phase and to the resource
-        that held them (`waits` as one row: 1-D indexing is cheaper, the sums the same)."""
+        that held them (`waits` as one row: 1-D indexing is cheaper, the sums the same;
+        (transfer, resource) pairs are unique, so a plain fancy add is exact)."""
         self.phase_wait[ids] += lost
         self.waits.reshape(-1)[ids * self.n_resources + blamed] += lost
 
@@ -841,7 +843,7 @@ class _Simulation:
         for tier in self.shared:
             use += self.tier_use[tier]
         share = (use * self.inverse_capacity).tolist()
-        held = tuple(u - f for u, f in zip(self.res.units, self.res.free, strict=True))
+        held = tuple(map(operator.sub, self.res.units, self.res.free))
         self.trace.append(UsageSample(now, tuple(share), held))
 
     def results(self) -> list[DatabaseRun]:
