@@ -167,31 +167,26 @@ class _Search:
         channels that can run count as much as the total.
         """
         caps = self._capacities(config)
-        units = [[_units(o) for o in d.options] for d in self.hw]
         restore_levels = _levels([c[0] for row in caps for c in row], [r[0][0] for r in caps])
         backup_levels = (
             _levels([c[1] for row in caps for c in row], [r[0][1] for r in caps])
             if with_backup
             else [0.0]
         )
-        # Each stage's options cheapest first (at equal cost, the most capacity first).
-        ordered = [
-            sorted(range(len(row)), key=lambda i, d=d, row=row: (d.options[i].cost.key,
-                                                                 -row[i][0], -row[i][1]))
-            for d, row in zip(self.hw, caps, strict=True)
-        ]  # fmt: skip
-        binds = [_binds(d) for d in self.hw]
+        stages = [_StageChoices(d, row) for d, row in zip(self.hw, caps, strict=True)]
+        backup_masks = [[stage.backup_mask(lb) for stage in stages] for lb in backup_levels]
         sets: dict[tuple[int, ...], None] = {}
-        for lr, lb in itertools.product(restore_levels, backup_levels):
-            choices: list[list[int]] = []
-            for order, row, n_row, bind in zip(ordered, caps, units, binds, strict=True):
-                reaching = [i for i in order if row[i][0] + 1e-6 >= lr and row[i][1] + 1e-6 >= lb]
-                if not reaching:
-                    break
-                # A stage that binds channels: the cheapest option for each unit count
-                # (every count level), else simply the cheapest.
-                choices.append(_cheapest_per_count(reaching, n_row) if bind else reaching[:1])
-            else:
+        seen: set[tuple[int, ...]] = set()
+        for lr in restore_levels:
+            restore_masks = [stage.restore_mask(lr) for stage in stages]
+            for masks_b in backup_masks:
+                reach = tuple(r & b for r, b in zip(restore_masks, masks_b, strict=True))
+                if reach in seen:
+                    continue  # every stage's options reaching as at an earlier level
+                seen.add(reach)
+                if not all(reach):
+                    continue  # a stage has nothing that fast
+                choices = [stage.choices(m) for stage, m in zip(stages, reach, strict=True)]
                 for combo in itertools.product(*choices):
                     sets[combo] = None
         return list(sets)
@@ -349,6 +344,56 @@ def _total(changes: Sequence[Change]) -> Cost:
 
 def _meets_but_rpo(o: Outcome) -> bool:
     return o.recovery_verdict == "meets" and o.windows_ok
+
+
+class _StageChoices:
+    """One stage's options that reach a level pair (lr, lb), cheapest first (at equal
+    cost, the most capacity first); for a stage that binds channels, the cheapest for each
+    unit count (every count is a level), else simply the cheapest.
+
+    The options reaching a level are a bit mask: those whose restore capacity reaches lr
+    (a suffix of the options sorted by it) and whose backup capacity reaches lb. Level
+    pairs run to tens of thousands on a stage of 100 tape drives (~100 options) and most
+    give a mask seen before, so the choices are worked out once per mask (an estate
+    scenario's fix took minutes when they were worked out per pair)."""
+
+    def __init__(self, dim: cand.Dimension, row: list[tuple[float, float]]) -> None:
+        self.order = sorted(range(len(row)), key=lambda i: (dim.options[i].cost.key,
+                                                            -row[i][0], -row[i][1]))  # fmt: skip
+        self.units = [_units(o) for o in dim.options]
+        self.binds = _binds(dim)
+        # An option reaches a level when its capacity + 1e-6 >= the level.
+        self._restore = _Suffixes([r + 1e-6 for r, _ in row])
+        self._backup = _Suffixes([b + 1e-6 for _, b in row])
+        self._choices: dict[int, list[int]] = {}
+
+    def restore_mask(self, level: float) -> int:
+        return self._restore.reaching(level)
+
+    def backup_mask(self, level: float) -> int:
+        return self._backup.reaching(level)
+
+    def choices(self, mask: int) -> list[int]:
+        if mask not in self._choices:
+            reaching = [i for i in self.order if mask >> i & 1]
+            self._choices[mask] = (
+                _cheapest_per_count(reaching, self.units) if self.binds else reaching[:1]
+            )
+        return self._choices[mask]
+
+
+class _Suffixes:
+    """The options whose value is at least a level, as a bit mask (bit i: option i)."""
+
+    def __init__(self, values: list[float]) -> None:
+        by_value = sorted(range(len(values)), key=values.__getitem__)
+        self.values = [values[i] for i in by_value]
+        self.masks = [0] * (len(values) + 1)
+        for k in range(len(values) - 1, -1, -1):
+            self.masks[k] = self.masks[k + 1] | (1 << by_value[k])
+
+    def reaching(self, level: float) -> int:
+        return self.masks[bisect.bisect_left(self.values, level)]
 
 
 def _levels(values: list[float], floors: list[float]) -> list[float]:
