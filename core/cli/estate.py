@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from contextlib import ExitStack
+from contextlib import ExitStack, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from ..scenario import Scenario
 from ..units import format_duration
 from ..wording import VERDICT_WORDS
 from .plan import catalog_for
+from .progress import terminal_progress
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -186,8 +187,11 @@ def run(args: argparse.Namespace) -> int:
         from .fix import catalog_and_prices
 
         catalog, prices = catalog_and_prices(args)
-        least = least_hardware(estate, result, catalog=catalog, prices=prices,
-                               max_simulations=max(1, args.max_simulations))  # fmt: skip
+        progress = terminal_progress("least hardware for priority 1")
+        with progress or nullcontext():
+            least = least_hardware(estate, result, catalog=catalog, prices=prices,
+                                   progress=progress,
+                                   max_simulations=max(1, args.max_simulations))  # fmt: skip
         if args.fix:
             written = _write_fix(args, estate, least, catalog)
     if args.json:

@@ -334,16 +334,20 @@ def _alone_fixes(
     catalog: Catalog,
     prices: PriceBook,
     should_cancel: Callable[[], bool] | None,
+    progress: Progress | None = None,
 ) -> tuple[AloneFix, ...]:
     from ..fix.search import what_it_takes
 
     out = []
+    searched = min(len(names), MAX_ALONE_FIXES)
     for db in estate.databases:
         if db.name not in names:
             continue
         if len(out) >= MAX_ALONE_FIXES:
             out.append(AloneFix(db.name, db.source, searched=False))
             continue
+        if progress is not None:
+            progress(len(out) / searched, f"What it takes for {db.name}")
         fix = what_it_takes(
             db.estate_scenario, catalog=catalog, prices=prices, should_cancel=should_cancel
         )
@@ -376,7 +380,7 @@ def least_hardware(
     if result.tier1_all_meet:
         return base
     if alone:
-        fixes = _alone_fixes(estate, alone, catalog, prices, should_cancel)
+        fixes = _alone_fixes(estate, alone, catalog, prices, should_cancel, progress)
         return LeastHardware(METHOD, False, alone, (), prices.currency, alone_fixes=fixes)
     report = progress or (lambda f, m: None)
     report(0.0, "bounding each shared resource")

@@ -3,14 +3,17 @@
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
+import sys
 import tomllib
 from pathlib import Path
 
 from pypdf import PdfReader
 
 from rtoplanner.app.__main__ import main
+from rtoplanner.core.cli import progress as progress_module
 from rtoplanner.core.estate import run_estate
 from rtoplanner.core.estate.model import estate_from_mapping
 
@@ -151,3 +154,34 @@ def test_fix_refuses_what_it_cannot_write(capsys, tmp_path):
         assert rc != 0 and message in err, (extra, err)
         assert "Traceback" not in err
     assert not src.with_name("x.toml").exists()
+
+
+class _Terminal(io.StringIO):
+    """Standard error as a terminal (the progress line shows only on one)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_line_on_a_terminal_only(capsys, monkeypatch):
+    monkeypatch.setattr(progress_module, "MIN_INTERVAL_S", 0.0)  # every report shows
+    rc, piped_out, piped_err = run(capsys, "estate", str(DEMO), "--no-store")
+    assert rc == 0 and piped_err == ""
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    rc = main(["estate", str(DEMO), "--no-store"])
+    out, _ = capsys.readouterr()
+    assert rc == 0 and out == piped_out  # what a script reads never changes
+    shown = terminal.getvalue()
+    assert "\rleast hardware for priority 1:   0 %  bounding each shared resource" in shown
+    assert "searching the cheapest combination" in shown  # and then the search
+    assert shown.endswith("\r") and shown.split("\r")[-2].strip() == ""  # line cleared
+
+
+def test_progress_is_none_off_a_terminal():
+    assert progress_module.terminal_progress("x", io.StringIO()) is None
+    line = progress_module.terminal_progress("x", _Terminal())
+    assert line is not None
+    line(0.5, "half")
+    line.close()
+    assert line.stream.getvalue() == "\rx:  50 %  half\r" + " " * len("x:  50 %  half") + "\r"
