@@ -19,7 +19,7 @@ from ..estate import (
     load_estate,
     run_estate,
 )
-from ..estate.least import MAX_SIMULATIONS
+from ..estate.least import MAX_SIMULATIONS, MIN_SIMULATIONS, WORK_BUDGET
 from ..estate.least_words import alone_rows, answer_rows, frontier_rows, least_summary
 from ..estate.run import estate_to_json
 from ..gc_pause import without_cyclic_gc
@@ -73,9 +73,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument(
         "--max-simulations",
         type=int,
-        default=MAX_SIMULATIONS,
+        default=None,
         metavar="N",
-        help=f"estate simulations the least-hardware search may run (default {MAX_SIMULATIONS})",
+        help=f"estate simulations the least-hardware search may run (default "
+        f"{MAX_SIMULATIONS:,}, fewer on large estates: {WORK_BUDGET:,} database recoveries "
+        f"in all, at least {MIN_SIMULATIONS})",
     )
     p.add_argument(
         "--no-store",
@@ -173,6 +175,11 @@ def _write_fix(args: argparse.Namespace, estate: Estate, least: LeastHardware, c
     return str(args.output)
 
 
+def _cap(args: argparse.Namespace) -> int | None:
+    """--max-simulations, else None (the default for the estate's size)."""
+    return None if args.max_simulations is None else max(1, args.max_simulations)
+
+
 @without_cyclic_gc
 def run(args: argparse.Namespace) -> int:
     _check_fix_args(args)
@@ -191,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
         with progress or nullcontext():
             least = least_hardware(estate, result, catalog=catalog, prices=prices,
                                    progress=progress,
-                                   max_simulations=max(1, args.max_simulations))  # fmt: skip
+                                   max_simulations=_cap(args))  # fmt: skip
         if args.fix:
             written = _write_fix(args, estate, least, catalog)
     if args.json:

@@ -41,6 +41,12 @@ MAX_FACTOR = 64
 """The bisection looks no further than this many times the units the estate has."""
 MAX_SIMULATIONS = 1500
 """Estate simulations the search may run (≈ 10 ms each on the demo estate)."""
+WORK_BUDGET = 200_000
+"""By default the search simulates at most this many database recoveries in all
+(simulations × databases): a simulation of 1,000 databases takes about a second, so an
+estate that size gets 200 simulations (minutes, not the half hour 1,500 would take)."""
+MIN_SIMULATIONS = 20
+"""The fewest simulations the default allows, however large the estate."""
 MAX_COMBINATIONS = 200_000
 """Combinations costed at most; beyond, each resource keeps only its cheapest options."""
 MAX_POINTS = 10
@@ -52,6 +58,12 @@ FRONTIER_EXTRA = 40
 """Simulations spent beyond the answer on dearer combinations, for the frontier."""
 
 Progress = Callable[[float, str], None]
+
+
+def default_max_simulations(n_databases: int) -> int:
+    """The search's cap for an estate of `n_databases`: 1,500, fewer on large estates
+    (`WORK_BUDGET`), never below `MIN_SIMULATIONS`."""
+    return max(MIN_SIMULATIONS, min(MAX_SIMULATIONS, WORK_BUDGET // max(1, n_databases)))
 
 
 class LeastCancelled(CoreError):
@@ -368,7 +380,7 @@ def least_hardware(
     prices: PriceBook | None = None,
     should_cancel: Callable[[], bool] | None = None,
     progress: Progress | None = None,
-    max_simulations: int = MAX_SIMULATIONS,
+    max_simulations: int | None = None,
 ) -> LeastHardware:
     """The cheapest shared purchases that make every priority-1 database meet its RTO."""
     catalog = shipped_catalog() if catalog is None else catalog
@@ -393,6 +405,8 @@ def least_hardware(
     at_least = {c.resource: c.needed for c in counts if c.needed is not None}
     dims, trimmed = _trim(shared_dimensions(estate, catalog, prices, at_least), MAX_COMBINATIONS)
     scaled = None if progress is None else (lambda f, m: progress(0.1 + 0.9 * f, m))
+    if max_simulations is None:
+        max_simulations = default_max_simulations(len(estate.databases))
     search = _Search(estate, dims, should_cancel, scaled, max_simulations)
     answer, cap_hit, combos = search.run()
     today = _point(result, (), FREE)
@@ -407,8 +421,9 @@ def least_hardware(
         stopped_after = search.simulations
         answer = _cheapest_verified(search, counts)
         notes.append(
-            f"the search stopped after {stopped_after:,} simulations (the cap) before "
-            "it reached an answer"
+            f"the search stopped after {stopped_after:,} simulations (the cap"
+            + (" for an estate this size" if max_simulations < MAX_SIMULATIONS else "")
+            + "; rto-planner estate --max-simulations N raises it) before it reached an answer"
             + ("; shown: the cheapest count of one resource found by bisection" if answer else "")
         )
     return LeastHardware(

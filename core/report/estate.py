@@ -229,51 +229,88 @@ def build_gantt(result: EstateResult) -> EstateGanttPart:
     return EstateGanttPart(rows, text)
 
 
-def estate_gantt_chart(part: EstateGanttPart, width: float) -> Drawing:
-    rows = part.gantt_rows
-    row = 18.0
+GANTT_ROWS_PER_PAGE = 32
+"""Rows of the Gantt on one page (18 pt each, with the axis, the legend and the section's
+heading and text): a larger estate's Gantt runs over pages, one time axis for all."""
+_ROW_PT = 18.0
+_VERDICT_COLOUR = {"meets": colors.HexColor("#2e8b57"), "at_risk": colors.HexColor("#d68910"),
+                   "misses": RED}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class _GanttFrame:
+    """What every page of the Gantt shares: the label column, the time axis, the legend."""
+
+    x0: float
+    x1: float
+    x_end: float
+    vmax: float
+    legend: list[tuple[object, str, str]]
+    legend_extra: float
+
+
+def _gantt_frame(rows: tuple[EstateRow, ...], width: float) -> _GanttFrame:
+    """The axis fits the opening times and the RTOs near them; a far RTO (72 h when all
+    open within 12 h) is marked at the right edge rather than squeezing every bar."""
     label_w = min(max([_w(r.label, 7.0) for r in rows] + [40]) + 10, width * 0.4)
     x0, x1 = label_w, width - 6
     items: list[tuple[object, str, str]] = [
         (PHASE_COLOURS[k], "box", label) for k, label in PHASE_LEGEND
     ] + [(RED, "line", "RTO")]
     extra = 11.0 * (_legend_rows(items, x0, x1) - 1)
-    bottom = 44.0 + extra
-    height = 10.0 + row * len(rows) + bottom
-    d = _drawing(width, height)
-    g = Group()
-    # The axis fits the opening times and the RTOs near them; a far RTO (72 h when all
-    # open within 12 h) is marked at the right edge rather than squeezing every bar.
     last = max([r.open_s for r in rows] + [1.0])
     vmax = max([last] + [r.rto_s for r in rows if r.rto_s <= 1.5 * last]) * 1.06
     far = [r for r in rows if r.rto_s > vmax]
     x_end = x1
     if far:  # room at the right for 'RTO 3 d →'
         x1 -= max(_w(f"RTO {_dur(r.rto_s)} →", 6.5) for r in far) + 8
-    unit, name, step = _time_axis(vmax)
-    y0, y1 = bottom, bottom + row * len(rows)
-    scale = (x1 - x0) / vmax
-    _x_grid(g, x0, x1, y0, y1, vmax, unit, name, step, f"time from the site loss ({name})")
-    verdict_colour = {"meets": colors.HexColor("#2e8b57"), "at_risk": colors.HexColor("#d68910"),
-                      "misses": RED}  # fmt: skip
+    return _GanttFrame(x0, x1, x_end, vmax, items, extra)
+
+
+def estate_gantt_charts(part: EstateGanttPart, width: float) -> list[Drawing]:
+    """The Gantt, `GANTT_ROWS_PER_PAGE` rows per drawing, on one time axis."""
+    rows = part.gantt_rows
+    frame = _gantt_frame(rows, width)
+    step = GANTT_ROWS_PER_PAGE
+    return [_gantt_drawing(rows[i : i + step], width, frame) for i in range(0, len(rows), step)]
+
+
+def estate_gantt_chart(part: EstateGanttPart, width: float) -> Drawing:
+    """The whole Gantt as one drawing (however tall: the PDF uses `estate_gantt_charts`)."""
+    return _gantt_drawing(part.gantt_rows, width, _gantt_frame(part.gantt_rows, width))
+
+
+def _gantt_drawing(rows: tuple[EstateRow, ...], width: float, f: _GanttFrame) -> Drawing:
+    bottom = 44.0 + f.legend_extra
+    height = 10.0 + _ROW_PT * len(rows) + bottom
+    d = _drawing(width, height)
+    g = Group()
+    unit, name, step = _time_axis(f.vmax)
+    y0, y1 = bottom, bottom + _ROW_PT * len(rows)
+    _x_grid(g, f.x0, f.x1, y0, y1, f.vmax, unit, name, step, f"time from the site loss ({name})")
     for i, r in enumerate(rows):
-        yc = y1 - (i + 0.5) * row
-        g.add(_text(x0 - 6, yc - 2.7, _fit_label(r.label, x0 - 10), 7.0, INK, "end"))
-        for b in r.bars:
-            y, h = (yc - 4.5, 4.5) if b.beside else (yc - 4.5, 9)
-            g.add(Rect(x0 + b.start_s * scale, y, max(b.duration_s * scale, 0.6), h,
-                       fillColor=PHASE_COLOURS[b.style], strokeColor=None))  # fmt: skip
-        if r.rto_s <= vmax:
-            xr = x0 + r.rto_s * scale
-            g.add(Line(xr, yc - 6.5, xr, yc + 6.5, strokeColor=RED, strokeWidth=1.4))
-        else:
-            g.add(_text(x_end, yc - 2.5, f"RTO {_dur(r.rto_s)} →", 6.5, RED, "end"))
-        xo = x0 + r.open_s * scale
-        g.add(Rect(xo - 2, yc - 2, 4, 4, fillColor=verdict_colour.get(r.verdict, MUTED),
-                   strokeColor=colors.white, strokeWidth=0.5))  # fmt: skip
-    _legend(g, x0, 8 + extra, items, x1)
+        _gantt_row(g, r, y1 - (i + 0.5) * _ROW_PT, f)
+    _legend(g, f.x0, 8 + f.legend_extra, f.legend, f.x1)
     d.add(g)
     return d
+
+
+def _gantt_row(g: Group, r: EstateRow, yc: float, f: _GanttFrame) -> None:
+    """One database: its label, its phases, its RTO tick and its opening dot."""
+    x0, scale = f.x0, (f.x1 - f.x0) / f.vmax
+    g.add(_text(x0 - 6, yc - 2.7, _fit_label(r.label, x0 - 10), 7.0, INK, "end"))
+    for b in r.bars:
+        y, h = (yc - 4.5, 4.5) if b.beside else (yc - 4.5, 9)
+        g.add(Rect(x0 + b.start_s * scale, y, max(b.duration_s * scale, 0.6), h,
+                   fillColor=PHASE_COLOURS[b.style], strokeColor=None))  # fmt: skip
+    if r.rto_s <= f.vmax:
+        xr = x0 + r.rto_s * scale
+        g.add(Line(xr, yc - 6.5, xr, yc + 6.5, strokeColor=RED, strokeWidth=1.4))
+    else:
+        g.add(_text(f.x_end, yc - 2.5, f"RTO {_dur(r.rto_s)} →", 6.5, RED, "end"))
+    xo = x0 + r.open_s * scale
+    g.add(Rect(xo - 2, yc - 2, 4, 4, fillColor=_VERDICT_COLOUR.get(r.verdict, MUTED),
+               strokeColor=colors.white, strokeWidth=0.5))  # fmt: skip
 
 
 def _fit_label(text: str, width: float) -> str:
@@ -285,11 +322,18 @@ def _fit_label(text: str, width: float) -> str:
 
 
 def render_gantt(r: ReportRenderer, part: EstateGanttPart) -> list[Flowable]:
-    return r.section(
-        "When each database opens",
-        r.para(part.gantt_text),
-        estate_gantt_chart(part, r.width),
-    )
+    charts = estate_gantt_charts(part, r.width)
+    n = len(part.gantt_rows)
+    step = GANTT_ROWS_PER_PAGE
+    first = [r.para(part.gantt_text), charts[0]]
+    if len(charts) > 1:
+        first.insert(1, r.para(f"Rows 1–{step} of {n:,}.", "small"))
+    out = r.section("When each database opens", *first)
+    for k, chart in enumerate(charts[1:], start=1):
+        rows = f"rows {k * step + 1}–{min(n, (k + 1) * step)} of {n:,}"
+        out += [PageBreak(), KeepTogether([r.para(f"When each database opens, {rows}.",
+                                                  "small"), chart])]  # fmt: skip
+    return out
 
 
 # ----------------------------------------------------------------------------- databases

@@ -11,6 +11,7 @@ import pytest
 from rtoplanner.core.catalog import Catalog, CatalogItem
 from rtoplanner.core.errors import CoreError
 from rtoplanner.core.estate import Estate, run_estate
+from rtoplanner.core.estate import least as least_module
 from rtoplanner.core.estate.least import LeastCancelled, answer_estate, least_hardware
 from rtoplanner.core.estate.least_candidates import shared_dimensions, with_shared_stages
 from rtoplanner.core.estate.model import estate_from_mapping
@@ -216,3 +217,22 @@ def test_frontier_is_short_cheapest_first_and_keeps_the_answer():
     margins = [p.worst_margin_s for p in front]
     assert margins == sorted(margins)
     assert front[0].changes == () and not front[0].meets
+
+
+def test_the_default_cap_shrinks_with_the_estate():
+    assert least_module.default_max_simulations(8) == least_module.MAX_SIMULATIONS
+    assert least_module.default_max_simulations(1_000) == 200
+    assert least_module.default_max_simulations(300) == 666
+    assert least_module.default_max_simulations(10_000) == least_module.MIN_SIMULATIONS
+
+
+def test_a_large_estates_cap_is_said(monkeypatch):
+    est = contended()
+    monkeypatch.setattr(least_module, "MIN_SIMULATIONS", 1)
+    monkeypatch.setattr(least_module, "WORK_BUDGET", len(est.databases))  # one simulation
+    least = least_hardware(est, catalog=small_catalog())
+    assert least.cap_hit and not least.proven
+    assert any("the cap for an estate this size" in n and "--max-simulations" in n
+               for n in least.notes)  # fmt: skip
+    wide = least_hardware(est, catalog=small_catalog(), max_simulations=1500)
+    assert not wide.cap_hit and wide.proven  # the user's cap wins over the default

@@ -67,3 +67,28 @@ def test_estate_pdf_renders(estate_pdf, tmp_path):
     subprocess.run(["pdftoppm", "-png", "-r", "30", "-f", "1", "-l", "2", str(estate_pdf),
                     str(tmp_path / "p")], check=True)  # fmt: skip
     assert len(list(tmp_path.glob("p*.png"))) == 2
+
+
+def test_a_large_estates_gantt_runs_over_pages(tmp_path):
+    """80 databases: the Gantt was one drawing taller than a page (reportlab's
+    LayoutError, an internal error for the user); it now runs over pages of rows, one
+    time axis for all."""
+    from rtoplanner.core.report.estate import GANTT_ROWS_PER_PAGE, write_estate_report
+
+    from .estate_helpers import DRIVE, MEDIA, estate, scenario, shared_stage
+
+    path = [shared_stage(DRIVE, "LTO"), shared_stage(MEDIA, "MS")]
+    n = 80
+    dbs = [(scenario(f"db{i:02d}", size=f"{1 + i % 7} TB", path=path), 1 + i % 3)
+           for i in range(n)]  # fmt: skip
+    est = estate(dbs, shared=[{**DRIVE, "count": 8}, {**MEDIA, "count": 2}])
+    out = write_estate_report(est, tmp_path / "large.pdf")
+    pages = [p.extract_text() for p in PdfReader(out).pages]
+    gantt_pages = [t for t in pages if "When each database opens" in t or "rows " in t]
+    chunks = -(-n // GANTT_ROWS_PER_PAGE)
+    assert len(gantt_pages) >= chunks
+    text = "\n".join(pages)
+    for i in range(n):
+        assert f"db{i:02d}" in text
+    second = GANTT_ROWS_PER_PAGE + 1
+    assert f"rows {second}–{min(n, 2 * GANTT_ROWS_PER_PAGE)} of {n}" in text
