@@ -1,4 +1,9 @@
-"""The estate Gantt: every database's phases on one time axis, with its RTO."""
+"""The estate Gantt: every database's phases on one time axis, with its RTO.
+
+An estate of hundreds of databases does not fit in rows one can read: the Gantt shows
+as many rows as fit at `ROW_PX` each and the mouse wheel (or a drag) scrolls through the
+rest; the RTO ticks and opening dots are never taller than a row, so that neighbours do
+not merge into a block; selecting a database in the table brings its row into view."""
 
 from __future__ import annotations
 
@@ -14,6 +19,51 @@ from ..plots.common import DurationAxis, HoverTip, category_axis, mkpen
 from ..theme import PHASE_COLORS, VERDICT_COLORS, VERDICT_WORDS, PlotTheme
 
 BAR_HEIGHT = 0.6
+ROW_PX = 16
+"""The least height of a row on screen, so that its label can be read: rows beyond what
+fits at this height scroll."""
+WHEEL_ROWS = 3
+"""Rows one notch of the mouse wheel scrolls."""
+
+
+class _RowsViewBox(pg.ViewBox):
+    """Shows as many rows as fit at `ROW_PX` each; the wheel scrolls the rest (instead of
+    zooming) and a resize keeps the rows' height."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows = 0
+        self.sigResized.connect(self._keep_row_height)
+
+    def fit(self) -> int:
+        """Rows that fit in the view at `ROW_PX` each (at least 3)."""
+        return max(3, int(self.height() // ROW_PX))
+
+    def scrolls(self) -> bool:
+        return self.rows > self.fit()
+
+    def show_rows(self, top: float | None = None) -> None:
+        """Every row, or as many as fit from row `top` on (clamped), the rest a scroll
+        away."""
+        if not self.scrolls():
+            self.setYRange(-0.6, max(self.rows, 1) - 0.4, padding=0)
+            return
+        span = float(self.fit())
+        top = self.viewRange()[1][0] if top is None else top
+        top = min(max(top, -0.6), self.rows - 0.4 - span)
+        self.setYRange(top, top + span, padding=0)
+
+    def wheelEvent(self, ev, axis=None) -> None:
+        if not self.scrolls():
+            super().wheelEvent(ev, axis)
+            return
+        self.show_rows(self.viewRange()[1][0] - ev.delta() / 120 * WHEEL_ROWS)
+        ev.accept()
+
+    def _keep_row_height(self) -> None:
+        if self.rows:
+            self.show_rows()
+            self.setMouseEnabled(x=True, y=self.scrolls())
 
 
 class EstateGantt(pg.PlotWidget):
@@ -21,7 +71,8 @@ class EstateGantt(pg.PlotWidget):
     opening as a dot in the verdict's colour; hover for the phase and its wait."""
 
     def __init__(self, parent=None) -> None:
-        super().__init__(parent, axisItems={"bottom": DurationAxis("bottom")})
+        self.view = _RowsViewBox()
+        super().__init__(parent, viewBox=self.view, axisItems={"bottom": DurationAxis("bottom")})
         self.theme = PlotTheme.current()
         self.setBackground(self.theme.background)
         item = self.getPlotItem()
@@ -45,6 +96,8 @@ class EstateGantt(pg.PlotWidget):
         self.addItem(self.opens)
         self.rows: list[DatabaseOutcome] = []
         self.hover = HoverTip(self, self.text_at)
+        self.view.sigResized.connect(self._fit_marks)
+        self.view.sigYRangeChanged.connect(self._fit_marks)
 
     def set_result(self, result: EstateResult, rows: list[DatabaseOutcome]) -> None:
         self.rows = rows
@@ -71,7 +124,33 @@ class EstateGantt(pg.PlotWidget):
         last = max([d.open_s for d in rows] + [1.0])
         near = [d.rto_s for d in rows if d.rto_s <= 1.5 * last]
         self.setXRange(0, max([last, *near]) * 1.05, padding=0)
-        self.setYRange(-0.6, len(rows) - 0.4, padding=0)
+        self._show_rows(len(rows))
+
+    def _show_rows(self, n: int) -> None:
+        """The first rows (all of them if they fit), the rest a scroll away."""
+        self.view.rows = n
+        self.view.setLimits(yMin=-0.6, yMax=max(n, 1) - 0.4)
+        self.view.show_rows(-0.6)
+        self.setMouseEnabled(x=True, y=self.view.scrolls())
+        self._fit_marks()
+
+    def visible_rows(self) -> tuple[int, int]:
+        """The first and last row in view."""
+        y0, y1 = self.view.viewRange()[1]
+        return max(0, round(y0 + 0.6)), min(len(self.rows) - 1, round(y1 - 0.4))
+
+    def show_row(self, i: int) -> None:
+        """Scroll row `i` into view (the table's selection)."""
+        first, last = self.visible_rows()
+        if not first <= i <= last:
+            self.view.show_rows(i - self.view.fit() / 2)
+
+    def _fit_marks(self) -> None:
+        """RTO ticks and opening dots no taller than a row on screen."""
+        y0, y1 = self.view.viewRange()[1]
+        px_per_row = self.view.height() / max(y1 - y0, 1e-9)
+        self.rto_ticks.setSize(min(22.0, max(3.0, 0.9 * px_per_row)))
+        self.opens.setSize(min(9.0, max(3.0, 0.45 * px_per_row)))
 
     def text_at(self, x: float, y: float) -> str:
         i = round(y)

@@ -52,6 +52,7 @@ from rtoplanner.core.estate import (
     with_rto,
 )
 from rtoplanner.core.estate.least_apply import apply_answer
+from rtoplanner.core.estate.least_words import name_list
 from rtoplanner.core.estate.model import ScenarioResolver
 from rtoplanner.core.fix.prices import PriceBook
 from rtoplanner.core.palette import STYLE_HEX, STYLE_LEGEND, phases_of
@@ -197,6 +198,9 @@ class EstateWindow(QMainWindow):
         self.table.doubleClicked.connect(self._on_double_click)
 
         self.gantt = EstateGantt()
+        self.table.selectionModel().currentRowChanged.connect(
+            lambda current, _previous: self.gantt.show_row(current.row())
+        )
         self.legend = QLabel(phase_legend())
         self.legend.setTextFormat(Qt.TextFormat.RichText)
         self.legend.setWordWrap(True)
@@ -330,10 +334,12 @@ class EstateWindow(QMainWindow):
         """One line under the tabs: the answer, its cost (details in the tab)."""
         head = "<b>Least hardware for priority 1:</b> "
         if least.misses_alone:
-            names = ", ".join(least.misses_alone)
+            n = len(least.misses_alone)
+            verb = "misses" if n == 1 else "miss"
             return head + html.escape(
-                f"{names} miss(es) even with the shared hardware to "
-                "themselves: their own plans must change (see the tab)."
+                f"{name_list(least.misses_alone)} {verb} even with the shared hardware to "
+                f"{'itself' if n == 1 else 'themselves'}: "
+                f"{'its own plan' if n == 1 else 'their own plans'} must change (see the tab)."
             )
         if least.already_met or least.answer is None:
             return head + html.escape(least_sentences(least)[0])

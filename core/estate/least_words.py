@@ -3,6 +3,8 @@ and the Estate window."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..units import format_duration
 from .least import EstatePoint, LeastHardware
 
@@ -23,12 +25,27 @@ def _unpriced(least: LeastHardware) -> list[tuple[str, str]]:
     return out
 
 
+NAMES_SHOWN = 8
+"""Database names a sentence lists before "and N more" (the table below lists them all)."""
+
+
+def name_list(names: Sequence[str], shown: int = NAMES_SHOWN) -> str:
+    """'a, b and c', or the first `shown` and 'and N more' (an estate of 1,000 databases
+    can have hundreds missing alone: a sentence naming them all is a wall of text)."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    if len(names) <= shown:
+        return ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{', '.join(names[:shown])} and {len(names) - shown:,} more"
+
+
 def least_summary(least: LeastHardware) -> tuple[str, ...]:
     """Sentences: the answer, what it costs, what it could not do, how it was found."""
     if least.already_met:
         return ("Every priority-1 database meets its RTO with the estate's hardware.",)
     if least.misses_alone:
-        names = ", ".join(least.misses_alone)
+        names = name_list(least.misses_alone)
         return (
             f"Priority-1 databases that miss their RTO even with the shared hardware to "
             f"themselves: {names}. Sharing is not what stops them, so no shared purchase helps "

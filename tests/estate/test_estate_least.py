@@ -36,3 +36,14 @@ def test_a_database_missing_alone_is_named_not_fixed_by_shared_units():
     est = estate([(slow, 1)], shared=[{**DRIVE, "name": "LIB"}])
     least = least_hardware(est)
     assert least.misses_alone == ("slow",) and least.counts == ()
+
+
+def test_a_sentence_names_a_few_databases_and_counts_the_rest():
+    from rtoplanner.core.estate.least_words import NAMES_SHOWN, name_list
+
+    assert name_list(["a"]) == "a"
+    assert name_list(["a", "b", "c"]) == "a, b and c"
+    many = [f"db{i:03d}" for i in range(146)]
+    text = name_list(many)
+    assert text.startswith("db000, db001") and text.endswith(f"and {146 - NAMES_SHOWN} more")
+    assert "db010" not in text

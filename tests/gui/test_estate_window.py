@@ -238,3 +238,45 @@ def test_apply_makes_the_purchase_in_one_undoable_step(qtbot, estate_window, tmp
     wait_computed(qtbot, win)
     qtbot.waitUntil(lambda: win.least is not None and not win.least.already_met, timeout=20000)
     assert win.undo_button.isEnabled() is False
+
+
+def test_a_large_estates_gantt_scrolls_its_rows(qtbot):
+    """120 databases: as many rows in view as can be read, the wheel and the table's
+    selection scroll the rest, and the RTO ticks are no taller than a row (they merged
+    into black blocks)."""
+    from estate.estate_helpers import DRIVE, MEDIA, estate, scenario, shared_stage
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    from rtoplanner.app.estate.estate_gantt import ROW_PX
+
+    path = [shared_stage(DRIVE, "LTO"), shared_stage(MEDIA, "MS")]
+    n = 120
+    dbs = [(scenario(f"db{i:03d}", size=f"{1 + i % 5} TB", path=path, rto="30 d"), 1 + i % 2)
+           for i in range(n)]  # fmt: skip
+    win = EstateWindow()
+    qtbot.addWidget(win)
+    win.resize(1200, 800)
+    win.show()
+    win.set_estate(estate(dbs, shared=[{**DRIVE, "count": 16}, {**MEDIA, "count": 4}]))
+    wait_computed(qtbot, win)
+    gantt = win.gantt
+    first, last = gantt.visible_rows()
+    shown = last - first + 1
+    assert first == 0 and 3 <= shown < n
+    y0, y1 = gantt.view.viewRange()[1]
+    px_per_row = gantt.view.height() / (y1 - y0)
+    assert px_per_row >= ROW_PX and gantt.rto_ticks.opts["size"] <= px_per_row
+    # One notch of the wheel down scrolls three rows.
+    viewport = gantt.viewport()
+    centre = QPointF(viewport.width() / 2, viewport.height() / 2)
+    wheel = QWheelEvent(centre, viewport.mapToGlobal(centre), QPoint(), QPoint(0, -120),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                        Qt.ScrollPhase.NoScrollPhase, False)  # fmt: skip
+    QApplication.sendEvent(viewport, wheel)
+    assert gantt.visible_rows()[0] == 3
+    win.table.selectRow(110)
+    first, last = gantt.visible_rows()
+    assert first <= 110 <= last and last - first + 1 == shown
+    win.close()
