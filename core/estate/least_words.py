@@ -74,6 +74,11 @@ def least_summary(least: LeastHardware) -> tuple[str, ...]:
                 + f'. Give yours (rto-planner catalog price "{what}" AMOUNT --kind {kind}); '
                 "until then a priced purchase comes first, then the least capacity bought."
             )
+    elif least.cap_hit:
+        out.append(
+            "None of the combinations simulated before the search stopped brings every "
+            "priority-1 database inside its RTO; dearer ones were not tried."
+        )
     else:
         out.append(
             "No combination of the shared purchases considered brings every priority-1 "

@@ -47,3 +47,18 @@ def test_a_sentence_names_a_few_databases_and_counts_the_rest():
     text = name_list(many)
     assert text.startswith("db000, db001") and text.endswith(f"and {146 - NAMES_SHOWN} more")
     assert "db010" not in text
+
+
+def test_a_search_the_cap_stopped_does_not_blame_something_else():
+    """With no answer because the cap stopped the search, the sentence says so: it said
+    'something other than the shared hardware decides', which nobody had shown."""
+    from rtoplanner.core.estate.least import METHOD, LeastHardware
+    from rtoplanner.core.estate.least_words import least_summary
+
+    note = "the search stopped after 20 simulations (the cap)"
+    stopped = LeastHardware(METHOD, False, (), (), cap_hit=True, simulations=20, notes=(note,))
+    text = " ".join(least_summary(stopped))
+    assert "something other than the shared hardware" not in text
+    assert "dearer ones were not tried" in text
+    done = LeastHardware(METHOD, False, (), (), simulations=20)
+    assert "something other than the shared hardware decides" in " ".join(least_summary(done))
