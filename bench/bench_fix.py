@@ -15,41 +15,17 @@ import time
 from pathlib import Path
 
 from rtoplanner.core.fix import what_it_takes
-from rtoplanner.core.scenario import load_scenario, load_scenario_text, with_values
+from rtoplanner.core.scenario import load_scenario, with_values
 
 SCENARIOS = sorted((Path(__file__).resolve().parent.parent / "data" / "scenarios").glob("*.toml"))
 REPEAT = 7
-LIBRARY_100 = """
-format = 1
-name = "100-drive library"
-[database]
-size = "13.29 TB"
-redo_rate = "8 MB/s"
-daily_change = "3%"
-[backup]
-channels = 3
-channel_init = "30 s"
-level1 = "cumulative"
-[[path]]
-kind = "tape_drive"
-count = 100
-rate = "360 MB/s"
-[[path]]
-kind = "media_server"
-count = 1
-rate = "1.6 GB/s"
-[[path]]
-kind = "network"
-count = 1
-rate = "10 Gb/s"
-[recovery]
-detect = "30 min"
-open = "10 min"
-incremental_apply_rate = "2 TB/h"
-archivelogs_on_disk = false
-[targets]
-rto = "8 h"
-"""
+LIBRARY_100 = (
+    Path(__file__).resolve().parent.parent
+    / "tests"
+    / "fixtures"
+    / "scenarios"
+    / "library_100_drives.toml"
+)
 
 
 def median_s(fn, repeat: int = REPEAT) -> tuple[float, float]:
@@ -76,7 +52,7 @@ def main() -> None:
                 f"{path.stem:34} {label:>9} {wall:7.3f} s {cpu:7.3f} s "
                 f"{len(result.frontier):7d} {result.evaluated:10d}"
             )
-    library = load_scenario_text(LIBRARY_100, source="library_100.toml")
+    library = load_scenario(LIBRARY_100)
     result = what_it_takes(library)
     wall, cpu = median_s(lambda: what_it_takes(library), repeat=3)
     print(f"{'100-drive library (estate)':34} {'as is':>9} {wall:7.3f} s {cpu:7.3f} s "
