@@ -42,12 +42,14 @@ class SharedDimension:
 
 
 def _item_values(item: CatalogItem, kind: str) -> dict[str, Any]:
-    """A catalog item's figures as `[[shared]]` keys (the entry cannot name an item: its
-    `name` is the resource's own). None removes a key the item has no figure for. A tape
+    """A catalog item's figures as `[[shared]]` keys: the item (its tape mechanics come
+    with it) and its figures, written out (the file says what the answer bought). None
+    removes a key the item has no figure for. A tape
     library keeps its `hw_compression`: how well the data compresses is the data's, not
     the drive's (§8 takes the catalog's figure for a scenario's own stage)."""
     tape = kind == "tape_drive"
     return {
+        "item": item.name,  # and with it a tape drive's mechanics
         "rate": exact_rate(item.rate_Bps or 0.0),
         "efficiency": item.derate,
         "backup_rate": exact_rate(item.backup_rate_Bps) if item.backup_rate_Bps else None,

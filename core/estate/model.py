@@ -77,6 +77,10 @@ DATABASE_FIELDS = (
 SHARED_FIELDS = (
     FieldSpec("name", "str", True,
               help="The resource's name, which scenario stages reference with shared = NAME."),
+    FieldSpec("item", "str",
+              help="The catalog item one unit is (for example 'LTO-8'): its rate and "
+                   "efficiency unless given here, and a tape drive's mechanics (cartridge "
+                   "load, locate, capacity), which only the catalog has."),
     *(s for s in STAGE_FIELDS if s.key not in ("name", "shared")),
 )  # fmt: skip
 _TABLE_KEYS = ("database", "shared")
@@ -170,6 +174,20 @@ class _SharedLoader(_Loader):
         return super().error(key.replace("path[", "shared[", 1), message, hint)
 
 
+def _catalog_item(loader: _Loader, where: str, vals: dict[str, Any], catalog: Catalog) -> str:
+    """The catalog name the resource's stage is resolved by: its `item`, which must be in
+    the catalog, else its own name (which names a catalog item only by chance)."""
+    item = vals.get("item")
+    if item is None:
+        return vals["name"]
+    if catalog.find(vals["kind"], item) is None:
+        known = ", ".join(sorted(i.name for i in catalog.by_kind(vals["kind"]))[:6])
+        hint = f"for example: {known}" if known else "add it to the catalog"
+        what = f"no {vals['kind']} named {item!r} in the catalog"
+        raise loader.error(f"{where}.item", what, hint)
+    return item
+
+
 def _shared_resources(loader: _Loader, doc: Any, catalog: Catalog) -> tuple[SharedResource, ...]:
     if not isinstance(doc, list):
         raise loader.error("shared", "shared resources are [[shared]] tables")
@@ -185,8 +203,12 @@ def _shared_resources(loader: _Loader, doc: Any, catalog: Catalog) -> tuple[Shar
             )
         if any(r.name == vals["name"] for r in out):
             raise loader.error(f"{where}.name", f"a second shared resource named {vals['name']!r}")
-        stage = _resolve_stage(_SharedLoader(loader, i), i, vals, catalog)
-        out.append(SharedResource(vals["name"], replace(stage, shared=vals["name"])))
+        item = _catalog_item(loader, where, vals, catalog)
+        # The stage is resolved as a scenario stage naming the item (its figures and tape
+        # mechanics from the catalog), then named for the resource
+        stage = _resolve_stage(_SharedLoader(loader, i), i, {**vals, "name": item}, catalog)
+        out.append(SharedResource(vals["name"], replace(stage, name=vals["name"],
+                                                        shared=vals["name"])))  # fmt: skip
     return tuple(out)
 
 

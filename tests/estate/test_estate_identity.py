@@ -105,3 +105,31 @@ def test_single_database_identity_property(size, channels, drives, init, drive_r
     sh = [{**drive, "name": "LIB"}, {**media, "name": "MS"}] if shared else []
     est = estate([(scn, 1)], shared=sh)
     assert_same_as_plan(est, est.databases[0].estate_scenario)
+
+
+def test_a_shared_library_of_catalog_drives_loads_cartridges_as_the_plan_does():
+    """The scenario's own stage names the catalog's LTO-8 (cartridge load time and
+    capacity come from the catalog); the shared library says so with `item`. The library
+    had no tape mechanics: in the estate the database skipped its cartridge loads and
+    opened earlier than its own plan says."""
+    lto8 = {"kind": "tape_drive", "name": "LTO-8", "count": 4, "rate": "360 MB/s",
+            "efficiency": 0.9, "hw_compression": 2.0}  # fmt: skip
+    own = scenario("db", size="60 TB", path=[lto8, dict(MEDIA)], channels=4)
+    assert own.path[0].load_s > 0 and own.path[0].capacity_bytes  # from the catalog
+    shared = scenario("db", size="60 TB", path=[shared_stage(lto8, "LIB"), dict(MEDIA)],
+                      channels=4)  # fmt: skip
+    library = {**lto8, "name": "LIB", "item": "LTO-8"}
+    est = estate([(shared, 1)], shared=[library])
+    stage = est.databases[0].estate_scenario.path[0]
+    assert (stage.name, stage.load_s, stage.capacity_bytes) == (
+        "LIB", own.path[0].load_s, own.path[0].capacity_bytes)  # fmt: skip
+    assert_same_as_plan(est, own)
+
+
+def test_an_item_not_in_the_catalog_is_refused_with_the_key():
+    from rtoplanner.core.errors import CoreError
+
+    lto8 = {"kind": "tape_drive", "count": 4, "rate": "360 MB/s"}
+    scn = scenario("db", path=[shared_stage(lto8, "LIB")])
+    with pytest.raises(CoreError, match=r"shared\[0\]\.item.*no tape_drive named 'LTO-88'"):
+        estate([(scn, 1)], shared=[{**lto8, "name": "LIB", "item": "LTO-88"}])

@@ -62,3 +62,30 @@ def test_a_search_the_cap_stopped_does_not_blame_something_else():
     assert "dearer ones were not tried" in text
     done = LeastHardware(METHOD, False, (), (), simulations=20)
     assert "something other than the shared hardware decides" in " ".join(least_summary(done))
+
+
+def test_another_drive_model_brings_its_own_cartridge_mechanics():
+    """'Replace the 10 tape drives of LTO-8 library with N × LTO-9': the library then
+    loads LTO-9 cartridges (the catalog's load time and capacity), and the estate file
+    written says `item = "LTO-9"`. Without `item` the swapped drive had no mechanics."""
+    from rtoplanner.core.catalog import shipped_catalog
+    from rtoplanner.core.estate.least_candidates import shared_dimensions, with_shared_edits
+    from rtoplanner.core.estate.model import dump_estate
+    from rtoplanner.core.fix.prices import PriceBook
+    from rtoplanner.core.toml_edit import merge_edits
+
+    catalog = shipped_catalog()
+    est = load_estate(DEMO)
+    dims = shared_dimensions(est, catalog, PriceBook.from_catalog(catalog))
+    library = next(d for d in dims if d.resource == "LTO-8 library")
+    swap = next(o for o in library.options if o.change and o.change.item == ("tape_drive", "LTO-9"))
+    lto9 = catalog.find("tape_drive", "LTO-9")
+    assert swap.stage.name == "LTO-8 library" and swap.stage.load_s == lto9.load_s > 0
+    assert swap.change.edits["shared[0].item"] == "LTO-9"
+    assert est.resource("LTO-8 library").stage.load_s == catalog.find("tape_drive", "LTO-8").load_s
+
+    fixed = with_shared_edits(est, swap.change.edits, catalog)  # what Apply and --fix make
+    assert fixed.resource("LTO-8 library").stage.load_s == lto9.load_s
+    original = DEMO.read_text(encoding="utf-8")
+    text = merge_edits(original, dump_estate(est), dump_estate(fixed))
+    assert 'item = "LTO-9"' in text and "# item: the catalog's LTO-8" in text  # comments kept

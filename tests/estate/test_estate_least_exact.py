@@ -112,11 +112,13 @@ def test_two_resources_together_are_cheaper_than_a_lot_of_one():
     )
 
 
-def edited_estate(est: Estate, edits: dict[str, Any]) -> Estate:
-    """The estate file with the answer's edits made, loaded as a file is."""
+def edited_estate(est: Estate, edits: dict[str, Any], catalog: Catalog | None = None) -> Estate:
+    """The estate file with the answer's edits made, loaded as a file is (with the
+    catalog its `item`s are in)."""
     doc = with_shared_edits(dict(est.raw), edits)
     by_name = {d.scenario.name: d.scenario for d in est.databases}
-    return estate_from_mapping(doc, source="edited.toml", resolve=by_name.__getitem__)
+    return estate_from_mapping(doc, source="edited.toml", resolve=by_name.__getitem__,
+                               catalog=catalog or small_catalog())  # fmt: skip
 
 
 def test_a_catalog_price_and_a_user_quote_from_the_store(store):
