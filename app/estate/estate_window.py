@@ -325,7 +325,7 @@ class EstateWindow(QMainWindow):
         rows = recovery_order(result)
         self.model.set_rows(rows)
         self.gantt.set_result(result, rows)
-        self.headline.setText(self._headline(result))
+        self.headline.setText(self._headline(result) + self._cautions(result))
         self.least_panel.set_least(least)
         self.least_label.setText(self._least_line(least))
 
@@ -346,6 +346,16 @@ class EstateWindow(QMainWindow):
         words = "; ".join(c.words for c in least.answer.changes)
         cost = least.answer.cost.text(least.currency)
         return head + html.escape(f"{words} — {cost}")
+
+    @staticmethod
+    def _cautions(result: EstateResult) -> str:
+        """What the estate computes differently from the databases' own plans, under the
+        headline in the at-risk colour."""
+        colour = VERDICT_COLORS["at_risk"]
+        return "".join(
+            f"<br><span style='color:{colour}'><b>Caution:</b> {html.escape(c)}</span>"
+            for c in result.estate.cautions
+        )
 
     @staticmethod
     def _headline(result: EstateResult) -> str:

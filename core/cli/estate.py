@@ -254,6 +254,7 @@ def render_text(result: EstateResult, least: LeastHardware | None) -> str:
         )
     else:
         lines.append("Sharing costs no database any time: each opens as it would alone.")
+    lines += [f"Caution: {c}" for c in result.estate.cautions]
     if least is not None:
         lines += ["", *least_lines(least)]
     return "\n".join(lines) + "\n"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -156,6 +157,40 @@ class Estate:
 
     def with_databases(self, databases: tuple[EstateDatabase, ...]) -> Estate:
         return replace(self, databases=databases)
+
+    @cached_property
+    def cautions(self) -> tuple[str, ...]:
+        """What the estate computes differently from the databases' own plans, said
+        (`mechanics_cautions`)."""
+        return mechanics_cautions(self)
+
+
+def mechanics_cautions(estate: Estate) -> tuple[str, ...]:
+    """A tape library without a catalog `item` has no cartridge mechanics (load, locate,
+    capacity: only the catalog has them), while a database's own stage naming a catalog
+    drive has them when planned alone: in the estate that database skips its cartridge
+    loads and opens a little early. Said once per library, with the fix."""
+    out = []
+    for res in estate.shared:
+        st = res.stage
+        if st.kind != "tape_drive" or st.load_s or st.locate_s:
+            continue
+        loading: dict[str, list[str]] = {}
+        for db in estate.databases:
+            if db.route == FAILOVER:
+                continue  # it reads no backup
+            for own in db.scenario.path:
+                if own.shared == res.name and (own.load_s or own.locate_s):
+                    loading.setdefault(own.name or own.label, []).append(db.name)
+        for item, names in loading.items():
+            who = ", ".join(names[:3]) + (f" and {len(names) - 3:,} more" if len(names) > 3 else "")
+            out.append(
+                f"{res.name} has no cartridge load or locate times, while {who} load "
+                f"{item} cartridges when planned alone: in the estate they do not, and open "
+                f"a little early. Give the library its drives' catalog item: "
+                f'item = "{item}" in [[shared]] "{res.name}".'
+            )
+    return tuple(out)
 
 
 class _SharedLoader(_Loader):

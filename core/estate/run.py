@@ -180,6 +180,7 @@ def estate_to_json(result: EstateResult) -> dict[str, Any]:
         "units": {"time": "s", "size": "bytes", "note": "sizes count data bytes"},
         "event": "site loss at time 0: every listed database is recovered",
         "deciding_resource": result.deciding,
+        "cautions": list(est.cautions),
         "last_open_s": result.last_open_s,
         "databases": [
             {

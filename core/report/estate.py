@@ -94,6 +94,8 @@ def recovery_order(result: EstateResult) -> list[DatabaseOutcome]:
 class EstateCoverPart:
     estate_figures: tuple[KeyFigure, ...]
     estate_table: Table
+    cautions: tuple[str, ...] = ()
+    """What the estate computes differently from the databases' own plans."""
 
 
 def summary_table(result: EstateResult) -> Table:
@@ -138,7 +140,7 @@ def build_cover(result: EstateResult) -> EstateCoverPart:
             "what the databases lost most time to" if result.deciding else "sharing costs no time",
         ),
     ]
-    return EstateCoverPart(tuple(figs), summary_table(result))
+    return EstateCoverPart(tuple(figs), summary_table(result), result.estate.cautions)
 
 
 def render_cover(r: ReportRenderer, part: EstateCoverPart) -> list[Flowable]:
@@ -151,6 +153,7 @@ def render_cover(r: ReportRenderer, part: EstateCoverPart) -> list[Flowable]:
     out.append(Paragraph(r.p(d.scenario_name), st["cover_name"]))
     out += [_meta_table(r), Spacer(1, 8 * mm), _verdict_box(r), Spacer(1, 6 * mm)]
     out += [_figures(r, _as_cover(part)), Spacer(1, 6 * mm)]
+    out += [Paragraph(f"<b>Caution:</b> {r.p(c)}", st["small"]) for c in part.cautions]
     out.append(r.heading("Every database after the site loss", 1))
     out.append(
         r.para(

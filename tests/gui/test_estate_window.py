@@ -280,3 +280,19 @@ def test_a_large_estates_gantt_scrolls_its_rows(qtbot):
     first, last = gantt.visible_rows()
     assert first <= 110 <= last and last - first + 1 == shown
     win.close()
+
+
+def test_a_caution_shows_under_the_headline(qtbot, tmp_path):
+    shutil.copytree(DEMO.parent / "site_loss", tmp_path / "site_loss")
+    path = tmp_path / "site_loss.toml"
+    path.write_text(DEMO.read_text(encoding="utf-8").replace('item = "LTO-8"\n', ""),
+                    encoding="utf-8")  # fmt: skip
+    win = EstateWindow()
+    qtbot.addWidget(win)
+    assert win.open_estate(path)
+    wait_computed(qtbot, win)
+    assert "Caution:" in win.headline.text() and "item = &quot;LTO-8&quot;" in win.headline.text()
+    assert win.open_estate(DEMO)
+    wait_computed(qtbot, win)
+    assert "Caution:" not in win.headline.text()
+    win.close()
