@@ -2,7 +2,7 @@
 """Benchmark the estate simulation (DESIGN §9): N databases over one shared tape library.
 
     .venv/bin/python bench/bench_estate.py [--sizes 1000 10000] [--drives 100] [--repeat 5]
-                                           [--files | --files-only]
+                                           [--files | --files-only | --least]
 
 Each database is a generated scenario (200 GB – 20 TB, 2–8 channels started serially,
 cumulative level 1, archived redo restored from tape: three transfers each) on a shared
@@ -10,7 +10,9 @@ library of `--drives` drives and 8 shared media servers, in three priority tiers
 the median of `--repeat` runs of `run_estate` (each database's own plan computed by the
 engine, then the event-driven simulation) in wall-clock and in CPU time of this process
 (on a shared machine the wall clock also counts other processes' turns), the time to
-validate the estate and the peak memory (tracemalloc) per database. With `--files`
+validate the estate and the peak memory (tracemalloc) per database. `--least` times the
+least-hardware search instead (default cap), once per size, on the estate as generated
+and with priority 1 meeting alone but not together. With `--files`
 it also writes the estate as files (ESTATE.toml and one scenario file per database) and
 times `rto-planner estate ESTATE.toml --no-least` end to end (with --json, and as text),
 then where its time goes (reading the files, each database's plan, the simulation, the
@@ -36,8 +38,9 @@ from typing import Any
 import tomlkit
 
 from rtoplanner.core.cli.estate import render_text
-from rtoplanner.core.estate import Estate, run_estate
+from rtoplanner.core.estate import Estate, least_hardware, run_estate
 from rtoplanner.core.estate.jobs import build_jobs
+from rtoplanner.core.estate.least import default_max_simulations
 from rtoplanner.core.estate.model import estate_from_mapping, load_estate
 from rtoplanner.core.estate.run import (
     EstateResult,
@@ -176,6 +179,41 @@ def make_estate(n: int, drives: int, seed: int = 12) -> Estate:
     return estate_from_mapping(doc, source="bench", resolve=scenarios.__getitem__)
 
 
+def tight_estate(n: int, drives: int) -> Estate:
+    """The benchmark estate with priority 1's RTO at 1.6 × each database's time alone
+    (each meets alone, not together: the shared search runs) and 60 days for the rest."""
+    base = make_estate(n, drives)
+    alone = {d.name: d.alone_s for d in run_estate(base, trace=False).databases}
+    scenarios = {d.name: d.scenario for d in base.databases}
+    doc = dict(base.raw)
+    doc["database"] = [
+        {**e, "rto": f"{int(alone[e['scenario']] * 1.6)} s" if e["priority"] == 1 else "60 d"}
+        for e in base.raw["database"]
+    ]
+    return estate_from_mapping(doc, source="bench", resolve=scenarios.__getitem__)
+
+
+def time_least(n: int, drives: int) -> None:
+    """`least_hardware` with its default cap, once on each kind of estate: as generated
+    (priority-1 databases that miss alone get their own What it takes) and `tight_estate`
+    (the shared search, stopped by the cap for the estate's size)."""
+    for label, estate in (("as generated", make_estate(n, drives)),
+                          ("tier 1 meets alone", tight_estate(n, drives))):  # fmt: skip
+        result = run_estate(estate, trace=False)
+        t0, c0 = time.perf_counter(), time.process_time()
+        least = least_hardware(estate, result)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        searched = sum(f.searched for f in least.alone_fixes)
+        what = (
+            f"{len(least.misses_alone)} of priority 1 miss alone, What it takes for {searched}"
+            if least.misses_alone
+            else f"{least.simulations} simulations, cap {default_max_simulations(n)}"
+            f"{' hit' if least.cap_hit else ''}, answer {'found' if least.answer else 'none'}"
+        )
+        print(f"{n:6d} databases, {drives} drives, {label}: least_hardware {wall:.1f} s wall, "
+              f"{cpu:.1f} s CPU ({what})")  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
@@ -185,8 +223,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="also time the CLI end to end on the estate written as files")  # fmt: skip
     ap.add_argument("--files-only", action="store_true",
                     help="only the CLI from files (no run_estate medians)")  # fmt: skip
+    ap.add_argument("--least", action="store_true",
+                    help="only the least-hardware search, once per size (minutes)")  # fmt: skip
     args = ap.parse_args(argv)
     for n in args.sizes:
+        if args.least:
+            time_least(n, args.drives)
+            continue
         if args.files or args.files_only:
             time_cli(n, args.drives, args.repeat)
         if args.files_only:
