@@ -278,11 +278,6 @@ def estate_gantt_charts(part: EstateGanttPart, width: float) -> list[Drawing]:
     return [_gantt_drawing(rows[i : i + step], width, frame) for i in range(0, len(rows), step)]
 
 
-def estate_gantt_chart(part: EstateGanttPart, width: float) -> Drawing:
-    """The whole Gantt as one drawing (however tall: the PDF uses `estate_gantt_charts`)."""
-    return _gantt_drawing(part.gantt_rows, width, _gantt_frame(part.gantt_rows, width))
-
-
 def _gantt_drawing(rows: tuple[EstateRow, ...], width: float, f: _GanttFrame) -> Drawing:
     bottom = 44.0 + f.legend_extra
     height = 10.0 + _ROW_PT * len(rows) + bottom

@@ -11,7 +11,7 @@ from pypdf import PdfReader
 
 from rtoplanner.app.__main__ import main
 from rtoplanner.core.estate import load_estate, run_estate
-from rtoplanner.core.report.estate import build_estate_report_data, estate_gantt_chart
+from rtoplanner.core.report.estate import build_estate_report_data, estate_gantt_charts
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "data" / "estates" / "site_loss.toml"
@@ -58,7 +58,7 @@ def test_gantt_has_a_row_per_database():
         (d.name for d in result.databases),
         key=lambda n: (result.database(n).priority, result.database(n).open_s, n),
     )
-    drawing = estate_gantt_chart(part, 480)
+    (drawing,) = estate_gantt_charts(part, 480)  # 8 rows: one page
     assert drawing.height > 18 * len(part.gantt_rows)
 
 
