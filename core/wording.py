@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 VERDICT_WORDS = {"meets": "MEETS", "at_risk": "AT RISK", "misses": "MISSES", "unknown": "—"}
 
 _PSEUDO_BOTTLENECKS = {
@@ -35,3 +37,18 @@ def describe_cycle_time(since_level0_s: float, period_s: float, level0_s: float 
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
     """'1 channel', '3 channels', '0 backups' (`nouns` when the plural is not noun + s)."""
     return f"{count} {noun if count == 1 else (nouns or noun + 's')}"
+
+
+NAMES_SHOWN = 8
+"""Database names a sentence lists before "and N more" (a table lists them all)."""
+
+
+def name_list(names: Sequence[str], shown: int = NAMES_SHOWN) -> str:
+    """'a, b and c', or the first `shown` and 'and N more' (an estate of 1,000 databases
+    can have hundreds missing alone: a sentence naming them all is a wall of text)."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    if len(names) <= shown:
+        return ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{', '.join(names[:shown])} and {len(names) - shown:,} more"

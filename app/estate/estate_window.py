@@ -52,7 +52,6 @@ from rtoplanner.core.estate import (
     with_rto,
 )
 from rtoplanner.core.estate.least_apply import apply_answer
-from rtoplanner.core.estate.least_words import name_list
 from rtoplanner.core.estate.model import ScenarioResolver
 from rtoplanner.core.fix.prices import PriceBook
 from rtoplanner.core.palette import STYLE_HEX, STYLE_LEGEND, phases_of
@@ -60,6 +59,7 @@ from rtoplanner.core.report.estate import least_sentences, recovery_order, write
 from rtoplanner.core.result import PHASE_TITLES
 from rtoplanner.core.toml_edit import merge_edits
 from rtoplanner.core.units import format_duration
+from rtoplanner.core.wording import name_list
 
 from ..theme import VERDICT_COLORS
 from ..workers import TaskRunner

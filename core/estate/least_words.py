@@ -3,9 +3,8 @@ and the Estate window."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ..units import format_duration
+from ..wording import name_list
 from .least import EstatePoint, LeastHardware
 
 
@@ -23,21 +22,6 @@ def _unpriced(least: LeastHardware) -> list[tuple[str, str]]:
         if not c.cost.priced and c.item is not None:
             out.append((c.item[1], c.item[0]))
     return out
-
-
-NAMES_SHOWN = 8
-"""Database names a sentence lists before "and N more" (the table below lists them all)."""
-
-
-def name_list(names: Sequence[str], shown: int = NAMES_SHOWN) -> str:
-    """'a, b and c', or the first `shown` and 'and N more' (an estate of 1,000 databases
-    can have hundreds missing alone: a sentence naming them all is a wall of text)."""
-    names = list(names)
-    if len(names) <= 1:
-        return "".join(names)
-    if len(names) <= shown:
-        return ", ".join(names[:-1]) + " and " + names[-1]
-    return f"{', '.join(names[:shown])} and {len(names) - shown:,} more"
 
 
 def least_summary(least: LeastHardware) -> tuple[str, ...]:

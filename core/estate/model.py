@@ -35,6 +35,7 @@ from ..scenario import (
     load_scenario,
 )
 from ..units import exact_duration
+from ..wording import name_list
 
 ESTATE_FORMAT_VERSION = 1
 
@@ -183,9 +184,9 @@ def mechanics_cautions(estate: Estate) -> tuple[str, ...]:
                 if own.shared == res.name and (own.load_s or own.locate_s):
                     loading.setdefault(own.name or own.label, []).append(db.name)
         for item, names in loading.items():
-            who = ", ".join(names[:3]) + (f" and {len(names) - 3:,} more" if len(names) > 3 else "")
             out.append(
-                f"{res.name} has no cartridge load or locate times, while {who} load "
+                f"{res.name} has no cartridge load or locate times, while "
+                f"{name_list(names, shown=3)} load "
                 f"{item} cartridges when planned alone: in the estate they do not, and open "
                 f"a little early. Give the library its drives' catalog item: "
                 f'item = "{item}" in [[shared]] "{res.name}".'

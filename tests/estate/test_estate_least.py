@@ -39,7 +39,7 @@ def test_a_database_missing_alone_is_named_not_fixed_by_shared_units():
 
 
 def test_a_sentence_names_a_few_databases_and_counts_the_rest():
-    from rtoplanner.core.estate.least_words import NAMES_SHOWN, name_list
+    from rtoplanner.core.wording import NAMES_SHOWN, name_list
 
     assert name_list(["a"]) == "a"
     assert name_list(["a", "b", "c"]) == "a, b and c"
