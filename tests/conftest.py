@@ -11,10 +11,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from rtoplanner.core.store import Store
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+# CI must be deterministic: every property test draws the same examples on every run (a
+# test's own @settings still sets how many), and no example database carries a failure
+# from one run into the next. `--hypothesis-profile=explore` searches afresh.
+settings.register_profile("ci", derandomize=True, database=None, deadline=None)
+settings.register_profile("explore", deadline=None)
+settings.load_profile("ci")
 
 REPO = Path(__file__).resolve().parent.parent
 SCENARIOS = REPO / "data" / "scenarios"
