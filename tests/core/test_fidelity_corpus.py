@@ -1,0 +1,98 @@
+"""The fidelity corpus (bench/fidelity/): every case is a cited, loadable scenario with a
+machine-readable published outcome, and the bench's statistics are what they claim."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "fidelity.py"
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("fidelity_bench", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["fidelity_bench"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+fb = _bench()
+CASES = fb.load_cases()
+
+
+def test_at_least_25_cases_most_of_them_not_from_the_seeds():
+    ids = [c.id for c in CASES]
+    assert len(ids) >= 25
+    assert len(set(ids)) == len(ids)
+    seeds = sum(bool(c.meta.get("seed")) for c in CASES)
+    assert seeds < len(CASES) / 2
+
+
+def test_a_mix_of_backups_restores_redo_apply_tape_disk_and_nfs():
+    kinds = {c.meta["kind"] for c in CASES}
+    media = {c.meta["medium"] for c in CASES}
+    assert {"backup", "restore", "redo_apply"} <= kinds
+    assert {"tape", "disk", "nfs", "exadata", "redo"} <= media
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_each_case_is_cited_and_its_outcome_is_readable(case):
+    for key in ("source", "url", "kind", "medium", "measure", "published", "classes"):
+        assert case.meta.get(key), f"{case.path.name}: #@ {key} is missing"
+    text = case.path.read_text(encoding="utf-8")
+    assert "# Source:" in text and "# Assumptions" in text
+    published = fb.published_s(case, case.scenario)
+    model, _ = fb.measure(case.scenario, case.measure)
+    assert published > 0 and math.isfinite(published)
+    assert model > 0 and math.isfinite(model)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_each_case_loads_with_the_plan_command(case):
+    out = subprocess.run(
+        [sys.executable, "-m", "rtoplanner", "plan", str(case.path), "--no-store", "--json"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+
+
+def test_a_band_holds_the_deterministic_figure_when_nothing_varies():
+    case = next(c for c in CASES if c.id == "maa09-full-1ms")
+    o = fb.evaluate(case, "default", 200)
+    assert o.band_s["p10"] == pytest.approx(o.model_s)
+    assert o.sharpness == pytest.approx(1.0)
+
+
+def test_the_measured_mode_takes_the_source_measured_value():
+    case = next(c for c in CASES if c.id == "gh-vrp-2013")
+    s = fb.scenario_for(case, "measured")
+    assert s.recovery.redo_apply_rate_Bps == pytest.approx(21584 * 1024)
+    assert "recovery.redo_apply_rate" in s.provenance
+    assert fb.scenario_for(case, "default") is case.scenario
+
+
+def test_summary_counts_coverage_and_sharpness_like_a_hand_count():
+    def outcome(model, pub, lo, hi):
+        return fb.Outcome(model, pub, {"p5": lo * 0.9, "p10": lo, "p90": hi, "p95": hi * 1.1})
+
+    outs = [outcome(100, 100, 90, 110), outcome(130, 100, 120, 150), outcome(90, 100, 80, 96)]
+    s = fb.summary(outs)
+    assert s["cases"] == 3
+    assert s["median_abs_error"] == pytest.approx(0.10)
+    assert s["within_20"] == pytest.approx(2 / 3)
+    assert s["coverage_p10_p90"] == pytest.approx(1 / 3)
+    assert s["coverage_p5_p95"] == pytest.approx(2 / 3)  # 100 ≤ 96 × 1.1
+    assert s["sharpness_p90_p10"] == pytest.approx(110 / 90)
+
+
+def test_a_case_without_its_outcome_is_refused(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('#@ [case]\n#@ id = "x"\nformat = 1\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="needs id, measure and published"):
+        fb.read_meta(bad)
