@@ -15,12 +15,16 @@ from __future__ import annotations
 from .dump import dump_mapping, dump_scenario
 from .edit import get_dotted, set_dotted, with_values
 from .fields import (
+    BACKUP_FIELDS,
+    DATABASE_FIELDS,
     FIELDS,
     FORMAT_VERSION,
+    RECOVERY_FIELDS,
     SECTIONS,
     STAGE_FIELDS,
     STAGE_KINDS,
     TABLE_KEYS,
+    TARGETS_FIELDS,
     TOP_FIELDS,
     FieldSpec,
     field_spec,
@@ -32,12 +36,16 @@ from .model import Backup, Database, Growth, Recovery, Scenario, Stage, Targets
 from .values import parse_value
 
 __all__ = [
+    "BACKUP_FIELDS",
+    "DATABASE_FIELDS",
     "FIELDS",
     "FORMAT_VERSION",
+    "RECOVERY_FIELDS",
     "SECTIONS",
     "STAGE_FIELDS",
     "STAGE_KINDS",
     "TABLE_KEYS",
+    "TARGETS_FIELDS",
     "TOP_FIELDS",
     "Backup",
     "Database",
