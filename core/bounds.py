@@ -96,6 +96,8 @@ DB_SIZE = Bound(0, 8e18, "Oracle's largest possible database is about 8 EB", low
                 unit="B")  # fmt: skip
 FILE_SIZE = Bound(0, 140.8e12, "a bigfile datafile holds at most 128 TiB", low_open=True,
                   unit="B")  # fmt: skip
+LOG_SIZE = Bound(0, 1e12, "an archived log is one online redo log's worth: megabytes to a "
+                 "few gigabytes, never a terabyte", low_open=True, unit="B")  # fmt: skip
 VOLUME = Bound(0, 8e18, "more than the largest possible Oracle database", unit="B")
 RATIO = Bound(0, 100, "no compression gives more than 100:1 on database blocks",
               low_open=True)  # fmt: skip

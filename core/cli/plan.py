@@ -99,6 +99,19 @@ def _pct(part: float, whole: float) -> str:
     return f"{100 * part / whole:.0f} %" if whole else "—"
 
 
+def _catalog_figures(plan: Plan) -> list[str]:
+    """Where each figure the catalog filled in comes from."""
+    rc = plan.scenario.recovery
+    lines = [f"  {st.label}: {st.source}" for st in plan.restore_path.stages
+             if st.source != "scenario"]  # fmt: skip
+    if rc.redo_apply_source != "scenario":
+        lines.append(f"  Redo apply rate: {rc.redo_apply_source}")
+    if rc.redo_log_cost_source != "scenario" and rc.redo_log_cost_s is not None:
+        lines.append(f"  Apply cost per archived log ({format_duration(rc.redo_log_cost_s)}): "
+                     f"{rc.redo_log_cost_source}")  # fmt: skip
+    return ["", "Figures taken from the catalog", *lines] if lines else []
+
+
 def render_text(plan: Plan, *, binary: bool = False) -> str:
     """The human-readable plan a DBA reads in a terminal."""
     s = plan.scenario
@@ -200,13 +213,7 @@ def render_text(plan: Plan, *, binary: bool = False) -> str:
         else:
             lines.append(f"  The plan holds for the next {g.horizon_years:.0f} years")
 
-    sourced = [st for st in plan.restore_path.stages if st.source != "scenario"]
-    if sourced or s.recovery.redo_apply_source != "scenario":
-        lines += ["", "Figures taken from the catalog"]
-        for st in sourced:
-            lines.append(f"  {st.label}: {st.source}")
-        if s.recovery.redo_apply_source != "scenario":
-            lines.append(f"  Redo apply rate: {s.recovery.redo_apply_source}")
+    lines += _catalog_figures(plan)
 
     routes = plan.routes[1:]
     if routes:

@@ -46,6 +46,7 @@ from ..bounds import (
     FILE_SIZE,
     LEVEL0_EVERY,
     LEVEL1_EVERY,
+    LOG_SIZE,
     NAME_CHARS,
     NOTES_CHARS,
     RATIO,
@@ -198,6 +199,11 @@ FIELDS: tuple[FieldSpec, ...] = (
           unit="cores", unset="not set (compression CPU not modelled)",
           help="Cores RMAN may use on the database hosts: one channel compresses or "
                "decompresses on one core."),
+    entry("database.log_size", "size", positive=True, bound=LOG_SIZE,
+          label="Archived log size", phrase="archived log size", unit="redo bytes per log",
+          unset="not set (redo rate × log switch interval)",
+          help="Size of one archived redo log (V$ARCHIVED_LOG BLOCKS × BLOCK_SIZE): redo "
+               "apply pays a fixed cost per log."),
     entry("database.redo_growth", "choice", choices=REDO_GROWTH_KINDS,
           label="Redo grows with the database",
           help="with_size: redo generation grows with the database (default); "
@@ -304,6 +310,12 @@ FIELDS: tuple[FieldSpec, ...] = (
           label="Redo apply rate", phrase="redo apply rate", unit="redo bytes/s",
           default="the catalog's for the workload class",
           help="Media recovery rate (V$RECOVERY_PROGRESS 'Average Apply Rate')."),
+    entry("recovery.redo_log_cost", "duration", bound=SHORT_DURATION,
+          label="Apply cost per archived log", phrase="apply cost per archived log",
+          unit="time per log", default="the catalog's for the workload class",
+          help="Fixed time media recovery spends per archived log besides the redo itself: "
+               "opening the log, the checkpoint at its end (V$RECOVERY_PROGRESS 'Apply Time "
+               "per Log', 'Checkpoint Time per Log')."),
     entry("recovery.archivelogs_on_disk", "bool", label="Archived logs still on disk",
           help="Archived logs since the last incremental are still on disk."),
     entry("recovery.open", "duration", bound=SHORT_DURATION, label="Open the database",

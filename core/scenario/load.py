@@ -23,7 +23,7 @@ from ..catalog import Catalog, shipped_catalog
 from ..comments import file_comments
 from ..errors import ScenarioError, ScenarioVersionError, UnitError
 from ..inputfile import InputFileError, read_limited
-from ..units import parse_rate, parse_size
+from ..units import parse_duration, parse_rate, parse_size
 from .fields import (
     CARRIES_BACKUP_BY_DEFAULT,
     FORMAT_VERSION,
@@ -285,6 +285,14 @@ def _catalog_rate(item: Any, key: str) -> float | None:
         return None
 
 
+def _catalog_duration(item: Any, key: str) -> float | None:
+    text = item.extra.get(key)
+    try:
+        return parse_duration(text) if text else None
+    except UnitError:
+        return None
+
+
 _Rule = Callable[[Database, Backup, dict[str, Any], dict[str, Any]], bool]
 _UNUSED: tuple[tuple[str, _Rule, str, str], ...] = (
     ("recovery.incremental_size",
@@ -321,18 +329,27 @@ def _refuse_unused(
             raise loader.error(key, message.format(standby=backup.standby), hint)
 
 
+def _redo_apply_defaults(recovery: Recovery, database: Database, catalog: Catalog) -> Recovery:
+    """The workload class's redo apply rate and per-log cost where none is given."""
+    item = catalog.find("redo_apply", database.workload)
+    if item is None:
+        return recovery
+    where = f"catalog: {database.workload} workload class — "
+    if recovery.redo_apply_rate_Bps is None and item.rate_Bps:
+        recovery = replace(recovery, redo_apply_rate_Bps=item.rate_Bps * item.derate,
+                           redo_apply_source=where + item.source)  # fmt: skip
+    cost = _catalog_duration(item, "log_cost")
+    if recovery.redo_log_cost_s is None and cost is not None:
+        source = item.extra.get("log_cost_source", item.source)
+        recovery = replace(recovery, redo_log_cost_s=cost, redo_log_cost_source=where + source)
+    return recovery
+
+
 def _recovery(
     loader: _Loader, vals: dict[str, Any], database: Database, backup: Backup, catalog: Catalog
 ) -> Recovery:
-    recovery = Recovery(**_attributes(SECTIONS["recovery"], vals))
-    if recovery.redo_apply_rate_Bps is None:
-        item = catalog.find("redo_apply", database.workload)
-        if item is not None and item.rate_Bps:
-            recovery = replace(
-                recovery,
-                redo_apply_rate_Bps=item.rate_Bps * item.derate,
-                redo_apply_source=f"catalog: {database.workload} workload class — {item.source}",
-            )
+    recovery = _redo_apply_defaults(Recovery(**_attributes(SECTIONS["recovery"], vals)),
+                                    database, catalog)  # fmt: skip
     if backup.level1 != "none" and recovery.incremental_apply_rate_Bps is None:
         raise loader.error(
             "recovery.incremental_apply_rate",
