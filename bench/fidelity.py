@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 import tomllib
@@ -31,7 +32,7 @@ from rtoplanner.core.engine.path import BACKUP, RESTORE, build_path_model
 from rtoplanner.core.engine.recovery import failure_state, recovery_timeline, worst_failure_offset
 from rtoplanner.core.errors import UnitError
 from rtoplanner.core.scenario import Scenario, load_scenario, with_values
-from rtoplanner.core.uncertainty.inputs import apply_values, uncertain_inputs
+from rtoplanner.core.uncertainty.inputs import Target, apply_values, uncertain_inputs
 from rtoplanner.core.uncertainty.sampling import default_seed, draw_inputs
 from rtoplanner.core.units import format_duration, parse_duration, parse_rate
 
@@ -235,13 +236,163 @@ def as_json(cases: list[Case], results: dict[str, dict[str, Outcome]]) -> dict[s
             "summary": {m: summary([results[c.id][m] for c in cases]) for m in MODES}}  # fmt: skip
 
 
+# ------------------------------------------------------------------ fitting the priors
+#
+# Each case names the figure that decides its outcome (`decides`, a model attribute) and
+# the prior that figure takes (`prior`, "kind.figure"). Its *factor* is what that figure
+# would have to be multiplied by for the plan to reproduce the published outcome — the
+# case's `achieved ÷ planned`. A prior is a lognormal factor fitted across the cases of
+# its group (never one case): the log-mean, and the 80 % prediction interval of one more
+# case as P10..P90 (Student's t, n − 1 degrees of freedom, × √(1 + 1/n)) — the method of
+# core/uncertainty/priors.py. Leave-one-out: each case is judged by the prior fitted on
+# the other cases of its group.
+
+Z90 = 1.2815515655446004
+_T90 = (3.078, 1.886, 1.638, 1.533, 1.476, 1.440, 1.415, 1.397, 1.383, 1.372)
+
+
+def target_of(attr: str) -> Target:
+    """"path[1].rate_Bps" → Target("path", 1, "rate_Bps"); "backup.job_overhead_s" → …"""
+    head, _, name = attr.rpartition(".")
+    if head.startswith("path["):
+        return Target("path", int(head[5:-1]), name)
+    return Target(head, None, name)
+
+
+def value_at(scenario: Scenario, target: Target) -> float:
+    obj = scenario.path[target.index or 0] if target.section == "path" else getattr(
+        scenario, target.section)  # fmt: skip
+    return float(getattr(obj, target.attr) or 0.0)
+
+
+def solve_factor(case: Case, lo: float = 1e-3, hi: float = 1e3) -> float | None:
+    """The factor on the deciding figure that makes the plan reproduce the published
+    outcome (bisection in log space); None when no factor in [lo, hi] does."""
+    target = target_of(case.meta["decides"])
+    base = value_at(case.scenario, target)
+    if base <= 0:
+        return None
+    goal = published_s(case, case.scenario)
+
+    def gap(f: float) -> float:
+        s = apply_values(case.scenario, {target: base * f})
+        return float(measure(s, case.measure)[0]) - goal
+
+    g_lo, g_hi = gap(lo), gap(hi)
+    if g_lo * g_hi > 0:
+        return None
+    for _ in range(60):
+        mid = math.sqrt(lo * hi)
+        g = gap(mid)
+        if (g < 0) == (g_lo < 0):
+            lo, g_lo = mid, g
+        else:
+            hi = mid
+    return math.sqrt(lo * hi)
+
+
+def fit_lognormal(ratios: list[float]) -> tuple[float, float]:
+    """(median, sigma) of a lognormal factor: log-mean, and the log-sd widened to the 80 %
+    prediction interval of one more case; at least ±10 % (P10..P90)."""
+    logs = [math.log(r) for r in ratios]
+    n = len(logs)
+    mean = sum(logs) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (n - 1))
+    t = _T90[n - 2] if n - 1 <= len(_T90) else Z90
+    sigma = sd * math.sqrt(1 + 1 / n) * t / Z90
+    return math.exp(mean), max(sigma, math.log(1.10) / Z90)
+
+
+@dataclass
+class Fitted:
+    """One case under the fitted priors: its factor, and its band when its group's prior
+    is fitted without it (leave-one-out) and with it (in sample)."""
+
+    case: str
+    prior: str
+    factor: float | None
+    loo: Outcome | None = None
+    inside: Outcome | None = None
+
+
+def band_with_prior(case: Case, median: float, sigma: float, trials: int) -> Outcome:
+    """The case's band with its deciding figure drawn from a lognormal prior (value ×
+    median × e^(sigma·z)) and every other figure from its default range."""
+    s, target = case.scenario, target_of(case.meta["decides"])
+    others = [i for i in uncertain_inputs(s) if not i.is_zero and i.target != target]
+    draws, _ = draw_inputs(others, trials, default_seed(s))
+    z = np.random.default_rng(default_seed(s) ^ 0x5F1D).standard_normal(trials)
+    draws[target] = value_at(s, target) * median * np.exp(sigma * z)
+    batch, _ = measure(apply_values(s, draws), case.measure)
+    totals = np.broadcast_to(np.asarray(batch, dtype=float), (trials,))
+    band = {k: float(v) for k, v in zip(BANDS, np.percentile(totals, list(BANDS.values())),
+                                        strict=True)}  # fmt: skip
+    model, _ = measure(s, case.measure)
+    return Outcome(float(model) * median, published_s(case, s), band, len(others) + 1)
+
+
+def fit(cases: list[Case], trials: int) -> tuple[dict[str, tuple[float, float, int]], list[Fitted]]:
+    """The prior of every group (median, sigma, points) and each case leave-one-out."""
+    rows = [Fitted(c.id, c.meta["prior"], solve_factor(c)) for c in cases]
+    by_id = {c.id: c for c in cases}
+    groups: dict[str, list[Fitted]] = {}
+    for r in rows:
+        if r.factor is not None:
+            groups.setdefault(r.prior, []).append(r)
+    priors = {}
+    for name, members in groups.items():
+        if len(members) >= 2:
+            median, sigma = fit_lognormal([m.factor for m in members])
+            priors[name] = (median, sigma, len(members))
+    for r in rows:
+        members = [m for m in groups.get(r.prior, []) if m.case != r.case]
+        if len(members) >= 2:
+            median, sigma = fit_lognormal([m.factor for m in members])
+            r.loo = band_with_prior(by_id[r.case], median, sigma, trials)
+        if r.prior in priors:
+            median, sigma, _ = priors[r.prior]
+            r.inside = band_with_prior(by_id[r.case], median, sigma, trials)
+    return priors, rows
+
+
+def print_fit(priors: dict[str, tuple[float, float, int]], rows: list[Fitted]) -> None:
+    print(f"{'prior':34} {'points':>6} {'median':>7} {'P10':>6} {'P90':>6}")
+    for name, (median, sigma, n) in sorted(priors.items()):
+        print(f"{name:34} {n:6d} {median:7.2f} {median * math.exp(-Z90 * sigma):6.2f}"
+              f" {median * math.exp(Z90 * sigma):6.2f}")  # fmt: skip
+    print()
+    print(f"{'case':24} {'prior':30} {'factor':>7} │ {'leave-one-out P10..P90':>27} {'in':>3}"
+          f" {'P5..P95':>25} {'in':>3}")  # fmt: skip
+    for r in rows:
+        f = "—" if r.factor is None else f"{r.factor:.2f}"
+        o = r.loo
+        band = "(fewer than 2 other points)" if o is None else (
+            f"{_t(o.band_s['p10'])}..{_t(o.band_s['p90'])}")  # fmt: skip
+        ins = "" if o is None else ("✓" if o.inside("p10", "p90") else "·")
+        b95 = "" if o is None else f"{_t(o.band_s['p5'])}..{_t(o.band_s['p95'])}"
+        in95 = "" if o is None else ("✓" if o.inside("p5", "p95") else "·")
+        print(f"{r.case:24} {r.prior:30} {f:>7} │ {band:>27} {ins:>3} {b95:>25} {in95:>3}")
+    for label, pick in (("leave-one-out", lambda r: r.loo), ("in sample", lambda r: r.inside)):
+        outs = [pick(r) for r in rows if pick(r) is not None]
+        if outs:
+            s = summary(outs)
+            print(f"{label:14} {s['cases']} cases: median |error| "
+                  f"{100 * s['median_abs_error']:.0f} %, P10..P90 coverage "
+                  f"{100 * s['coverage_p10_p90']:.0f} %, P5..P95 coverage "
+                  f"{100 * s['coverage_p5_p95']:.0f} %, sharpness {s['sharpness_p90_p10']:.2f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trials", type=int, default=20_000)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--case", action="append", help="only these case ids")
+    ap.add_argument("--fit", action="store_true", help="fit the priors on the corpus")
     args = ap.parse_args(argv)
     cases = [c for c in load_cases() if not args.case or c.id in args.case]
+    if args.fit:
+        print_fit(*fit(cases, args.trials))
+        return 0
     results = run(cases, args.trials)
     if args.json:
         json.dump(as_json(cases, results), sys.stdout, indent=2)

@@ -284,6 +284,10 @@ FIELDS: tuple[FieldSpec, ...] = (
     entry("path[].backup_rate", "rate", positive=True, bound=UNIT_RATE, policy=True,
           label="Rate when backing up",
           help="Rate in the backup direction when it differs (compression on CPU)."),
+    entry("path[].restore_rate", "rate", positive=True, bound=UNIT_RATE, policy=True,
+          label="Rate when restoring",
+          help="Rate in the restore direction when it differs from the rate (restore is not "
+               "backup in reverse: reads from tape, decompression, writes with allocation)."),
     entry("path[].write_factor", "float", positive=True, bound=WRITE_FACTOR, policy=True,
           label="Writes per data byte on restore (ASM, RAID)", unit="writes per data byte",
           help="Storage writes per data byte on restore: 2 for ASM normal, 3 for high "

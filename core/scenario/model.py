@@ -81,6 +81,8 @@ class Stage:
     binds_channel: bool = False
     hw_compression: float = 1.0
     backup_rate_Bps: float | None = None
+    restore_rate_Bps: float | None = None
+    """Rate in the restore direction when it differs from `rate_Bps` (model v3)."""
     write_factor: float = 1.0
     max_rate_Bps: float | None = None
     source: str = "scenario"

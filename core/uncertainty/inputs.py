@@ -62,7 +62,7 @@ POLICY_KEYS = frozenset(
 )
 """Schedule and configuration figures the customer sets: no range."""
 
-STAGE_POLICY_FIELDS = frozenset({"backup_rate", "write_factor"})
+STAGE_POLICY_FIELDS = frozenset({"backup_rate", "restore_rate", "write_factor"})
 """Stage keys without a range: the backup direction only, or a configuration."""
 
 _KIND_WORDS = {"int": "a count", "bool": "a yes/no setting", "choice": "a choice",

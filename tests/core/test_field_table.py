@@ -118,6 +118,7 @@ binds_channel = false
 hw_compression = 1.5
 max_rate = "456 MB/s"
 backup_rate = "99 MB/s"
+restore_rate = "88 MB/s"
 shared = "library"
 [[path]]
 kind = "storage_write"

@@ -203,3 +203,19 @@ def test_a_site_loss_rpo_without_an_offsite_delay_is_named():
     assert any("offsite_delay is not given" in n for n in notes_of(scenario()))
     stated = scenario(backup='offsite_delay = "0 s"')
     assert not any("offsite_delay is not given" in n for n in notes_of(stated))
+
+
+# ------------------------------------------------------------------ restore is not backup
+
+
+def test_a_stage_may_restore_at_its_own_rate_and_back_up_at_the_rate():
+    plain = scenario(redo_rate="0 MB/s")
+    slow = load_scenario_text(
+        BASE.format(database="", backup="", recovery="", redo_rate="0 MB/s", channels=4,
+                    kind="disk", name="backup disk").replace(
+            'rate = "200 MB/s"', 'rate = "200 MB/s"\nrestore_rate = "50 MB/s"')  # fmt: skip
+    )
+    restore = compute_core(slow)[2].phase("restore_level0")
+    assert restore.duration_s == pytest.approx(1e12 / (4 * 50 * MB), rel=1e-6)
+    level0 = lambda s: next(j for j in compute_core(s)[3] if j.name == "level0")  # noqa: E731
+    assert level0(slow).duration_s == pytest.approx(level0(plain).duration_s)
