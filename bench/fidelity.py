@@ -252,7 +252,7 @@ _T90 = (3.078, 1.886, 1.638, 1.533, 1.476, 1.440, 1.415, 1.397, 1.383, 1.372)
 
 
 def target_of(attr: str) -> Target:
-    """"path[1].rate_Bps" → Target("path", 1, "rate_Bps"); "backup.job_overhead_s" → …"""
+    """ "path[1].rate_Bps" → Target("path", 1, "rate_Bps"); "backup.job_overhead_s" → …"""
     head, _, name = attr.rpartition(".")
     if head.startswith("path["):
         return Target("path", int(head[5:-1]), name)
@@ -376,10 +376,12 @@ def print_fit(priors: dict[str, tuple[float, float, int]], rows: list[Fitted]) -
         outs = [pick(r) for r in rows if pick(r) is not None]
         if outs:
             s = summary(outs)
-            print(f"{label:14} {s['cases']} cases: median |error| "
-                  f"{100 * s['median_abs_error']:.0f} %, P10..P90 coverage "
-                  f"{100 * s['coverage_p10_p90']:.0f} %, P5..P95 coverage "
-                  f"{100 * s['coverage_p5_p95']:.0f} %, sharpness {s['sharpness_p90_p10']:.2f}")
+            print(
+                f"{label:14} {s['cases']} cases: median |error| "
+                f"{100 * s['median_abs_error']:.0f} %, P10..P90 coverage "
+                f"{100 * s['coverage_p10_p90']:.0f} %, P5..P95 coverage "
+                f"{100 * s['coverage_p5_p95']:.0f} %, sharpness {s['sharpness_p90_p10']:.2f}"
+            )
 
 
 def main(argv: list[str] | None = None) -> int:

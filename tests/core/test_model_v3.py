@@ -210,10 +210,10 @@ def test_a_site_loss_rpo_without_an_offsite_delay_is_named():
 
 def test_a_stage_may_restore_at_its_own_rate_and_back_up_at_the_rate():
     plain = scenario(redo_rate="0 MB/s")
+    text = BASE.format(database="", backup="", recovery="", redo_rate="0 MB/s", channels=4,
+                       kind="disk", name="backup disk")  # fmt: skip
     slow = load_scenario_text(
-        BASE.format(database="", backup="", recovery="", redo_rate="0 MB/s", channels=4,
-                    kind="disk", name="backup disk").replace(
-            'rate = "200 MB/s"', 'rate = "200 MB/s"\nrestore_rate = "50 MB/s"')  # fmt: skip
+        text.replace('rate = "200 MB/s"', 'rate = "200 MB/s"\nrestore_rate = "50 MB/s"')
     )
     restore = compute_core(slow)[2].phase("restore_level0")
     assert restore.duration_s == pytest.approx(1e12 / (4 * 50 * MB), rel=1e-6)
