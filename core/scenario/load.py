@@ -330,12 +330,16 @@ def _refuse_unused(
 
 
 def _redo_apply_defaults(recovery: Recovery, database: Database, catalog: Catalog) -> Recovery:
-    """The workload class's redo apply rate and per-log cost where none is given."""
+    """The workload class's redo apply rate and per-log cost where no rate is given.
+
+    A typed `redo_apply_rate` keeps its meaning: a timed test recovery's redo ÷ time, which
+    already holds the cost of each log; the class's per-log cost comes only with the
+    class's rate (or when `recovery.redo_log_cost` is given)."""
     item = catalog.find("redo_apply", database.workload)
-    if item is None:
+    if item is None or recovery.redo_apply_rate_Bps is not None:
         return recovery
     where = f"catalog: {database.workload} workload class — "
-    if recovery.redo_apply_rate_Bps is None and item.rate_Bps:
+    if item.rate_Bps:
         recovery = replace(recovery, redo_apply_rate_Bps=item.rate_Bps * item.derate,
                            redo_apply_source=where + item.source)  # fmt: skip
     cost = _catalog_duration(item, "log_cost")

@@ -46,7 +46,6 @@ rate = "200 MB/s"
 
 [recovery]
 archivelogs_on_disk = true
-redo_apply_rate = "50 MB/s"
 {recovery}
 
 [targets]
@@ -54,7 +53,10 @@ rto = "24 h"
 """
 
 
-def scenario(*, database="", backup="", recovery="", redo_rate="10 MB/s", channels=4,
+TYPED = 'redo_apply_rate = "50 MB/s"\nredo_log_cost = "39 s"'
+
+
+def scenario(*, database="", backup="", recovery=TYPED, redo_rate="10 MB/s", channels=4,
              kind="disk", name="backup disk"):  # fmt: skip
     return load_scenario_text(BASE.format(database=database, backup=backup, recovery=recovery,
                                           redo_rate=redo_rate, channels=channels, kind=kind,
@@ -69,7 +71,8 @@ def redo_phase(s):
 
 
 def test_redo_apply_is_volume_over_rate_plus_logs_times_the_per_log_cost():
-    s = scenario(database='log_size = "1 GB"', recovery='redo_log_cost = "30 s"')
+    s = scenario(database='log_size = "1 GB"',
+                 recovery='redo_apply_rate = "50 MB/s"\nredo_log_cost = "30 s"')  # fmt: skip
     phase = redo_phase(s)
     redo = phase.data_bytes
     assert redo > 0
@@ -77,10 +80,18 @@ def test_redo_apply_is_volume_over_rate_plus_logs_times_the_per_log_cost():
 
 
 def test_a_workload_class_brings_its_catalog_per_log_cost_with_its_source():
-    s = scenario(database='log_size = "1 GB"')
+    s = scenario(database='log_size = "1 GB"', recovery="")
     assert s.recovery.redo_log_cost_s == pytest.approx(39.0)
     assert s.recovery.redo_log_cost_source.startswith("catalog: oltp workload class")
     assert "V$RECOVERY_PROGRESS" in s.recovery.redo_log_cost_source
+
+
+def test_a_typed_apply_rate_keeps_its_meaning_no_per_log_cost_is_added():
+    """A typed rate is a timed recovery's redo ÷ time: it holds the cost of each log."""
+    s = scenario(recovery='redo_apply_rate = "50 MB/s"')
+    assert s.recovery.redo_log_cost_s is None
+    phase = redo_phase(s)
+    assert phase.duration_s == pytest.approx(phase.data_bytes / (50 * MB))
 
 
 def test_the_log_size_is_the_redo_of_one_log_switch_interval_unless_given():
@@ -104,7 +115,7 @@ def test_many_tiny_logs_are_limited_by_the_per_log_cost_and_the_plan_says_so():
 
 
 def test_without_a_log_size_nor_a_redo_rate_the_cost_is_not_counted_and_said():
-    s = scenario(redo_rate="0 MB/s", recovery='redo_volume = "100 GB"')
+    s = scenario(redo_rate="0 MB/s", recovery=TYPED + '\nredo_volume = "100 GB"')
     assert archived_log_size(s) is None
     assert redo_phase(s).duration_s == pytest.approx(100 * GB / (50 * MB))
     notes = compute_plan(s, include_cycle=False, include_growth=False).notes
