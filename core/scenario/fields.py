@@ -313,7 +313,8 @@ FIELDS: tuple[FieldSpec, ...] = (
     entry("recovery.redo_apply_rate", "rate", positive=True, bound=UNIT_RATE,
           label="Redo apply rate", phrase="redo apply rate", unit="redo bytes/s",
           default="the catalog's for the workload class",
-          help="Media recovery rate: a timed test recovery's redo ÷ time, which holds the cost of each log (V$RECOVERY_PROGRESS 'Average Apply Rate')."),
+          help="Media recovery rate: a timed test recovery's redo ÷ time, which holds the "
+               "cost of each log (V$RECOVERY_PROGRESS 'Average Apply Rate')."),
     entry("recovery.redo_log_cost", "duration", bound=SHORT_DURATION,
           label="Apply cost per archived log", phrase="apply cost per archived log",
           unit="time per log", default="the catalog's for the workload class",
