@@ -20,7 +20,7 @@ import math
 import statistics
 import sys
 import tomllib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +130,11 @@ def published_s(case: Case, scenario: Scenario) -> float:
 # ------------------------------------------------------------------ the two modes
 
 
+def as_v2(scenario: Scenario) -> Scenario:
+    """The scenario under model v2: no cost per archived log (the v3 figures dropped)."""
+    return replace(scenario, recovery=replace(scenario.recovery, redo_log_cost_s=None))
+
+
 def scenario_for(case: Case, mode: str) -> Scenario:
     """The case's scenario as written ("default"), or with its deciding inputs measured:
     the `[case.measured]` values replace the scenario's, and every listed key is marked
@@ -162,8 +167,9 @@ class Outcome:
         return self.band_s["p90"] / self.band_s["p10"] if self.band_s["p10"] > 0 else float("inf")
 
 
-def evaluate(case: Case, mode: str, trials: int) -> Outcome:
+def evaluate(case: Case, mode: str, trials: int, v2: bool = False) -> Outcome:
     s = scenario_for(case, mode)
+    s = as_v2(s) if v2 else s
     model, _ = measure(s, case.measure)
     varied = [i for i in uncertain_inputs(s) if not i.is_zero]
     draws, _ = draw_inputs(varied, trials, default_seed(s))
@@ -190,8 +196,8 @@ def summary(outcomes: list[Outcome]) -> dict[str, float]:
     }
 
 
-def run(cases: list[Case], trials: int) -> dict[str, dict[str, Outcome]]:
-    return {c.id: {m: evaluate(c, m, trials) for m in MODES} for c in cases}
+def run(cases: list[Case], trials: int, v2: bool = False) -> dict[str, dict[str, Outcome]]:
+    return {c.id: {m: evaluate(c, m, trials, v2) for m in MODES} for c in cases}
 
 
 def _t(seconds: float) -> str:
@@ -246,6 +252,11 @@ def as_json(cases: list[Case], results: dict[str, dict[str, Outcome]]) -> dict[s
 # case as P10..P90 (Student's t, n − 1 degrees of freedom, × √(1 + 1/n)) — the method of
 # core/uncertainty/priors.py. Leave-one-out: each case is judged by the prior fitted on
 # the other cases of its group.
+
+POOLS = {"media_server.rate": "*.rate", "network.rate": "*.rate", "nas_head.rate": "*.rate"}
+"""Device kinds with too few corpus cases each are pooled (the catalog's "*" prior)."""
+NOT_PRIORS = ("estimate.",)
+"""Groups that are no catalog prior: a guess's spread is the scenario author's to state."""
 
 Z90 = 1.2815515655446004
 _T90 = (3.078, 1.886, 1.638, 1.533, 1.476, 1.440, 1.415, 1.397, 1.383, 1.372)
@@ -327,13 +338,14 @@ def band_with_prior(case: Case, median: float, sigma: float, trials: int) -> Out
     totals = np.broadcast_to(np.asarray(batch, dtype=float), (trials,))
     band = {k: float(v) for k, v in zip(BANDS, np.percentile(totals, list(BANDS.values())),
                                         strict=True)}  # fmt: skip
-    model, _ = measure(s, case.measure)
-    return Outcome(float(model) * median, published_s(case, s), band, len(others) + 1)
+    model, _ = measure(apply_values(s, {target: value_at(s, target) * median}), case.measure)
+    return Outcome(float(model), published_s(case, s), band, len(others) + 1)
 
 
 def fit(cases: list[Case], trials: int) -> tuple[dict[str, tuple[float, float, int]], list[Fitted]]:
     """The prior of every group (median, sigma, points) and each case leave-one-out."""
-    rows = [Fitted(c.id, c.meta["prior"], solve_factor(c)) for c in cases]
+    rows = [Fitted(c.id, POOLS.get(c.meta["prior"], c.meta["prior"]), solve_factor(c))
+            for c in cases if not c.meta["prior"].startswith(NOT_PRIORS)]  # fmt: skip
     by_id = {c.id: c for c in cases}
     groups: dict[str, list[Fitted]] = {}
     for r in rows:
@@ -345,6 +357,8 @@ def fit(cases: list[Case], trials: int) -> tuple[dict[str, tuple[float, float, i
             median, sigma = fit_lognormal([m.factor for m in members])
             priors[name] = (median, sigma, len(members))
     for r in rows:
+        if value_at(by_id[r.case].scenario, target_of(by_id[r.case].meta["decides"])) <= 0:
+            continue  # nothing to scale: the plan has no such figure (a 0 s overhead)
         members = [m for m in groups.get(r.prior, []) if m.case != r.case]
         if len(members) >= 2:
             median, sigma = fit_lognormal([m.factor for m in members])
@@ -390,12 +404,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--case", action="append", help="only these case ids")
     ap.add_argument("--fit", action="store_true", help="fit the priors on the corpus")
+    ap.add_argument("--v2", action="store_true", help="model v2: no cost per archived log")
     args = ap.parse_args(argv)
     cases = [c for c in load_cases() if not args.case or c.id in args.case]
     if args.fit:
         print_fit(*fit(cases, args.trials))
         return 0
-    results = run(cases, args.trials)
+    results = run(cases, args.trials, args.v2)
     if args.json:
         json.dump(as_json(cases, results), sys.stdout, indent=2)
         print()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..scenario import Scenario, Stage
 from ..units import format_duration, format_rate, format_size
 from .path import PathModel
-from .recovery import DEFAULT_LOG_SWITCH_S, archived_log_size
+from .recovery import DEFAULT_LOG_SWITCH_S, assumed_log_size
 
 SBT_JOB_OVERHEAD_S = 150.0
 """Suggested `backup.job_overhead` for tape (SBT) jobs: a production RMAN log shows
@@ -100,24 +100,27 @@ def model_notes(scenario: Scenario, restore: PathModel, backup: PathModel) -> li
 
 
 def _redo_log_notes(scenario: Scenario) -> list[str]:
-    """Model v3's per-log cost: how the log count is known, or that it is not."""
+    """Model v3's per-log cost when the archived log size is not given: not counted, and
+    what it would add, said."""
     db, rc = scenario.database, scenario.recovery
     has_redo = db.redo_rate_Bps > 0 or (rc.redo_volume_bytes or 0) > 0
     if not has_redo or not rc.redo_log_cost_s or db.log_size_bytes is not None:
         return []
-    size = archived_log_size(scenario)
+    cost = format_duration(rc.redo_log_cost_s)
+    size = assumed_log_size(scenario)
     if size is None:
         return [
-            "The archived log size is not known (no database.log_size, no redo rate): redo "
-            f"apply's cost of {format_duration(rc.redo_log_cost_s)} per log is not counted. "
-            "Give database.log_size (V$ARCHIVED_LOG: BLOCKS × BLOCK_SIZE)."
+            f"Redo apply's cost per archived log ({cost}) is not counted: the archived log "
+            "size is not given. Give database.log_size (V$ARCHIVED_LOG: BLOCKS × BLOCK_SIZE)."
         ]
-    if scenario.backup.log_switch_s:
-        return []
+    per_hour = db.redo_rate_Bps * 3600 / size
+    more = format_duration(per_hour * rc.redo_log_cost_s)
+    switch = format_duration(scenario.backup.log_switch_s or DEFAULT_LOG_SWITCH_S)
     return [
-        f"Archived logs are taken as {format_size(size)} each: the redo rate over "
-        f"{format_duration(DEFAULT_LOG_SWITCH_S)} (Oracle's guidance on log switches); "
-        "give database.log_size or backup.log_switch to count redo apply's cost per log."
+        f"Redo apply's cost per archived log ({cost}) is not counted: the archived log "
+        f"size is not given. With a log switch every {switch} (logs of {format_size(size)}) "
+        f"each hour of redo is {per_hour:.1f} logs, {more} more to apply; give "
+        "database.log_size (V$ARCHIVED_LOG: BLOCKS × BLOCK_SIZE) to count it."
     ]
 
 

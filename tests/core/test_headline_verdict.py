@@ -73,16 +73,14 @@ def test_pdf_cover_shows_the_headline(tmp_path):
 def test_redo_apply_default_is_named_as_decisive():
     plan = compute_plan(load_scenario(DEMOS / "oltp_zfs_nas.toml"), include_growth=False)
     found = decisive_assumptions(plan)
-    # Model v3: the class's apply rate and its cost per archived log share the phase.
-    assert [a.key for a in found] == ["recovery.redo_apply_rate", "recovery.redo_log_cost"]
-    assert found[0].share + found[1].share == pytest.approx(
+    assert [a.key for a in found] == ["recovery.redo_apply_rate"]
+    assert found[0].share == pytest.approx(
         plan.recovery.phase("redo_apply").duration_s / plan.recovery.total_s
     )
     assert "V$RECOVERY_PROGRESS" in banner_tooltip(plan)
     data = build_report_data(plan, advice=())
     assert any("Redo apply rate" in line and "not a measurement" in line for line in data.summary)
-    measured = with_values(plan.scenario, {"recovery.redo_apply_rate": "169 GB/h",
-                                           "recovery.redo_log_cost": "39 s"})  # fmt: skip
+    measured = with_values(plan.scenario, {"recovery.redo_apply_rate": "169 GB/h"})
     assert decisive_assumptions(compute_plan(measured, include_cycle=False)) == []
 
 
