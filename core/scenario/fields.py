@@ -201,7 +201,7 @@ FIELDS: tuple[FieldSpec, ...] = (
                "decompresses on one core."),
     entry("database.log_size", "size", positive=True, bound=LOG_SIZE,
           label="Archived log size", phrase="archived log size", unit="redo bytes per log",
-          unset="not set (redo rate × log switch interval)",
+          unset="not set (the cost per log is not counted)",
           help="Size of one archived redo log (V$ARCHIVED_LOG BLOCKS × BLOCK_SIZE): redo "
                "apply pays a fixed cost per log."),
     entry("database.redo_growth", "choice", choices=REDO_GROWTH_KINDS,
