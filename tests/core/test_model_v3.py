@@ -120,6 +120,13 @@ def test_many_tiny_logs_are_limited_by_the_per_log_cost_and_the_plan_says_so():
     assert "archived logs" in phase.detail
 
 
+def test_the_banner_says_the_per_log_cost_in_words():
+    from rtoplanner.core.engine.verdict import phase_sentence
+
+    rec = compute_core(scenario(database='log_size = "1 MB"'))[2]
+    assert phase_sentence(rec).endswith("limited by the apply cost per archived log")
+
+
 def test_without_a_log_size_nor_a_redo_rate_the_cost_is_not_counted_and_said():
     s = scenario(redo_rate="0 MB/s", recovery=TYPED + '\nredo_volume = "100 GB"')
     assert archived_log_size(s) is None and assumed_log_size(s) is None
