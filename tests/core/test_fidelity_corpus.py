@@ -96,3 +96,14 @@ def test_a_case_without_its_outcome_is_refused(tmp_path):
     bad.write_text('#@ [case]\n#@ id = "x"\nformat = 1\n', encoding="utf-8")
     with pytest.raises(ValueError, match="needs id, measure and published"):
         fb.read_meta(bad)
+
+
+def test_the_ledger_reads_a_case_files_prose_not_its_annotations():
+    """The `#@` block is for the bench: the report's 'the scenario file says' must not
+    print it as a figure's source."""
+    from rtoplanner.core.comments import source_comments
+
+    case = next(c for c in CASES if c.id == "feiqueyun-arch-sbt")
+    comments = source_comments(case.path.read_text(encoding="utf-8"))
+    assert "Source:" in comments[""]
+    assert not any("@" in text and "published =" in text for text in comments.values())
