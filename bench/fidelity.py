@@ -369,6 +369,25 @@ def fit(cases: list[Case], trials: int) -> tuple[dict[str, tuple[float, float, i
     return priors, rows
 
 
+def prior_points(cases: list[Case], rows: list[Fitted]) -> str:
+    """The fitted factors as `points` for the catalog's `[[prior]]` tables: one point per
+    case, its source and where the factor comes from (`kind.figure` before each list)."""
+    by_id = {c.id: c for c in cases}
+    out: dict[str, list[str]] = {}
+    for r in rows:
+        if r.factor is None:
+            continue
+        c = by_id[r.case]
+        src = (f"fidelity corpus {c.id}: {c.meta['source']} — the factor on "
+               f"{c.meta['decides']} that reproduces the published "
+               f"{c.meta['published']}")  # fmt: skip
+        src = src.replace('"', "'")
+        out.setdefault(c.meta["prior"], []).append(
+            f'  {{ ratio = {r.factor:.3g}, source = "{src}" }},')  # fmt: skip
+    return "\n".join(f"# {name}\npoints = [\n" + "\n".join(lines) + "\n]"
+                     for name, lines in sorted(out.items()))  # fmt: skip
+
+
 def print_fit(priors: dict[str, tuple[float, float, int]], rows: list[Fitted]) -> None:
     print(f"{'prior':34} {'points':>6} {'median':>7} {'P10':>6} {'P90':>6}")
     for name, (median, sigma, n) in sorted(priors.items()):
@@ -405,10 +424,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--case", action="append", help="only these case ids")
     ap.add_argument("--fit", action="store_true", help="fit the priors on the corpus")
     ap.add_argument("--v2", action="store_true", help="model v2: no cost per archived log")
+    ap.add_argument("--points", action="store_true", help="the fitted factors as [[prior]] points")
     args = ap.parse_args(argv)
     cases = [c for c in load_cases() if not args.case or c.id in args.case]
-    if args.fit:
-        print_fit(*fit(cases, args.trials))
+    if args.fit or args.points:
+        priors, rows = fit(cases, args.trials)
+        print(prior_points(cases, rows) if args.points else "", end="")
+        if args.fit:
+            print_fit(priors, rows)
         return 0
     results = run(cases, args.trials, args.v2)
     if args.json:
