@@ -107,3 +107,39 @@ def test_the_ledger_reads_a_case_files_prose_not_its_annotations():
     comments = source_comments(case.path.read_text(encoding="utf-8"))
     assert "Source:" in comments[""]
     assert not any("@" in text and "published =" in text for text in comments.values())
+
+
+def test_a_cases_factor_makes_the_plan_reproduce_its_published_outcome():
+    for cid in ("maa09-full-1ms", "hpe-lto4-raw", "gh-vrp-2013"):
+        case = next(c for c in CASES if c.id == cid)
+        factor = fb.solve_factor(case)
+        target = fb.target_of(case.meta["decides"])
+        s = fb.apply_values(case.scenario, {target: fb.value_at(case.scenario, target) * factor})
+        model, _ = fb.measure(s, case.measure)
+        assert model == pytest.approx(fb.published_s(case, case.scenario), rel=1e-6)
+
+
+def test_the_lognormal_fit_against_a_hand_computation():
+    ratios = [0.8, 1.0, 1.25]
+    median, sigma = fb.fit_lognormal(ratios)
+    logs = [math.log(r) for r in ratios]
+    mean = sum(logs) / 3
+    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / 2)
+    assert median == pytest.approx(math.exp(mean))
+    # t(2 df) 90th percentile 1.886, prediction interval √(1 + 1/3)
+    assert sigma == pytest.approx(sd * math.sqrt(4 / 3) * 1.886 / 1.2815515655446004)
+    assert fb.fit_lognormal([1.0, 1.0])[1] == pytest.approx(math.log(1.10) / 1.2815515655446004)
+
+
+def test_leave_one_out_never_judges_a_case_by_its_own_point():
+    cases = [c for c in CASES if c.meta["prior"] in ("media_server.rate", "network.rate")]
+    priors, rows = fb.fit(cases, 200)
+    assert priors["*.rate"][2] == len(cases)
+    for r in rows:
+        assert r.loo is not None  # six pooled points: five others each
+        others = [x.factor for x in rows if x.case != r.case]
+        median, _ = fb.fit_lognormal(others)
+        case = next(c for c in cases if c.id == r.case)
+        target = fb.target_of(case.meta["decides"])
+        s = fb.apply_values(case.scenario, {target: fb.value_at(case.scenario, target) * median})
+        assert r.loo.model_s == pytest.approx(float(fb.measure(s, case.measure)[0]))
