@@ -277,18 +277,12 @@ def _resolve_compression(
     )
 
 
-def _catalog_rate(item: Any, key: str) -> float | None:
+def _catalog_rate(item: Any, key: str, parse: Callable[[str], float] = parse_rate) -> float | None:
+    """A catalog item's extra figure (a rate, or with `parse_duration` a time); None when
+    absent or unreadable."""
     text = item.extra.get(key)
     try:
-        return parse_rate(text) if text else None
-    except UnitError:
-        return None
-
-
-def _catalog_duration(item: Any, key: str) -> float | None:
-    text = item.extra.get(key)
-    try:
-        return parse_duration(text) if text else None
+        return parse(text) if text else None
     except UnitError:
         return None
 
@@ -342,7 +336,7 @@ def _redo_apply_defaults(recovery: Recovery, database: Database, catalog: Catalo
     if item.rate_Bps:
         recovery = replace(recovery, redo_apply_rate_Bps=item.rate_Bps * item.derate,
                            redo_apply_source=where + item.source)  # fmt: skip
-    cost = _catalog_duration(item, "log_cost")
+    cost = _catalog_rate(item, "log_cost", parse_duration)
     if recovery.redo_log_cost_s is None and cost is not None:
         source = item.extra.get("log_cost_source", item.source)
         recovery = replace(recovery, redo_log_cost_s=cost, redo_log_cost_source=where + source)
