@@ -14,6 +14,6 @@ Carlo over the plan's own engine, and what the answer means.
 * `analysis` — `run_risk`: probabilities, percentiles, histogram, CDF, tornado, shares;
 * `result` — the plain result data and the JSON of `rto-planner risk --json`.
 
-`ranges`, `priors`, `provenance` and `inputs` are numpy-free (the scenario loader uses them); import the others
-where they are used.
+`ranges`, `priors`, `provenance` and `inputs` are numpy-free (the scenario loader uses
+them); import the others where they are used.
 """

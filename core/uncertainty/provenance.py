@@ -43,7 +43,7 @@ from typing import Any
 from ..bounds import SHORT_DURATION, UNIT_RATE
 from ..catalog import Catalog
 from ..errors import UnitError
-from ..scenario import FieldSpec, Scenario
+from ..scenario import FieldSpec, Scenario, spec_for_key
 from .priors import Prior, Priors, catalog_prior, shipped_priors
 from .ranges import ZERO, RangeSpec, parse_range, relative_range
 
@@ -75,31 +75,38 @@ _STATED = re.compile(
 @dataclass(frozen=True)
 class ExtraFigure:
     """A figure only the catalog gives: its spec, the dataclass attribute it sets and
-    the prior that applies (catalog kind, figure)."""
+    the prior that applies (`kind.figure`, as the field table's `prior` column)."""
 
     spec: FieldSpec
     attr: str
-    prior_kind: str
+    prior: str
+
+
+def _extra(dotted: str, kind: str, attr: str, prior: str, label: str, help: str) -> ExtraFigure:
+    section, _, key = dotted.rpartition(".")
+    spec = FieldSpec(key, kind, positive=kind == "rate", section=section, label=label,
+                     phrase=label.lower(), help=help,
+                     bound=UNIT_RATE if kind == "rate" else SHORT_DURATION)  # fmt: skip
+    return ExtraFigure(spec, attr, prior)
 
 
 EXTRA_FIGURES: dict[str, tuple[ExtraFigure, ...]] = {
     "backup": (
-        ExtraFigure(FieldSpec("compress_rate", "rate", positive=True, bound=UNIT_RATE,
-                              help="Data bytes/s one core compresses at the named RMAN level "
-                                   "(catalog)."), "compress_core_Bps", "rman_compression"),
-        ExtraFigure(FieldSpec("decompress_rate", "rate", positive=True, bound=UNIT_RATE,
-                              help="Data bytes/s one core decompresses at the named RMAN "
-                                   "level (catalog)."), "decompress_core_Bps", "rman_compression"),
+        _extra("backup.compress_rate", "rate", "compress_core_Bps",
+               "rman_compression.compress_rate", "Compression per core",
+               "Data bytes/s one core compresses at the named RMAN level (catalog)."),
+        _extra("backup.decompress_rate", "rate", "decompress_core_Bps",
+               "rman_compression.decompress_rate", "Decompression per core",
+               "Data bytes/s one core decompresses at the named RMAN level (catalog)."),
     ),
     "path": (
-        ExtraFigure(FieldSpec("load_time", "duration", bound=SHORT_DURATION,
-                              help="Time to load a cartridge (catalog tape drive)."),
-                    "load_s", "tape_drive"),
-        ExtraFigure(FieldSpec("locate_time", "duration", bound=SHORT_DURATION,
-                              help="Average locate time on a cartridge (catalog tape drive)."),
-                    "locate_s", "tape_drive"),
+        _extra("path.load_time", "duration", "load_s", "tape_drive.load_time",
+               "Cartridge load time", "Time to load a cartridge (catalog tape drive)."),
+        _extra("path.locate_time", "duration", "locate_s", "tape_drive.locate_time",
+               "Locate time", "Average locate time on a cartridge (catalog tape drive)."),
     ),
 }  # fmt: skip
+"""Figures only the catalog gives (not keys of the format), by section."""
 
 
 def extra_figure(section: str, name: str) -> ExtraFigure | None:
@@ -166,28 +173,37 @@ def stated_by_key(scenario: Scenario, resolve: Callable[[str], str]) -> dict[str
 # ------------------------------------------------------------------------ priors by key
 
 
+_ITEM_OF: dict[str, Callable[[Scenario], str | None]] = {
+    "redo_apply": lambda s: s.database.workload,
+    "rman_compression": lambda s: s.backup.compression,
+}
+"""The catalog item whose prior applies, by catalog kind (a stage's is its name)."""
+
+
+def _prior_column(key: str) -> str:
+    """The field table's `prior` column for a figure (or an extra figure's)."""
+    m = _STAGE_INDEX.match(key)
+    section, name = ("path", m.group(2)) if m else key.split(".", 1)
+    extra = extra_figure(section, name)
+    if extra is not None:
+        return extra.prior
+    spec = spec_for_key(key)
+    return spec.prior if spec is not None else ""
+
+
 def prior_address(key: str, scenario: Scenario) -> tuple[str, str, str | None] | None:
-    """(catalog kind, figure, item name) of the prior that applies to a figure, or None
-    when no catalog or class prior applies (a database size, a detect time)."""
+    """(catalog kind, figure, item name) of the prior that applies to a figure (the
+    field table's `prior` column), or None when none does (a database size)."""
+    column = _prior_column(key)
+    if not column:
+        return None
+    kind, _, figure = column.partition(".")
     m = _STAGE_INDEX.match(key)
     if m:
         st = scenario.path[int(m.group(1))]
-        name = m.group(2)
-        if name == "rate":
-            return st.kind, "rate", st.name
-        if name in ("hw_compression", "load_time", "locate_time"):
-            return "tape_drive", name, st.name
-        return None
-    level = scenario.backup.compression
-    by_key: dict[str, tuple[str, str, str | None]] = {
-        "recovery.redo_apply_rate": ("redo_apply", "rate", scenario.database.workload),
-        "backup.compression_ratio": ("rman_compression", "ratio", level),
-        "backup.compress_rate": ("rman_compression", "compress_rate", level),
-        "backup.decompress_rate": ("rman_compression", "decompress_rate", level),
-    }
-    if key in by_key:
-        return by_key[key]
-    return "default", key, None
+        return (st.kind if kind == "stage" else kind), figure, st.name
+    item = _ITEM_OF.get(kind)
+    return kind, figure, item(scenario) if item else None
 
 
 def prior_of(
