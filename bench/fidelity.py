@@ -221,9 +221,16 @@ def print_table(cases: list[Case], results: dict[str, dict[str, Outcome]]) -> No
               f" {_t(m.band_s['p10']) + '..' + _t(m.band_s['p90']):>23}"
               f" {'✓' if m.inside('p10', 'p90') else '·':>3}")  # fmt: skip
     print("* from shared/seeds (the others come from elsewhere); error = model ÷ published − 1")
+    published = [c for c in cases if not c.meta.get("guessed")]
     for mode in MODES:
-        s = summary([results[c.id][mode] for c in cases])
-        print(f"{mode + ' provenance':20} {s['cases']} cases: median |error| "
+        _print_summary(f"{mode} provenance", [results[c.id][mode] for c in cases])
+        _print_summary("  without guesses", [results[c.id][mode] for c in published])
+
+
+def _print_summary(label: str, outcomes: list[Outcome]) -> None:
+    if outcomes:
+        s = summary(outcomes)
+        print(f"{label:20} {s['cases']} cases: median |error| "
               f"{100 * s['median_abs_error']:.0f} %, within 20 %: {100 * s['within_20']:.0f} %, "
               f"P10..P90 coverage {100 * s['coverage_p10_p90']:.0f} %, P5..P95 coverage "
               f"{100 * s['coverage_p5_p95']:.0f} %, sharpness (median P90/P10) "

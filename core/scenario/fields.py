@@ -333,6 +333,7 @@ FIELDS: tuple[FieldSpec, ...] = (
           help="Media recovery rate: a timed test recovery's redo ÷ time, which holds the "
                "cost of each log (V$RECOVERY_PROGRESS 'Average Apply Rate')."),
     entry("recovery.redo_log_cost", "duration", bound=SHORT_DURATION,
+          provenance="default", prior="redo_apply.log_cost",
           label="Apply cost per archived log", phrase="apply cost per archived log",
           unit="time per log", default="the catalog's for the workload class",
           help="Fixed time media recovery spends per archived log besides the redo itself: "

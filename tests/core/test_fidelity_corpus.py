@@ -62,11 +62,13 @@ def test_each_case_loads_with_the_plan_command(case):
     assert out.returncode == 0, out.stderr
 
 
-def test_a_band_holds_the_deterministic_figure_when_nothing_varies():
+def test_a_cited_datasheet_figure_gets_its_catalog_prior_and_a_real_band():
+    """The MAA media server rate is stated 'catalog: …' in the case's [provenance]: it
+    draws from the media-server prior, so the band brackets the plan's own figure."""
     case = next(c for c in CASES if c.id == "maa09-full-1ms")
-    o = fb.evaluate(case, "default", 200)
-    assert o.band_s["p10"] == pytest.approx(o.model_s)
-    assert o.sharpness == pytest.approx(1.0)
+    o = fb.evaluate(case, "default", 2000)
+    assert o.band_s["p10"] < o.model_s < o.band_s["p90"]
+    assert 1.05 < o.sharpness < 1.6
 
 
 def test_the_measured_mode_takes_the_source_measured_value():

@@ -87,6 +87,15 @@ def test_a_workload_class_brings_its_catalog_per_log_cost_with_its_source():
     assert "V$RECOVERY_PROGRESS" in s.recovery.redo_log_cost_source
 
 
+def test_the_class_per_log_cost_is_a_class_default_with_its_prior():
+    from rtoplanner.core.uncertainty.inputs import uncertain_inputs
+
+    s = scenario(database='log_size = "1 GB"', recovery="")
+    item = next(i for i in uncertain_inputs(s) if i.key == "recovery.redo_log_cost")
+    assert item.origin == "default"
+    assert item.low < 39.0 < item.high
+
+
 def test_a_typed_apply_rate_keeps_its_meaning_no_per_log_cost_is_added():
     """A typed rate is a timed recovery's redo ÷ time: it holds the cost of each log."""
     s = scenario(recovery='redo_apply_rate = "50 MB/s"')
