@@ -94,6 +94,7 @@ def test_the_class_per_log_cost_is_a_class_default_with_its_prior():
     item = next(i for i in uncertain_inputs(s) if i.key == "recovery.redo_log_cost")
     assert item.origin == "default"
     assert item.low < 39.0 < item.high
+    assert item.label == "apply cost per archived log"  # the field table's phrase
 
 
 def test_a_typed_apply_rate_keeps_its_meaning_no_per_log_cost_is_added():
