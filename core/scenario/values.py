@@ -8,9 +8,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..bounds import RISK_MARGIN_DURATION, RISK_MARGIN_FRACTION
+from ..bounds import GROWTH_COMPOUND, GROWTH_LINEAR, RISK_MARGIN_DURATION, RISK_MARGIN_FRACTION
 from ..errors import UnitError
 from ..units import (
+    format_duration,
+    format_fraction,
+    format_rate,
+    format_size,
     parse_duration,
     parse_fraction,
     parse_growth,
@@ -35,6 +39,13 @@ def _parse_margin(value: Any) -> tuple[float | None, float | None]:
     return None, secs
 
 
+def _parse_growth(value: Any) -> tuple[str, float]:
+    """`25%/y` → ("compound", 0.25); `2 TB/y` → ("linear", 2e12), within its bound."""
+    mode, yearly = parse_growth(value)
+    (GROWTH_COMPOUND if mode == "compound" else GROWTH_LINEAR).check(yearly, value)
+    return mode, yearly
+
+
 _EXAMPLES = {
     "size": "'20 TiB'", "rate": "'140 MB/s'", "duration": "'4 h'", "fraction": "'5%'",
     "ratio": "2.0", "growth": "'25%/y'", "margin": "'10%' or '30 min'",
@@ -53,7 +64,7 @@ _PARSERS: dict[str, Callable[[Any], Any]] = {
     "duration": parse_duration,
     "fraction": parse_fraction,
     "ratio": parse_ratio,
-    "growth": parse_growth,
+    "growth": _parse_growth,
     "margin": _parse_margin,
 }
 
@@ -164,3 +175,16 @@ _BY_KIND: dict[str, Callable[[FieldSpec, Any], Any]] = {
     "choice": _parse_choice,
     "str": _parse_str,
 }
+
+
+def describe_value(kind: str, x: float, binary: bool = False) -> str:
+    """A value of a field kind in words (`140 MB/s`, `4 h 10 min`, `5 %`)."""
+    if kind == "size":
+        return format_size(x, binary=binary)
+    if kind == "rate":
+        return format_rate(x, binary=binary)
+    if kind == "duration":
+        return format_duration(x)
+    if kind == "fraction":
+        return format_fraction(x)
+    return f"{x:.4g}"

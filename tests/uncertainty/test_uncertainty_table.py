@@ -7,8 +7,8 @@ import pytest
 
 from rtoplanner.core.errors import ScenarioError, UnitError
 from rtoplanner.core.scenario import dump_scenario, load_scenario_text, with_values
+from rtoplanner.core.scenario.ranges import parse_range
 from rtoplanner.core.uncertainty.inputs import range_problem, uncertain_inputs
-from rtoplanner.core.uncertainty.ranges import parse_range
 from rtoplanner.core.units import parse_fraction, parse_rate
 
 from .risk_helpers import BASE, scenario_with
