@@ -11,10 +11,10 @@ Functions over a `StoreFile` (its read and write lanes), like every concern of t
 from __future__ import annotations
 
 import hashlib
-from functools import partial
 import tomllib
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,8 +22,8 @@ import duckdb
 
 from .. import __version__
 from ..errors import ScenarioError
-from .errors import NotFoundError
 from .catalog import catalog as stored_catalog
+from .errors import NotFoundError
 from .models import Changes
 from .scenarios import load_scenario
 from .storefile import StoreFile
