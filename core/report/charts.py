@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from datetime import timedelta
-from typing import TYPE_CHECKING
 
 from reportlab.graphics.shapes import Circle, Drawing, Group, Line, PolyLine, Rect, String
 from reportlab.lib import colors
@@ -19,10 +18,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from ..palette import STYLE_HEX, STYLE_LEGEND
 from ..units import DAY, GB, HOUR, MB, TB, GiB, MiB, TiB, format_duration
 from .fonts import FONT, FONT_BOLD
-from .model import ReportData
-
-if TYPE_CHECKING:
-    from .sections.path import CapacityRow
+from .model import CapacityRow, ReportData
 
 # A restrained palette that prints well in grey too.
 INK = colors.HexColor("#1d2733")

@@ -151,6 +151,37 @@ class _Doc(BaseDocTemplate):
             self.notify("TOCEntry", (0, flowable.outline_text, self.page, key))
 
 
+_STYLES: dict[str, dict[str, Any]] = {
+    "small": {"fontSize": 7.5, "leading": 10, "textColor": "muted"},
+    "cell": {"fontSize": 7.5, "leading": 9.5, "spaceAfter": 0},
+    "cell_r": {"fontSize": 7.5, "leading": 9.5, "spaceAfter": 0, "alignment": TA_RIGHT},
+    "cell_b": {"fontName": "bold", "fontSize": 7.5, "leading": 9.5, "spaceAfter": 0},
+    "cell_help": {"fontSize": 6.3, "leading": 7.8, "spaceAfter": 0, "textColor": "muted"},
+    "h1": {"fontName": "bold", "fontSize": 15, "leading": 19, "textColor": "navy",
+           "spaceBefore": 4, "spaceAfter": 8},
+    "h2": {"fontName": "bold", "fontSize": 11, "leading": 14, "textColor": "navy",
+           "spaceBefore": 8, "spaceAfter": 4},
+    "cover_title": {"fontName": "bold", "fontSize": 26, "leading": 32, "textColor": "navy",
+                    "spaceAfter": 10},
+    "cover_name": {"fontSize": 15, "leading": 20, "spaceAfter": 18},
+    "cover_meta": {"fontSize": 10, "leading": 15, "spaceAfter": 0},
+    "verdict": {"fontName": "bold", "fontSize": 24, "leading": 28, "textColor": "white",
+                "spaceAfter": 0},
+    "verdict_line": {"fontSize": 10.5, "leading": 14, "textColor": "white", "spaceAfter": 0},
+    "fig_label": {"fontSize": 7.5, "leading": 9, "textColor": "muted", "spaceAfter": 0},
+    "fig_value": {"fontName": "bold", "fontSize": 14, "leading": 18, "spaceAfter": 0},
+    "formula": {"fontName": "bold", "fontSize": 8.5, "leading": 12, "leftIndent": 10,
+                "textColor": "navy", "spaceAfter": 2},
+}  # fmt: skip
+"""The report's paragraph styles: what each changes from the body text."""
+
+
+def _style_changes(changes: dict[str, Any]) -> dict[str, Any]:
+    """A style's changes with the palette's colours and the bold font by name."""
+    names = {"bold": FONT_BOLD, "muted": MUTED, "navy": NAVY, "white": colors.white}
+    return {k: names.get(v, v) if isinstance(v, str) else v for k, v in changes.items()}
+
+
 class ReportRenderer:
     """Renders one `ReportData` to PDF bytes."""
 
@@ -180,95 +211,13 @@ class ReportRenderer:
     def _stylesheet(self) -> dict[str, ParagraphStyle]:
         # allowWidows=0: a paragraph never leaves its last line alone atop the next page.
         base = ParagraphStyle(
-            "body",
-            fontName=FONT,
-            fontSize=9,
-            leading=12.5,
-            textColor=INK,
-            spaceAfter=5,
+            "body", fontName=FONT, fontSize=9, leading=12.5, textColor=INK, spaceAfter=5,
             allowWidows=0,
-        )
-        s = {
-            "body": base,
-            "small": ParagraphStyle("small", base, fontSize=7.5, leading=10, textColor=MUTED),
-            "cell": ParagraphStyle("cell", base, fontSize=7.5, leading=9.5, spaceAfter=0),
-            "cell_r": ParagraphStyle(
-                "cell_r", base, fontSize=7.5, leading=9.5, spaceAfter=0, alignment=TA_RIGHT
-            ),
-            "cell_b": ParagraphStyle(
-                "cell_b", base, fontName=FONT_BOLD, fontSize=7.5, leading=9.5, spaceAfter=0
-            ),
-            "cell_help": ParagraphStyle(
-                "cell_help", base, fontSize=6.3, leading=7.8, spaceAfter=0, textColor=MUTED
-            ),
-            "h1": ParagraphStyle(
-                "h1",
-                base,
-                fontName=FONT_BOLD,
-                fontSize=15,
-                leading=19,
-                textColor=NAVY,
-                spaceBefore=4,
-                spaceAfter=8,
-            ),
-            "h2": ParagraphStyle(
-                "h2",
-                base,
-                fontName=FONT_BOLD,
-                fontSize=11,
-                leading=14,
-                textColor=NAVY,
-                spaceBefore=8,
-                spaceAfter=4,
-            ),
-            "cover_title": ParagraphStyle(
-                "cover_title",
-                base,
-                fontName=FONT_BOLD,
-                fontSize=26,
-                leading=32,
-                textColor=NAVY,
-                spaceAfter=10,
-            ),
-            "cover_name": ParagraphStyle(
-                "cover_name", base, fontSize=15, leading=20, spaceAfter=18
-            ),
-            "cover_meta": ParagraphStyle("cover_meta", base, fontSize=10, leading=15, spaceAfter=0),
-            "verdict": ParagraphStyle(
-                "verdict",
-                base,
-                fontName=FONT_BOLD,
-                fontSize=24,
-                leading=28,
-                textColor=colors.white,
-                spaceAfter=0,
-            ),
-            "verdict_line": ParagraphStyle(
-                "verdict_line",
-                base,
-                fontSize=10.5,
-                leading=14,
-                textColor=colors.white,
-                spaceAfter=0,
-            ),
-            "fig_label": ParagraphStyle(
-                "fig_label", base, fontSize=7.5, leading=9, textColor=MUTED, spaceAfter=0
-            ),
-            "fig_value": ParagraphStyle(
-                "fig_value", base, fontName=FONT_BOLD, fontSize=14, leading=18, spaceAfter=0
-            ),
-            "formula": ParagraphStyle(
-                "formula",
-                base,
-                fontName=FONT_BOLD,
-                fontSize=8.5,
-                leading=12,
-                leftIndent=10,
-                textColor=NAVY,
-                spaceAfter=2,
-            ),
-        }
-        return s
+        )  # fmt: skip
+        styles = {"body": base}
+        for name, changes in _STYLES.items():
+            styles[name] = ParagraphStyle(name, base, **_style_changes(changes))
+        return styles
 
     # ---------------------------------------------------------------- page hooks
 

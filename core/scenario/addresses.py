@@ -280,6 +280,52 @@ def _raw_labels(raw_path: Any) -> list[str]:
     return [str(st.get("name") or st.get("kind") or "") for st in (raw_path or [])]
 
 
+class _StageEdit:
+    """A path before and after an edit, and where each old stage went (`moved`)."""
+
+    def __init__(self, before_path: Any, after_path: Any, moved: Mapping[int, int | None]):
+        self.before_path, self.after_path = before_path, after_path
+        self.before, self.after = _raw_labels(before_path), _raw_labels(after_path)
+        self.moved = dict(moved)
+
+    def removed(self, index: int, j: int, name: str) -> bool:
+        """The edit took the figure `name` off the stage (a catalog pick drops its rate)."""
+        had = name in (self.before_path[index] or {})
+        return had and name not in (self.after_path[j] or {})
+
+    def by_position(self, index: int, name: str) -> str | None:
+        """A key given by position follows its stage's position."""
+        known = index < len(self.before)
+        j = self.moved.get(index) if known else index
+        if j is None or j >= len(self.after) or (known and self.removed(index, j, name)):
+            return None
+        return f"path[{j}].{name}"
+
+    def by_name(self, label: str, name: str) -> str | None:
+        """A key given by name follows the stage to its new name (or its position when
+        the name is not unique)."""
+        index = self.before.index(label)
+        j = self.moved.get(index)
+        if j is None or j >= len(self.after) or self.removed(index, j, name):
+            return None
+        new = self.after[j]
+        if new and self.after.count(new) == 1 and "[" not in new:
+            return f"path.{new}.{name}"
+        return f"path[{j}].{name}"
+
+    def follow(self, key: str) -> str | None:
+        """The key after the edit; None when its stage or figure is gone. A key naming
+        no single stage of the old path (another section, an unknown name) stays."""
+        m = STAGE_INDEX.match(key)
+        if m:
+            return self.by_position(int(m.group(1)), m.group(2))
+        if key.startswith("path."):
+            label, _, name = key[len("path.") :].rpartition(".")
+            if self.before.count(label) == 1:
+                return self.by_name(label, name)
+        return key
+
+
 def follow_stage_edits(
     table: Mapping[str, Any],
     before_path: Any,
@@ -295,41 +341,12 @@ def follow_stage_edits(
     does the range of a figure the edit removed (a catalog pick drops the stage's rate:
     its range was about the old figure).
     """
-    before, after = _raw_labels(before_path), _raw_labels(after_path)
-    moved = dict(moved) if moved is not None else {i: i for i in range(len(before))}
-
-    def removed(index: int, j: int, name: str) -> bool:
-        had = name in (before_path[index] or {})
-        return had and name not in (after_path[j] or {})
-
-    def new_key(index: int, name: str) -> str | None:
-        j = moved.get(index)
-        if j is None or j >= len(after) or removed(index, j, name):
-            return None
-        label = after[j]
-        if label and after.count(label) == 1 and "[" not in label:
-            return f"path.{label}.{name}"
-        return f"path[{j}].{name}"
-
+    if moved is None:
+        moved = {i: i for i in range(len(_raw_labels(before_path)))}
+    edit = _StageEdit(before_path, after_path, moved)
     out: dict[str, Any] = {}
     for key, value in table.items():
-        m = STAGE_INDEX.match(key)
-        if m:
-            index, name = int(m.group(1)), m.group(2)
-            j = moved.get(index) if index < len(before) else index
-            if (
-                j is not None
-                and j < len(after)
-                and not (index < len(before) and removed(index, j, name))
-            ):
-                out[f"path[{j}].{name}"] = value  # by position it was given, by position it stays
-            continue
-        if key.startswith("path."):
-            label, _, name = key[len("path.") :].rpartition(".")
-            if before.count(label) == 1:
-                target = new_key(before.index(label), name)
-                if target is not None:
-                    out[target] = value
-                continue
-        out[key] = value
+        target = edit.follow(key)
+        if target is not None:
+            out[target] = value
     return out

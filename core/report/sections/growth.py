@@ -14,7 +14,7 @@ from .. import charts
 from ..model import ReportContext, Section, Table, long_date
 
 if TYPE_CHECKING:
-    from ..pdf import ReportRenderer
+    from ..model import Renderer as ReportRenderer
 
 
 @dataclass(frozen=True)

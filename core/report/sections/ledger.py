@@ -4,18 +4,19 @@ the scenario file) or default."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
-from ...scenario import SECTIONS, STAGE_FIELDS, FieldSpec, label_for_key
+from ...scenario import SECTIONS, STAGE_FIELDS, FieldSpec, Stage, label_for_key
 from ...units import format_duration, format_fraction, format_rate, format_size
 from ..model import ReportContext, Section, Table
 
 if TYPE_CHECKING:
-    from ..pdf import ReportRenderer
+    from ..model import Renderer as ReportRenderer
 
 
 @dataclass(frozen=True)
@@ -54,19 +55,45 @@ _CATALOG_STAGE_KEYS = ("rate", "efficiency", "hw_compression", "backup_rate", "m
 """Stage keys a catalog item fills when the scenario names it and gives no rate."""
 
 
+_TITLES = {
+    "database": "Database",
+    "backup": "Backup schedule and RMAN",
+    "recovery": "Recovery",
+    "targets": "Targets",
+}
+_TEXT = (
+    "Every input of the model, as the plan used it: {measured} measured (imported from the "
+    "customer's reports or job history), {catalog} from the hardware catalog (with its "
+    "source), {given} given in the scenario and {default} left at the default. Defaults for "
+    "fixed times are 0 s: the plan never contains a time nobody stated. The source of a "
+    "given figure is the scenario file's comment beside or above it; under a value, its "
+    "range: the spread 'How sure is this plan' drew it from."
+)
+
+
+def _catalog_source(source: str) -> str | None:
+    """The catalog's source of a figure ("catalog: X" → "X"), None when not the catalog's."""
+    return source[len("catalog:") :].strip() if source.startswith("catalog:") else None
+
+
 class _Ledger:
+    """The ledger's rows, group by group: each input with its value, unit and origin."""
+
     def __init__(self, ctx: ReportContext) -> None:
         self.b = ctx
         self.s = ctx.s
+        self.rows: list[tuple[str, ...]] = []
+        self.groups: list[int] = []
+        self.counts = {"measured": 0, "catalog": 0, "given": 0, "default": 0}
+        self.ranges = _ranges(ctx)
 
     def fmt(self, spec: FieldSpec, value: Any) -> str:
         if value is None:
             return "not set"
         kind = spec.kind
-        if kind == "size":
-            return format_size(value, binary=self.b.binary)
-        if kind == "rate":
-            return format_rate(value, binary=self.b.binary)
+        if kind in ("size", "rate"):
+            fmt = format_size if kind == "size" else format_rate
+            return fmt(value, binary=self.b.binary)
         if kind == "duration":
             return format_duration(value)
         if kind == "fraction":
@@ -79,7 +106,6 @@ class _Ledger:
 
     def model_value(self, section: str, spec: FieldSpec) -> str:
         dotted = f"{section}.{spec.key}"
-        obj = getattr(self.s, section)
         if dotted == "targets.risk_margin":
             t = self.s.targets
             if t.risk_margin_s is not None:
@@ -88,127 +114,85 @@ class _Ledger:
         if dotted == "database.growth":
             g = self.s.database.growth
             return g.text if g else spec.unset
-        value = getattr(obj, spec.attr) if spec.attr else None
-        if value is None:
-            return spec.unset
-        return self.fmt(spec, value)
+        value = getattr(getattr(self.s, section), spec.attr) if spec.attr else None
+        return spec.unset if value is None else self.fmt(spec, value)
 
     def row(self, key: str, value: str, unit: str, origin: str, source: str) -> tuple[str, ...]:
         """The input in words, its key below in small print, then its figures."""
         return (f"{label_for_key(key)}\n{key}", value, unit, origin, source)
 
-    def build(self) -> tuple[Table, str]:
-        s = self.s
-        raw = s.raw
-        prov = s.provenance
-        notes = s.comments
-        rows: list[tuple[str, ...]] = []
-        groups: list[int] = []
-        counts = {"measured": 0, "catalog": 0, "given": 0, "default": 0}
-        ranges = _ranges(self.b)
+    def add(self, dotted: str, given: Any, model_text: str, unit: str,
+            catalog_source: str | None = None) -> None:  # fmt: skip
+        """One input's row: measured, given, from the catalog or the default."""
+        # Text is shown as written ("18 TiB/h"); bare numbers as the model reads them.
+        shown = given if isinstance(given, str) else model_text
+        note = self.s.comments.get(dotted, "")
+        if dotted in self.s.provenance:
+            source = self.s.provenance[dotted] + (f" — {note}" if note else "")
+            origin, value = "measured", shown
+        elif given is not None:
+            origin, source, value = "given", note, shown
+        elif catalog_source:
+            origin, source, value = "catalog", catalog_source, model_text
+        else:
+            origin, source, value = "default", "", model_text
+        self.counts[origin] += 1
+        if dotted in self.ranges:  # the spread "How sure is this plan" drew it from
+            value = f"{value}\nrange {self.ranges[dotted]}"
+        self.rows.append(self.row(dotted, value, unit, origin, source))
 
-        def add(
-            dotted: str,
-            spec: FieldSpec,
-            given: Any,
-            model_text: str,
-            unit: str,
-            catalog_source: str | None = None,
-        ) -> None:
-            # Text is shown as written ("18 TiB/h"); bare numbers as the model reads them.
-            shown = given if isinstance(given, str) else model_text
-            note = notes.get(dotted, "")
-            if dotted in prov:
-                source = prov[dotted] + (f" — {note}" if note else "")
-                origin, value = "measured", shown
-            elif given is not None:
-                origin, source, value = "given", note, shown
-            elif catalog_source:
-                origin, source, value = "catalog", catalog_source, model_text
-            else:
-                origin, source, value = "default", "", model_text
-            counts[origin] += 1
-            if dotted in ranges:  # the spread "How sure is this plan" drew it from
-                value = f"{value}\nrange {ranges[dotted]}"
-            rows.append(self.row(dotted, value, unit, origin, source))
+    def group(self, title: str) -> None:
+        self.groups.append(len(self.rows))
+        self.rows.append((title, "", "", "", ""))
 
-        def group(title: str) -> None:
-            groups.append(len(rows))
-            rows.append((title, "", "", "", ""))
-
-        titles = {
-            "database": "Database",
-            "backup": "Backup schedule and RMAN",
-            "recovery": "Recovery",
-            "targets": "Targets",
-        }
+    def section_rows(self, section: str) -> None:
+        self.group(_TITLES[section])
+        table = self.s.raw.get(section) or {}
         catalog_sources = {
-            "backup.compression_ratio": s.backup.compression_source or "",
-            "recovery.redo_apply_rate": s.recovery.redo_apply_source,
+            "backup.compression_ratio": self.s.backup.compression_source or "",
+            "recovery.redo_apply_rate": self.s.recovery.redo_apply_source,
         }
+        for spec in SECTIONS[section]:
+            cat = _catalog_source(catalog_sources.get(spec.dotted, ""))
+            self.add(spec.dotted, table.get(spec.key), self.model_value(section, spec),
+                     spec.unit, cat)  # fmt: skip
 
-        def section_rows(section: str) -> None:
-            group(titles[section])
-            table = raw.get(section) or {}
-            for spec in SECTIONS[section]:
-                dotted = f"{section}.{spec.key}"
-                unit = spec.unit
-                src = catalog_sources.get(dotted, "")
-                cat = src[len("catalog:") :].strip() if src.startswith("catalog:") else None
-                add(dotted, spec, table.get(spec.key), self.model_value(section, spec), unit, cat)
+    def stage_rows(self, i: int, st: Stage, stage_raw: Mapping[str, Any]) -> None:
+        stage_note = self.s.comments.get(f"path[{i}]", "")
+        self.group(
+            f"Path stage {i + 1}: {st.label} ({st.kind.replace('_', ' ')})"
+            + (f" — {stage_note}" if stage_note else "")
+        )
+        cat = _catalog_source(st.source)
+        for spec in STAGE_FIELDS:
+            value = getattr(st, spec.attr, None) if spec.attr else None
+            if not _shows(spec.key, st) or (value is None and spec.key not in stage_raw):
+                continue  # not this kind's, or an optional ceiling or override nobody set
+            unit = f"{st.carries} bytes/s per unit" if spec.kind == "rate" else spec.unit
+            from_catalog = cat if spec.key in _CATALOG_STAGE_KEYS else None
+            self.add(f"path[{i}].{spec.key}", stage_raw.get(spec.key), self.fmt(spec, value),
+                     unit, from_catalog)  # fmt: skip
 
+    def build(self) -> tuple[Table, str]:
         for section in ("database", "backup"):
-            section_rows(section)
-        raw_path = raw.get("path") or [{} for _ in s.path]
-        for i, st in enumerate(s.path):
-            stage_note = notes.get(f"path[{i}]", "")
-            group(
-                f"Path stage {i + 1}: {st.label} ({st.kind.replace('_', ' ')})"
-                + (f" — {stage_note}" if stage_note else "")
-            )
-            stage_raw = raw_path[i] if i < len(raw_path) else {}
-            cat = st.source[len("catalog:") :].strip() if st.source.startswith("catalog:") else None
-            for spec in STAGE_FIELDS:
-                key = spec.key
-                if key == "name":
-                    continue
-                if key == "hw_compression" and st.kind != "tape_drive":
-                    continue
-                if key == "write_factor" and st.kind != "storage_write":
-                    continue
-                value = getattr(st, spec.attr, None) if spec.attr else None
-                if value is None and key not in stage_raw:
-                    continue  # an optional ceiling or override nobody set
-                unit = spec.unit
-                if spec.kind == "rate":
-                    unit = f"{st.carries} bytes/s per unit"
-                from_catalog = cat if key in _CATALOG_STAGE_KEYS else None
-                add(
-                    f"path[{i}].{key}",
-                    spec,
-                    stage_raw.get(key),
-                    self.fmt(spec, value),
-                    unit,
-                    from_catalog,
-                )
+            self.section_rows(section)
+        raw_path = self.s.raw.get("path") or [{} for _ in self.s.path]
+        for i, st in enumerate(self.s.path):
+            self.stage_rows(i, st, raw_path[i] if i < len(raw_path) else {})
         for section in ("recovery", "targets"):
-            section_rows(section)
-        table = Table(
-            ("Input", "Value", "Unit", "Origin", "Source"),
-            tuple(rows),
-            "lllll",
-            group_rows=tuple(groups),
-        )
-        text = (
-            f"Every input of the model, as the plan used it: {counts['measured']} measured "
-            f"(imported from the customer's reports or job history), {counts['catalog']} from "
-            f"the hardware catalog (with its source), {counts['given']} given in the "
-            f"scenario and {counts['default']} left at the default. Defaults for fixed times "
-            "are 0 s: the plan never contains a time nobody stated. The source of a given "
-            "figure is the scenario file's comment beside or above it; under a value, its "
-            "range: the spread 'How sure is this plan' drew it from."
-        )
-        return table, text
+            self.section_rows(section)
+        table = Table(("Input", "Value", "Unit", "Origin", "Source"), tuple(self.rows),
+                      "lllll", group_rows=tuple(self.groups))  # fmt: skip
+        return table, _TEXT.format(**self.counts)
+
+
+def _shows(key: str, st: Stage) -> bool:
+    """Whether the ledger lists a stage key for this stage's kind."""
+    if key == "name":
+        return False
+    if key == "hw_compression":
+        return st.kind == "tape_drive"
+    return key != "write_factor" or st.kind == "storage_write"
 
 
 def _ranges(ctx: ReportContext) -> dict[str, str]:

@@ -11,21 +11,10 @@ from reportlab.platypus import Flowable, Spacer
 
 from ...wording import bottleneck_words, plural
 from .. import charts
-from ..model import ReportContext, Section, Table, pct
+from ..model import CapacityRow, ReportContext, Section, Table, pct
 
 if TYPE_CHECKING:
-    from ..pdf import ReportRenderer
-
-
-@dataclass(frozen=True)
-class CapacityRow:
-    label: str
-    kind: str
-    capacity_Bps: float
-    """What the stage delivers with the channels the plan runs [data bytes/s]."""
-    load: float
-    """Share of the capacity the path's rate uses (1.0 at the bottleneck)."""
-    bottleneck: bool
+    from ..model import Renderer as ReportRenderer
 
 
 @dataclass(frozen=True)
