@@ -182,6 +182,18 @@ def _style_changes(changes: dict[str, Any]) -> dict[str, Any]:
     return {k: names.get(v, v) if isinstance(v, str) else v for k, v in changes.items()}
 
 
+_TABLE_STYLE = (
+    ("BACKGROUND", (0, 0), (-1, 0), NAVY),
+    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+    ("TOPPADDING", (0, 0), (-1, -1), 2.2),
+    ("BOTTOMPADDING", (0, 0), (-1, -1), 2.6),
+    ("LEFTPADDING", (0, 0), (-1, -1), 4),
+    ("RIGHTPADDING", (0, 0), (-1, -1), 4),
+    ("LINEBELOW", (0, -1), (-1, -1), 0.6, GRID),
+)
+"""Every data table's style: navy header, padding, a rule below."""
+
+
 class ReportRenderer:
     """Renders one `ReportData` to PDF bytes."""
 
@@ -301,50 +313,18 @@ class ReportRenderer:
         repeat: bool = True,
     ) -> Table:
         """A data table: header row, zebra rows, bold and group rows, wrapped cells."""
-        cell, cell_r, cell_b = self.styles["cell"], self.styles["cell_r"], self.styles["cell_b"]
-        help_style = self.styles["cell_help"]
-        head = [
-            Paragraph(
-                _p(h),
-                ParagraphStyle(
-                    "th",
-                    cell_b,
-                    textColor=colors.white,
-                    alignment=TA_RIGHT if a == "r" else TA_LEFT,
-                ),
-            )
-            for h, a in zip(t.header, t.align, strict=True)
-        ]
-        rows: list[list[Any]] = [head]
-        style = [
-            ("BACKGROUND", (0, 0), (-1, 0), NAVY),
-            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-            ("TOPPADDING", (0, 0), (-1, -1), 2.2),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), 2.6),
-            ("LEFTPADDING", (0, 0), (-1, -1), 4),
-            ("RIGHTPADDING", (0, 0), (-1, -1), 4),
-            ("LINEBELOW", (0, -1), (-1, -1), 0.6, GRID),
-        ]
+        rows: list[list[Any]] = [self._head(t)]
+        style = list(_TABLE_STYLE)
         for i, r in enumerate(t.rows):
             ri = i + 1
             if i in t.group_rows:
-                rows.append([Paragraph(_p(r[0]), cell_b)] + [""] * (len(r) - 1))
+                rows.append([Paragraph(_p(r[0]), self.styles["cell_b"])] + [""] * (len(r) - 1))
                 style += [
                     ("SPAN", (0, ri), (-1, ri)),
                     ("BACKGROUND", (0, ri), (-1, ri), GROUP_SHADE),
                 ]
                 continue
-            bold = i in t.bold_rows
-            out = []
-            for c, a in zip(r, t.align, strict=True):
-                st = cell_b if bold else (cell_r if a == "r" else cell)
-                if bold and a == "r":
-                    st = ParagraphStyle("b_r", cell_b, alignment=TA_RIGHT)
-                if "\n" in c:  # a second line in small grey: a kind, a help text
-                    first, rest = c.split("\n", 1)
-                    out.append([Paragraph(_p(first), st), Paragraph(_p(rest), help_style)])
-                else:
-                    out.append(Paragraph(_p(c), st))
+            out = self._cells(r, t.align, i in t.bold_rows)
             if extra is not None:
                 out.append(extra[i])
             rows.append(out)
@@ -355,6 +335,30 @@ class ReportRenderer:
         tbl = Table(rows, colWidths=widths, repeatRows=1 if repeat else 0, hAlign="LEFT")
         tbl.setStyle(_style(style))
         return tbl
+
+    def _head(self, t: DataTable) -> list[Paragraph]:
+        return [
+            Paragraph(_p(h), ParagraphStyle("th", self.styles["cell_b"], textColor=colors.white,
+                                            alignment=TA_RIGHT if a == "r" else TA_LEFT))
+            for h, a in zip(t.header, t.align, strict=True)
+        ]  # fmt: skip
+
+    def _cells(self, row: Sequence[str], align: str, bold: bool) -> list[Any]:
+        """A row's cells; a second line of a cell in small grey (a kind, a help text)."""
+        cell, cell_r, cell_b = self.styles["cell"], self.styles["cell_r"], self.styles["cell_b"]
+        out: list[Any] = []
+        for c, a in zip(row, align, strict=True):
+            st = cell_b if bold else (cell_r if a == "r" else cell)
+            if bold and a == "r":
+                st = ParagraphStyle("b_r", cell_b, alignment=TA_RIGHT)
+            if "\n" in c:
+                first, rest = c.split("\n", 1)
+                out.append(
+                    [Paragraph(_p(first), st), Paragraph(_p(rest), self.styles["cell_help"])]
+                )
+            else:
+                out.append(Paragraph(_p(c), st))
+        return out
 
     # ---------------------------------------------------------------- sections
 
