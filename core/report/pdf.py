@@ -377,50 +377,35 @@ class ReportRenderer:
 
     def render(self) -> bytes:
         register_fonts()
-        d = self.data
         with _RENDER_LOCK:
             story = self._story()
             self.total_flowables = len(story)
             buf = BytesIO()
-            doc = _Doc(
-                buf,
-                self,
-                pagesize=self.pagesize,
-                leftMargin=self.left_margin,
-                rightMargin=self.right_margin,
-                topMargin=self.top_margin,
-                bottomMargin=self.bottom_margin,
-                title=d.document_title,
-                author=d.author or d.producer,
-                subject=d.subject,
-                creator=d.producer,
-                keywords=["RTO", "RPO", "Oracle", "RMAN", "restore", "recovery"],
-                lang="en",
-                invariant=1 if _reproducible() else None,
-                initialFontName=FONT,
-                initialFontSize=9,
-            )
-            frame = Frame(
-                self.left_margin,
-                self.bottom_margin,
-                self.width,
-                self.pagesize[1] - self.top_margin - self.bottom_margin,
-                id="body",
-                leftPadding=0,
-                rightPadding=0,
-                topPadding=0,
-                bottomPadding=0,
-            )
-            doc.addPageTemplates(
-                [
-                    PageTemplate("cover", [frame], onPage=self._first_page),
-                    PageTemplate("body", [frame], onPage=self._later_pages),
-                ]
-            )
+            doc = self._document(buf)
             # Two passes (or more): the contents learn the pages of the sections.
             doc.multiBuild(story, canvasmaker=_canvas_maker(self))
             self.progress(1.0, "done")
             return buf.getvalue()
+
+    def _document(self, buf: BytesIO) -> _Doc:
+        """The document: A4, its metadata, a cover page template and a body one."""
+        d = self.data
+        doc = _Doc(
+            buf, self, pagesize=self.pagesize, leftMargin=self.left_margin,
+            rightMargin=self.right_margin, topMargin=self.top_margin,
+            bottomMargin=self.bottom_margin, title=d.document_title,
+            author=d.author or d.producer, subject=d.subject, creator=d.producer,
+            keywords=["RTO", "RPO", "Oracle", "RMAN", "restore", "recovery"], lang="en",
+            invariant=1 if _reproducible() else None, initialFontName=FONT, initialFontSize=9,
+        )  # fmt: skip
+        frame = Frame(
+            self.left_margin, self.bottom_margin, self.width,
+            self.pagesize[1] - self.top_margin - self.bottom_margin, id="body",
+            leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
+        )  # fmt: skip
+        doc.addPageTemplates([PageTemplate("cover", [frame], onPage=self._first_page),
+                              PageTemplate("body", [frame], onPage=self._later_pages)])  # fmt: skip
+        return doc
 
 
 def _canvas_maker(renderer: ReportRenderer) -> type[NumberedCanvas]:
