@@ -24,7 +24,6 @@ from ..comments import file_comments
 from ..errors import ScenarioError, ScenarioVersionError, UnitError
 from ..inputfile import InputFileError, read_limited
 from ..units import parse_rate, parse_size
-from .addresses import check_uncertainty, flatten_table
 from .fields import (
     CARRIES_BACKUP_BY_DEFAULT,
     FORMAT_VERSION,
@@ -419,6 +418,8 @@ def _uncertainty_table(loader: _Loader, table: Any) -> dict[str, Any]:
             "[uncertainty] must be a table of ranges",
             'e.g. "recovery.redo_apply_rate" = "-40%..+20%"',
         )
+    from ..uncertainty.inputs import flatten_table
+
     return flatten_table(table)
 
 
@@ -451,7 +452,13 @@ def scenario_from_mapping(
         uncertainty=uncertainty, raw=raw, comments=file_comments(text),
     )  # fmt: skip
     if uncertainty:
+        from ..uncertainty.inputs import check_uncertainty  # it needs the stages' names
+
         check_uncertainty(scenario, loader.source, loader.lines)
+    if prov:
+        from ..uncertainty.inputs import check_provenance
+
+        check_provenance(scenario, loader.source, loader.lines, catalog)
     return scenario
 
 

@@ -11,10 +11,6 @@ from typing import Any
 from ..bounds import GROWTH_COMPOUND, GROWTH_LINEAR, RISK_MARGIN_DURATION, RISK_MARGIN_FRACTION
 from ..errors import UnitError
 from ..units import (
-    format_duration,
-    format_fraction,
-    format_rate,
-    format_size,
     parse_duration,
     parse_fraction,
     parse_growth,
@@ -175,16 +171,3 @@ _BY_KIND: dict[str, Callable[[FieldSpec, Any], Any]] = {
     "choice": _parse_choice,
     "str": _parse_str,
 }
-
-
-def describe_value(kind: str, x: float, binary: bool = False) -> str:
-    """A value of a field kind in words (`140 MB/s`, `4 h 10 min`, `5 %`)."""
-    if kind == "size":
-        return format_size(x, binary=binary)
-    if kind == "rate":
-        return format_rate(x, binary=binary)
-    if kind == "duration":
-        return format_duration(x)
-    if kind == "fraction":
-        return format_fraction(x)
-    return f"{x:.4g}"

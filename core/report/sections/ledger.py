@@ -1,17 +1,23 @@
-"""Assumptions ledger: every input of the scenario format with its value, unit and
-origin: measured (scenario `[provenance]`), catalog (with the catalog source), given (in
-the scenario file) or default."""
+"""Assumptions ledger: every input of the scenario format with its value, unit,
+provenance and range (DESIGN §10). A figure (a rate, size, time, share or ratio the plan
+uses) says where it comes from — exact, measured, catalog figure, class default or
+estimate — with its source and, under its value, the range "How sure is this plan" drew
+it from; a setting (a count, a choice, a schedule, a target) is given or left at the
+format's default. Figures only the catalog gives (a tape drive's load and locate times,
+the per-core compression rates) have rows of their own."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
-from ...scenario import SECTIONS, STAGE_FIELDS, FieldSpec, Stage, label_for_key
+from ...scenario import SECTIONS, STAGE_FIELDS, FieldSpec, label_for_key
+from ...uncertainty.provenance import EXTRA_FIGURES, KIND_WORDS
+from ...uncertainty.result import InputRow
 from ...units import format_duration, format_fraction, format_rate, format_size
 from ..model import ReportContext, Section, Table
 
@@ -51,49 +57,31 @@ def render(r: ReportRenderer, part: LedgerPart) -> list[Flowable]:
     return out
 
 
+_EXTRA_UNITS = {
+    "load_time": "time per cartridge",
+    "locate_time": "time per cartridge",
+    "compress_rate": "data bytes/s per core",
+    "decompress_rate": "data bytes/s per core",
+}
+"""The units of the figures only the catalog gives (not keys of the field table)."""
 _CATALOG_STAGE_KEYS = ("rate", "efficiency", "hw_compression", "backup_rate", "max_rate")
 """Stage keys a catalog item fills when the scenario names it and gives no rate."""
 
 
-_TITLES = {
-    "database": "Database",
-    "backup": "Backup schedule and RMAN",
-    "recovery": "Recovery",
-    "targets": "Targets",
-}
-_TEXT = (
-    "Every input of the model, as the plan used it: {measured} measured (imported from the "
-    "customer's reports or job history), {catalog} from the hardware catalog (with its "
-    "source), {given} given in the scenario and {default} left at the default. Defaults for "
-    "fixed times are 0 s: the plan never contains a time nobody stated. The source of a "
-    "given figure is the scenario file's comment beside or above it; under a value, its "
-    "range: the spread 'How sure is this plan' drew it from."
-)
-
-
-def _catalog_source(source: str) -> str | None:
-    """The catalog's source of a figure ("catalog: X" → "X"), None when not the catalog's."""
-    return source[len("catalog:") :].strip() if source.startswith("catalog:") else None
-
-
 class _Ledger:
-    """The ledger's rows, group by group: each input with its value, unit and origin."""
-
     def __init__(self, ctx: ReportContext) -> None:
         self.b = ctx
         self.s = ctx.s
-        self.rows: list[tuple[str, ...]] = []
-        self.groups: list[int] = []
-        self.counts = {"measured": 0, "catalog": 0, "given": 0, "default": 0}
-        self.ranges = _ranges(ctx)
+        self.inputs = _inputs(ctx)
 
     def fmt(self, spec: FieldSpec, value: Any) -> str:
         if value is None:
             return "not set"
         kind = spec.kind
-        if kind in ("size", "rate"):
-            fmt = format_size if kind == "size" else format_rate
-            return fmt(value, binary=self.b.binary)
+        if kind == "size":
+            return format_size(value, binary=self.b.binary)
+        if kind == "rate":
+            return format_rate(value, binary=self.b.binary)
         if kind == "duration":
             return format_duration(value)
         if kind == "fraction":
@@ -106,6 +94,7 @@ class _Ledger:
 
     def model_value(self, section: str, spec: FieldSpec) -> str:
         dotted = f"{section}.{spec.key}"
+        obj = getattr(self.s, section)
         if dotted == "targets.risk_margin":
             t = self.s.targets
             if t.risk_margin_s is not None:
@@ -114,92 +103,174 @@ class _Ledger:
         if dotted == "database.growth":
             g = self.s.database.growth
             return g.text if g else spec.unset
-        value = getattr(getattr(self.s, section), spec.attr) if spec.attr else None
-        return spec.unset if value is None else self.fmt(spec, value)
+        value = getattr(obj, spec.attr) if spec.attr else None
+        if value is None:
+            return spec.unset
+        return self.fmt(spec, value)
 
     def row(self, key: str, value: str, unit: str, origin: str, source: str) -> tuple[str, ...]:
         """The input in words, its key below in small print, then its figures."""
         return (f"{label_for_key(key)}\n{key}", value, unit, origin, source)
 
-    def add(self, dotted: str, given: Any, model_text: str, unit: str,
-            catalog_source: str | None = None) -> None:  # fmt: skip
-        """One input's row: measured, given, from the catalog or the default."""
-        # Text is shown as written ("18 TiB/h"); bare numbers as the model reads them.
-        shown = given if isinstance(given, str) else model_text
+    def origin(self, dotted: str, given: Any, catalog_source: str | None) -> tuple[str, str]:
+        """(origin in words, source) of one ledger row: a figure's provenance, else a
+        setting given or left at the default."""
         note = self.s.comments.get(dotted, "")
+        row = self.inputs.get(dotted)
+        if row is not None:
+            source = row.source if row.default_origin != "estimate" or not note else note
+            if row.source.startswith("imported: "):
+                source = row.source.removeprefix("imported: ")
+            if note and source != note:
+                source = f"{source} — {note}"
+            return KIND_WORDS[row.default_origin], source
         if dotted in self.s.provenance:
-            source = self.s.provenance[dotted] + (f" — {note}" if note else "")
-            origin, value = "measured", shown
-        elif given is not None:
-            origin, source, value = "given", note, shown
-        elif catalog_source:
-            origin, source, value = "catalog", catalog_source, model_text
-        else:
-            origin, source, value = "default", "", model_text
-        self.counts[origin] += 1
-        if dotted in self.ranges:  # the spread "How sure is this plan" drew it from
-            value = f"{value}\nrange {self.ranges[dotted]}"
-        self.rows.append(self.row(dotted, value, unit, origin, source))
+            return "measured", self.s.provenance[dotted] + (f" — {note}" if note else "")
+        if given is not None:
+            return "given", note
+        if catalog_source:
+            return "catalog figure", catalog_source
+        return "default", ""
 
-    def group(self, title: str) -> None:
-        self.groups.append(len(self.rows))
-        self.rows.append((title, "", "", "", ""))
-
-    def section_rows(self, section: str) -> None:
-        self.group(_TITLES[section])
-        table = self.s.raw.get(section) or {}
-        catalog_sources = {
-            "backup.compression_ratio": self.s.backup.compression_source or "",
-            "recovery.redo_apply_rate": self.s.recovery.redo_apply_source,
-        }
-        for spec in SECTIONS[section]:
-            cat = _catalog_source(catalog_sources.get(spec.dotted, ""))
-            self.add(spec.dotted, table.get(spec.key), self.model_value(section, spec),
-                     spec.unit, cat)  # fmt: skip
-
-    def stage_rows(self, i: int, st: Stage, stage_raw: Mapping[str, Any]) -> None:
-        stage_note = self.s.comments.get(f"path[{i}]", "")
-        self.group(
-            f"Path stage {i + 1}: {st.label} ({st.kind.replace('_', ' ')})"
-            + (f" — {stage_note}" if stage_note else "")
-        )
-        cat = _catalog_source(st.source)
-        for spec in STAGE_FIELDS:
-            value = getattr(st, spec.attr, None) if spec.attr else None
-            if not _shows(spec.key, st) or (value is None and spec.key not in stage_raw):
-                continue  # not this kind's, or an optional ceiling or override nobody set
-            unit = f"{st.carries} bytes/s per unit" if spec.kind == "rate" else spec.unit
-            from_catalog = cat if spec.key in _CATALOG_STAGE_KEYS else None
-            self.add(f"path[{i}].{spec.key}", stage_raw.get(spec.key), self.fmt(spec, value),
-                     unit, from_catalog)  # fmt: skip
+    def value_with_range(self, dotted: str, value: str) -> str:
+        row = self.inputs.get(dotted)
+        if row is None:
+            return value
+        where = " [uncertainty]" if row.origin == "uncertainty" else ""
+        return f"{value}\nrange {row.range_text}{where}"
 
     def build(self) -> tuple[Table, str]:
+        s = self.s
+        raw = s.raw
+        rows: list[tuple[str, ...]] = []
+        groups: list[int] = []
+        counts: dict[str, int] = {}
+
+        def add(
+            dotted: str,
+            spec: FieldSpec,
+            given: Any,
+            model_text: str,
+            unit: str,
+            catalog_source: str | None = None,
+        ) -> None:
+            # Text is shown as written ("18 TiB/h"); bare numbers as the model reads them.
+            shown = given if isinstance(given, str) else model_text
+            origin, source = self.origin(dotted, given, catalog_source)
+            counts[origin] = counts.get(origin, 0) + 1
+            value = self.value_with_range(dotted, shown if given is not None else model_text)
+            rows.append(self.row(dotted, value, unit, origin, source))
+
+        def group(title: str) -> None:
+            groups.append(len(rows))
+            rows.append((title, "", "", "", ""))
+
+        titles = {
+            "database": "Database",
+            "backup": "Backup schedule and RMAN",
+            "recovery": "Recovery",
+            "targets": "Targets",
+        }
+        catalog_sources = {
+            "backup.compression_ratio": s.backup.compression_source or "",
+            "recovery.redo_apply_rate": s.recovery.redo_apply_source,
+        }
+
+        def section_rows(section: str) -> None:
+            group(titles[section])
+            table = raw.get(section) or {}
+            for spec in SECTIONS[section]:
+                dotted = f"{section}.{spec.key}"
+                unit = spec.unit
+                src = catalog_sources.get(dotted, "")
+                cat = src[len("catalog:") :].strip() if src.startswith("catalog:") else None
+                add(dotted, spec, table.get(spec.key), self.model_value(section, spec), unit, cat)
+            self.extra_rows(section, None, add)
+
         for section in ("database", "backup"):
-            self.section_rows(section)
-        raw_path = self.s.raw.get("path") or [{} for _ in self.s.path]
-        for i, st in enumerate(self.s.path):
-            self.stage_rows(i, st, raw_path[i] if i < len(raw_path) else {})
+            section_rows(section)
+        raw_path = raw.get("path") or [{} for _ in s.path]
+        for i, st in enumerate(s.path):
+            stage_note = s.comments.get(f"path[{i}]", "")
+            group(
+                f"Path stage {i + 1}: {st.label} ({st.kind.replace('_', ' ')})"
+                + (f" — {stage_note}" if stage_note else "")
+            )
+            self.stage_rows(i, raw_path[i] if i < len(raw_path) else {}, add)
         for section in ("recovery", "targets"):
-            self.section_rows(section)
-        table = Table(("Input", "Value", "Unit", "Origin", "Source"), tuple(self.rows),
-                      "lllll", group_rows=tuple(self.groups))  # fmt: skip
-        return table, _TEXT.format(**self.counts)
+            section_rows(section)
+        table = Table(
+            ("Input", "Value", "Unit", "Origin", "Source"),
+            tuple(rows),
+            "lllll",
+            group_rows=tuple(groups),
+        )
+        return table, _ledger_text(counts)
+
+    def stage_rows(self, i: int, stage_raw: Mapping[str, Any], add: Callable[..., None]) -> None:
+        st = self.s.path[i]
+        cat = st.source[len("catalog:") :].strip() if st.source.startswith("catalog:") else None
+        for spec in STAGE_FIELDS:
+            key = spec.key
+            if key == "name":
+                continue
+            if key == "hw_compression" and st.kind != "tape_drive":
+                continue
+            if key == "write_factor" and st.kind != "storage_write":
+                continue
+            value = getattr(st, spec.attr, None) if spec.attr else None
+            if value is None and key not in stage_raw:
+                continue  # an optional ceiling or override nobody set
+            unit = spec.unit
+            if spec.kind == "rate":
+                unit = f"{st.carries} bytes/s per unit"
+            from_catalog = cat if key in _CATALOG_STAGE_KEYS else None
+            add(f"path[{i}].{key}", spec, stage_raw.get(key), self.fmt(spec, value), unit,
+                from_catalog)  # fmt: skip
+        self.extra_rows("path", i, add)
+
+    def extra_rows(self, section: str, index: int | None, add: Callable[..., None]) -> None:
+        """Rows for the figures only the catalog gives, when the plan uses them."""
+        for extra in EXTRA_FIGURES.get(section, ()):
+            dotted = f"path[{index}].{extra.spec.key}" if index is not None else (
+                f"{section}.{extra.spec.key}")  # fmt: skip
+            row = self.inputs.get(dotted)
+            if row is not None:
+                unit = _EXTRA_UNITS.get(extra.spec.key, extra.spec.unit)
+                add(dotted, extra.spec, None, self.fmt(extra.spec, row.value), unit)
 
 
-def _shows(key: str, st: Stage) -> bool:
-    """Whether the ledger lists a stage key for this stage's kind."""
-    if key == "name":
-        return False
-    if key == "hw_compression":
-        return st.kind == "tape_drive"
-    return key != "write_factor" or st.kind == "storage_write"
+_COUNT_WORDS = (
+    ("exact", "exact"),
+    ("measured", "measured"),
+    ("catalog figure", "from the hardware catalog"),
+    ("class default", "class defaults"),
+    ("estimate", "estimates (±25 % unless stated)"),
+    ("given", "settings given"),
+    ("default", "left at the default"),
+)
 
 
-def _ranges(ctx: ReportContext) -> dict[str, str]:
-    """The ranges of the figures that vary in the report's Monte Carlo run, by key."""
+def _ledger_text(counts: Mapping[str, int]) -> str:
+    parts = [f"{counts[k]} {words}" for k, words in _COUNT_WORDS if counts.get(k)]
+    listed = ", ".join(parts[:-1]) + (f" and {parts[-1]}" if len(parts) > 1 else parts[0])
+    return (
+        f"Every input of the model, as the plan used it: {listed}. Each figure says where "
+        "it comes from (the scenario's [provenance], an import, the catalog with its "
+        "source, a class default, or typed: an estimate) and, under its value, the range "
+        "'How sure is this plan' drew it from — a catalog figure or class default its "
+        "prior (a lognormal fitted to published measurements, its P10..P90), an estimate "
+        "±25 %, an exact figure ±0. Defaults for fixed times are 0 s: the plan never "
+        "contains a time nobody stated. The source of a typed figure is the scenario "
+        "file's comment beside or above it."
+    )
+
+
+def _inputs(ctx: ReportContext) -> dict[str, InputRow]:
+    """The figures of the report's Monte Carlo run, by key: provenance and range."""
     from .confidence import risk_of
 
-    return {row.key: row.range_text for row in risk_of(ctx).varied}
+    return {row.key: row for row in risk_of(ctx).inputs}
 
 
 SECTION = Section("assumptions", "assumptions", build, render)
