@@ -451,15 +451,21 @@ def scenario_from_mapping(
         author=top.get("author", ""), notes=top.get("notes", ""), provenance=prov,
         uncertainty=uncertainty, raw=raw, comments=file_comments(text),
     )  # fmt: skip
-    if uncertainty:
-        from ..uncertainty.inputs import check_uncertainty  # it needs the stages' names
+    _check_addressed(scenario, loader, catalog)
+    return scenario
+
+
+def _check_addressed(scenario: Scenario, loader: _Loader, catalog: Catalog) -> None:
+    """The `[uncertainty]` and `[provenance]` tables name figures of the scenario (by
+    stage name too, so they are checked once the stages are known)."""
+    if scenario.uncertainty:
+        from ..uncertainty.inputs import check_uncertainty
 
         check_uncertainty(scenario, loader.source, loader.lines)
-    if prov:
+    if scenario.provenance:
         from ..uncertainty.inputs import check_provenance
 
         check_provenance(scenario, loader.source, loader.lines, catalog)
-    return scenario
 
 
 # ------------------------------------------------------------------------ text and files
