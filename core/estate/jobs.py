@@ -157,6 +157,18 @@ def _redo_beside_level0(recovery: RecoveryResult) -> float:
     return 0.0
 
 
+def _own_time(p: Phase, restore: Phase | None) -> float:
+    """A phase beside a restore, on its own: the plan's applying of incrementals lasts
+    max(apply, restore) (it ends when both are done, DESIGN §3.7). Where the restore
+    decides, the apply ends with the estate's restore (never shorter than alone), so it
+    adds nothing of its own: 0, rather than the plan's restore time, which a restore
+    that took exactly as long would miss by a rounding error — a gap in which a lower
+    tier took the drives (issue 22.1)."""
+    if restore is not None and p.name == "apply_incremental" and p.duration_s <= restore.duration_s:
+        return 0.0
+    return p.duration_s
+
+
 def _steps(db: EstateDatabase, recovery: RecoveryResult, model: PathModel) -> tuple[Step, ...]:
     pieces = _pieces(db, recovery)
     assign = _Assigner(model, db.estate_scenario.backup.channel_init_s)
@@ -170,7 +182,8 @@ def _steps(db: EstateDatabase, recovery: RecoveryResult, model: PathModel) -> tu
     for p in recovery.phases:
         overlapping = prev is not None and p.duration_s > 0 and p.start_s < prev.end_s - 1e-9
         if overlapping:
-            steps.append(Step(p.name, False, duration_s=p.duration_s, overlaps=by_start[p.start_s]))
+            beside = by_start[p.start_s]
+            steps.append(Step(p.name, False, duration_s=_own_time(p, prev), overlaps=beside))
         elif p.name in TRANSFER_PHASES and p.data_bytes > 0 and p.duration_s > 0:
             # With the archived redo restored beside the level 0, one RMAN job moves both.
             volume = p.data_bytes + (beside if p.name == "restore_level0" else 0.0)

@@ -23,7 +23,8 @@ from typing import Any
 from .. import toml_read
 from ..catalog import Catalog, shipped_catalog
 from ..engine.routes import has_failover
-from ..errors import ScenarioError
+from ..bounds import RTO
+from ..errors import ScenarioError, UnitError
 from ..scenario import (
     STAGE_FIELDS,
     FieldSpec,
@@ -71,7 +72,7 @@ DATABASE_FIELDS = (
     FieldSpec("priority", "int", True, positive=True,
               help="Recovery tier: 1 goes first; databases of one tier share fairly."),
     FieldSpec("rto", "duration", positive=True,
-              help="RTO in the estate, overriding the scenario's targets.rto."),
+              help="RTO in the estate, overriding the scenario's targets.rto.", bound=RTO),
     FieldSpec("route", "choice", choices=ROUTES,
               help="failover (default when the scenario has a standby and recovery.failover) "
                    "or restore (the standby is lost too)."),
@@ -504,8 +505,11 @@ def with_priority(estate: Estate, name: str, priority: int) -> Estate:
 
 def with_rto(estate: Estate, name: str, rto_s: float | None) -> Estate:
     """The estate with database `name`'s RTO overridden (None: the scenario's own)."""
-    if rto_s is not None and rto_s <= 0:
-        raise ScenarioError("an RTO must be greater than zero", key="rto", source=estate.source)
+    if rto_s is not None:
+        try:
+            RTO.check(rto_s, exact_duration(rto_s))
+        except UnitError as exc:
+            raise ScenarioError(str(exc), key="rto", source=estate.source) from None
     dbs = []
     for d in estate.databases:
         if d.name == name:

@@ -460,7 +460,11 @@ class _Simulation:
         self.dbs = [_Db(j) for j in jobs]
         self.events: list[tuple[float, int, int, int, int]] = []
         self.seq = itertools.count()
-        self.queues: dict[int, list[tuple[int, int, int, int, int]]] = {}
+        self.queues: dict[int, list[tuple[int, int, float, int, int]]] = {}
+        """Drive requests by pool: (tier, drives held, when asked, database, transfer); the
+        estate file's order decides between requests of one instant."""
+        self.to_grant: set[int] = set()
+        """Pools with a drive freed or a request made at this instant (`instant`)."""
         # Drives still to come to the transfers of each tier, by pool: a lower tier
         # gets a drive only when what is free exceeds what the higher tiers still want.
         self.owed: dict[int, dict[int, int]] = {}
@@ -490,20 +494,51 @@ class _Simulation:
     def run(self, should_cancel: Callable[[], bool] | None) -> None:
         for db in self.dbs:
             self.next_step(db, 0.0)
-        steps = 0
+        self.grant_pending(0.0)
+        steps, limit = 0, self.step_limit()
         while self.events or self.next_flow_t < np.inf:
             t_event = self.events[0][0] if self.events else np.inf
             now = min(t_event, self.next_flow_t)
             if self.next_flow_t <= now:
                 self.finish_parts(now)
-            while self.events and self.events[0][0] <= now:
-                _, _, kind, i, token = heapq.heappop(self.events)
-                self.handle(kind, self.dbs[i], now, token)
+            self.instant(now)
             if self.dirty:
                 self.reallocate(now)
             steps += 1
+            if steps > limit:
+                raise CoreError(
+                    f"the estate simulation did not finish within {limit:,} steps",
+                    hint="report this with the estate file (rto-planner.log has the details)",
+                )
             if should_cancel is not None and steps % 512 == 0 and should_cancel():
                 raise CoreError("estate simulation cancelled")
+
+    def step_limit(self) -> int:
+        """At most this many steps (each handles an event or a part through): a
+        transfer has a handful of events per channel, so a run needing far more than
+        that is a defect, said in one line rather than a hang (issue 25)."""
+        per_job = (
+            sum(16 + 4 * j.channels if s.transfer else 4 for s in j.steps) for j in self.jobs
+        )
+        return 64 * sum(per_job) + 10_000
+
+    def instant(self, now: float) -> None:
+        """Every event at `now`, then the drives freed at `now` granted by priority to
+        every request made at `now` or before (DESIGN §12: a drive goes by priority
+        whenever it is free, whatever order the same instant's events come in), then
+        the events those grants made at `now` (a start-up of 0 s), and so on."""
+        while True:
+            while self.events and self.events[0][0] <= now:
+                _, _, kind, i, token = heapq.heappop(self.events)
+                self.handle(kind, self.dbs[i], now, token)
+            if not self.to_grant:
+                return
+            self.grant_pending(now)
+
+    def grant_pending(self, now: float) -> None:
+        pools, self.to_grant = sorted(self.to_grant), set()
+        for pool in pools:
+            self.grant(pool, now)
 
     def handle(self, kind: int, db: _Db, now: float, token: int) -> None:
         if kind == _PHASE_END:
@@ -581,7 +616,9 @@ class _Simulation:
             self.next_flow_t = min(self.tier_done.values())
 
     def finish_parts(self, now: float) -> None:
-        """A fluid, piece or last channel's load is through: snap round-off, end finished
+        """A fluid, piece or last channel's load is through: snap round-off (a part whose
+        time to finish is below the clock's resolution at `now` is through: a part of
+        610 bytes at 120 MB/s after 10¹⁰ s would never move, issue 25), end finished
         transfers, and re-share their tiers where a cap changed (the fluid is through, or
         a clock is through after it), else re-split the one transfer."""
         f = self.flows
@@ -590,15 +627,17 @@ class _Simulation:
             i = int(ids[0])
             f.settle_one(i, now)
             tol = 1e-9 * max(f.volume[i], 1.0)
-            for part in (f.rest, f.last, f.piece):
-                if part[i] <= tol:
+            for part, rate in zip(f.left, f.part_rate, strict=True):
+                if part[i] <= tol or (rate[i] > 0 and now + part[i] / rate[i] <= now):
                     part[i] = 0.0
         else:
             f.settle(ids, now)
             tol = 1e-9 * np.maximum(f.volume[ids], 1.0)
-            for part in (f.rest, f.last, f.piece):
+            for part, rate in zip(f.left, f.part_rate, strict=True):
                 left = part[ids]
-                part[ids] = np.where(left <= tol, 0.0, left)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    absorbed = now + left / rate[ids] <= now
+                part[ids] = np.where((left <= tol) | absorbed, 0.0, left)
         f.t_done[ids] = np.inf
         resplit: set[int] = set()
         for i in ids.tolist():
@@ -613,8 +652,10 @@ class _Simulation:
             serial, changes = db.serial, self.cap_changes
             if not db.own_drives:
                 self.fluid_through(db, now)  # (may start the last channel: its cap changes)
-            if db.serial == serial and self.cap_changes == changes:
-                self.cap_changed(db, now)
+            if db.serial == serial:
+                self.return_spare(db)
+                if self.cap_changes == changes:
+                    self.cap_changed(db, now)
         self.next_flow_t = np.inf
         for tier in resplit - self.dirty:
             self.refresh_done(tier)
@@ -713,13 +754,35 @@ class _Simulation:
             self.release(db, now)
 
     def release(self, db: _Db, now: float) -> None:
-        """The job's drives go back to the pool, and its next phase starts."""
+        """The job's drives go back to the pool, and its next phase starts: its next
+        transfer asks for drives at this very instant, so they go by priority between
+        the database and every other request (`instant`), never first to a lower tier
+        that was waiting (issue 22.1)."""
         job = db.job
         if job.pool is not None:
             self.res.free[job.pool] += db.held
             db.held = 0
-            self.grant(job.pool, now)
+            self.to_grant.add(job.pool)
         self.next_step(db, now)
+
+    def return_spare(self, db: _Db) -> None:
+        """Drives of channels that have finished their backup pieces go back to the pool
+        (DESIGN §12: a media manager restores one piece per request and queues the
+        requests by priority; RMAN's default is one backup set, one piece, per channel:
+        FILESPERSET is the files ÷ the channels up to 64, MAXPIECESIZE unlimited). Once
+        the shared bytes are through only the last channel's load and the largest
+        piece still need a drive."""
+        job, f, i = db.job, self.flows, db.job.index
+        if job.pool is None or f.rest[i] > 0:
+            return
+        last = not f.last_on[i] or f.last[i] > 0
+        piece = f.piece[i] > 0
+        needed = (last + piece) if f.two[i] else int(last or piece)
+        spare = db.held - max(needed, int(db.initing))
+        if spare > 0:
+            db.held -= spare
+            self.res.free[job.pool] += spare
+            self.to_grant.add(job.pool)
 
     # ---------------------------------------------------------------- channels
 
@@ -741,10 +804,10 @@ class _Simulation:
         self.set_waiting(db, True)
         db.wait_since = now
         queue = self.queues.setdefault(job.pool, [])
-        heapq.heappush(queue, (job.priority, db.held, next(self.seq), job.index, db.serial))
+        heapq.heappush(queue, (job.priority, db.held, now, job.index, db.serial))
         if self.flows.k[job.index] and self.flows.at_cap(job.index):
             self.dirty.add(job.priority)  # short of a channel for want of a drive
-        self.grant(job.pool, now)
+        self.to_grant.add(job.pool)
 
     def owed_above(self, pool: int, tier: int) -> int:
         return sum(n for t, n in self.owed.get(pool, {}).items() if t < tier)

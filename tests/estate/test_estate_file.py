@@ -129,7 +129,7 @@ def test_no_databases_is_refused(folder):
 def test_cli_text_and_json(capsys):
     rc, out, err = run(capsys, "estate", str(DEMO), "--no-least")
     assert rc == 0, err
-    assert "Deciding shared resource: LTO-8 library" in out
+    assert "Deciding shared resource: Media servers" in out
     rc, out, err = run(capsys, "estate", str(DEMO), "--json")
     assert rc == 0, err
     doc = json.loads(out)
