@@ -38,6 +38,7 @@ from ..engine.routes import failover_timeline
 from ..plan import compute_core
 from ..result import Phase, RecoveryResult
 from .model import FAILOVER, Estate, EstateDatabase
+from .policy import ranks
 
 TRANSFER_PHASES = ("restore_level0", "restore_incremental", "restore_archivelogs")
 
@@ -78,6 +79,8 @@ class Job:
     index: int
     name: str
     priority: int
+    """Its place in the sharing (1 first): its tier, and the runbook's order within it
+    (`policy.ranks`)."""
     steps: tuple[Step, ...]
     channel_init_s: float
     channels: int
@@ -94,6 +97,10 @@ class Job:
     """The database's own plan on the estate's hardware, with nothing else running."""
     rto_s: float
     risk_margin_s: float
+    tier: int = 1
+    """Its tier in the estate (`priority` in the file)."""
+    start_s: float = 0.0
+    """The runbook's start for its tier: its first restore waits until then."""
 
 
 def _pieces(db: EstateDatabase, recovery: RecoveryResult) -> dict[str, float | None]:
@@ -244,6 +251,7 @@ def build_jobs(estate: Estate) -> list[Job]:
     A database that fails over to its standby reads no backup: its phases are fixed and
     it uses nothing shared."""
     resource_index = {r.name: i for i, r in enumerate(estate.shared)}
+    rank = ranks(estate.databases, estate.policy)
     jobs = []
     for i, db in enumerate(estate.databases):
         restore, _backup, recovery, _jobs, _rpo = compute_core(db.estate_scenario)
@@ -258,7 +266,7 @@ def build_jobs(estate: Estate) -> list[Job]:
             Job(
                 index=i,
                 name=db.name,
-                priority=db.priority,
+                priority=rank[i],
                 steps=steps,
                 channel_init_s=db.estate_scenario.backup.channel_init_s,
                 channels=restore.active_channels,
@@ -270,6 +278,8 @@ def build_jobs(estate: Estate) -> list[Job]:
                 alone=recovery,
                 rto_s=recovery.rto_s,
                 risk_margin_s=recovery.risk_margin_s,
+                tier=db.priority,
+                start_s=estate.policy.start_of(db.priority),
             )
         )
     return jobs

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from .. import toml_read
+from ..bounds import RTO
 from ..catalog import Catalog, shipped_catalog
 from ..engine.routes import has_failover
-from ..bounds import RTO
 from ..errors import ScenarioError, UnitError
 from ..scenario import (
     STAGE_FIELDS,
@@ -37,6 +37,7 @@ from ..scenario import (
 )
 from ..units import exact_duration
 from ..wording import name_list
+from .policy import NO_POLICY, Policy, policy_from_mapping, policy_toml
 
 ESTATE_FORMAT_VERSION = 1
 
@@ -86,7 +87,7 @@ SHARED_FIELDS = (
                    "load, locate, capacity), which only the catalog has."),
     *(s for s in STAGE_FIELDS if s.key not in ("name", "shared")),
 )  # fmt: skip
-_TABLE_KEYS = ("database", "shared")
+_TABLE_KEYS = ("database", "shared", "policy")
 
 ScenarioResolver = Callable[[str], Scenario]
 """Turns a stored scenario's name into a Scenario (the store's, when there is one)."""
@@ -138,6 +139,8 @@ class Estate:
     notes: str = ""
     source: str = "<estate>"
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    policy: Policy = NO_POLICY
+    """The recovery runbook the estate follows (`[policy]`: order, reserve, start)."""
 
     def resource(self, name: str) -> SharedResource:
         return next(r for r in self.shared if r.name == name)
@@ -159,6 +162,9 @@ class Estate:
 
     def with_databases(self, databases: tuple[EstateDatabase, ...]) -> Estate:
         return replace(self, databases=databases)
+
+    def with_policy(self, policy: Policy) -> Estate:
+        return replace(self, policy=policy)
 
     @cached_property
     def cautions(self) -> tuple[str, ...]:
@@ -412,6 +418,7 @@ def estate_from_mapping(
         notes=top_vals.get("notes", ""),
         source=source,
         raw=dict(doc),
+        policy=policy_from_mapping(loader, doc.get("policy"), databases, shared),
     )
 
 
@@ -541,4 +548,5 @@ def dump_estate(estate: Estate) -> str:
             out.append(f"rto = {_toml_value(exact_duration(d.rto_override_s))}")
         if d.route_given:
             out.append(f"route = {_toml_value(d.route)}")
+    out += policy_toml(estate.policy)
     return "\n".join(out) + "\n"

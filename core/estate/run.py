@@ -108,7 +108,7 @@ def _outcome(estate: Estate, job: Job, run: DatabaseRun) -> DatabaseOutcome:
             waited_for = NOTHING
     return DatabaseOutcome(
         name=job.name,
-        priority=job.priority,
+        priority=job.tier,
         source=db.source,
         open_s=open_s,
         rto_s=job.rto_s,
@@ -159,7 +159,8 @@ def run_estate(
     jobs = build_jobs(estate)
     names = [r.name for r in estate.shared]
     units = [r.stage.count for r in estate.shared]
-    sim = simulate(jobs, names, units, trace=trace, should_cancel=should_cancel)
+    reserve = [estate.policy.reserve_of(r.name) for r in estate.shared]
+    sim = simulate(jobs, names, units, trace=trace, should_cancel=should_cancel, reserve=reserve)
     outcomes = [_outcome(estate, job, run) for job, run in zip(jobs, sim.runs, strict=True)]
     resources = _resources(estate, outcomes, sim.trace)
     return EstateResult(

@@ -91,7 +91,7 @@ from ..errors import CoreError
 from .jobs import Job, Step
 from .share import NOT_FROZEN, Allocation, all_of, any_of, share_tier
 
-_PHASE_END, _INIT_END, _TAIL_END, _PIECE_ON, _LAST_ON = 0, 1, 2, 3, 4
+_PHASE_END, _INIT_END, _TAIL_END, _PIECE_ON, _LAST_ON, _HOLD_END = 0, 1, 2, 3, 4, 5
 _LOSS_EPS = 1e-12
 
 
@@ -168,8 +168,8 @@ class _Db:
     """A database's progress through its phases (the transfer's bytes are in _Flows)."""
 
     __slots__ = (
-        "first_init_s", "held", "initing", "job", "own_drives", "phase_start", "phases",
-        "serial", "step", "wait_since", "waiting",
+        "first_init_s", "held", "held_back", "initing", "job", "last_transfer", "own_drives",
+        "phase_start", "phases", "serial", "step", "wait_since", "waiting",
     )  # fmt: skip
 
     def __init__(self, job: Job) -> None:
@@ -183,6 +183,9 @@ class _Db:
         self.waiting = False
         self.wait_since = 0.0
         self.own_drives = False
+        self.held_back = False
+        """Whether the runbook's start for its tier has held its first restore back."""
+        self.last_transfer = max((k for k, s in enumerate(job.steps) if s.transfer), default=-1)
         """The transfer's fluid is through: its last channel starts on its own drive."""
         self.first_init_s = 0.0
         """When the transfer's first channel began its start-up."""
@@ -453,9 +456,18 @@ class _Tier:
 
 class _Simulation:
     def __init__(self, jobs: list[Job], resource_names: list[str], units: list[int],
-                 trace: bool) -> None:  # fmt: skip
+                 trace: bool, reserve: list[int] | None = None) -> None:  # fmt: skip
         self.jobs = jobs
         self.res = _Resources(resource_names, jobs, units)
+        self.reserve = list(reserve or [0] * len(units))
+        """Units of each pool kept for tier 1 until tier 1's restores are through."""
+        self.lower_held = [0] * len(units)
+        """Units of each pool held by the lower tiers (tiers 2 and on)."""
+        self.tier1_left = [0] * len(units)
+        """Tier-1 databases with restores still to come through each pool."""
+        for job in jobs:
+            if job.tier == 1 and job.pool is not None and any(s.transfer for s in job.steps):
+                self.tier1_left[job.pool] += 1
         self.flows = _Flows(jobs, len(resource_names))
         self.dbs = [_Db(j) for j in jobs]
         self.events: list[tuple[float, int, int, int, int]] = []
@@ -547,6 +559,9 @@ class _Simulation:
             self.next_step(db, now)
         elif kind == _TAIL_END:  # a transfer's fixed tail is over: its drives go back
             self.release(db, now)
+        elif kind == _HOLD_END:  # the runbook's start for its tier
+            db.phase_start = now
+            self.begin_transfer(db, now)
         elif token != db.serial:  # an event of a transfer that has ended
             return
         elif kind == _INIT_END:
@@ -714,6 +729,16 @@ class _Simulation:
         if not step.transfer:
             self.push(now + step.duration_s, _PHASE_END, db.job.index)
             return
+        if db.job.start_s > now and not db.held_back:
+            # The runbook starts its tier's restores later: it waits, as a phase of its own.
+            db.held_back = True
+            db.phases.append(PhaseRun("held", now, db.job.start_s - now, 0.0, 0.0, 0.0))
+            self.push(db.job.start_s, _HOLD_END, db.job.index)
+            return
+        self.begin_transfer(db, now)
+
+    def begin_transfer(self, db: _Db, now: float) -> None:
+        step = db.current
         db.serial += 1
         db.held = 0
         db.initing = db.waiting = db.own_drives = False
@@ -760,10 +785,19 @@ class _Simulation:
         that was waiting (issue 22.1)."""
         job = db.job
         if job.pool is not None:
-            self.res.free[job.pool] += db.held
-            db.held = 0
-            self.to_grant.add(job.pool)
+            self.give_back(db, db.held)
+            if job.tier == 1 and db.step == db.last_transfer:
+                self.tier1_left[job.pool] -= 1  # at 0, what it kept is free for every tier
         self.next_step(db, now)
+
+    def give_back(self, db: _Db, units: int) -> None:
+        pool = db.job.pool
+        assert pool is not None
+        db.held -= units
+        self.res.free[pool] += units
+        if db.job.tier > 1:
+            self.lower_held[pool] -= units
+        self.to_grant.add(pool)
 
     def return_spare(self, db: _Db) -> None:
         """Drives of channels that have finished their backup pieces go back to the pool
@@ -780,9 +814,7 @@ class _Simulation:
         needed = (last + piece) if f.two[i] else int(last or piece)
         spare = db.held - max(needed, int(db.initing))
         if spare > 0:
-            db.held -= spare
-            self.res.free[job.pool] += spare
-            self.to_grant.add(job.pool)
+            self.give_back(db, spare)
 
     # ---------------------------------------------------------------- channels
 
@@ -822,6 +854,8 @@ class _Simulation:
                 continue
             if self.res.free[pool] <= self.owed_above(pool, tier):
                 return  # what is free is kept for higher tiers' channels still to start
+            if db.job.tier > 1 and self.kept_for_tier1(pool):
+                return  # (the queue's rest is of lower tiers too)
             heapq.heappop(queue)
             self.set_waiting(db, False)
             if self.flows.k[i] == 0 and now > db.wait_since:  # nothing streamed meanwhile
@@ -831,7 +865,16 @@ class _Simulation:
             db.held += 1
             self.owed[pool][tier] -= 1
             self.res.free[pool] -= 1
+            if db.job.tier > 1:
+                self.lower_held[pool] += 1
             self.start_init(db, now)
+
+    def kept_for_tier1(self, pool: int) -> bool:
+        """Whether the lower tiers hold every unit the runbook leaves them while tier 1
+        has restores to come (`policy.reserve`)."""
+        if not self.reserve[pool] or not self.tier1_left[pool]:
+            return False
+        return self.lower_held[pool] >= self.res.units[pool] - self.reserve[pool]
 
     def start_init(self, db: _Db, now: float) -> None:
         if not self.flows.k[db.job.index]:  # the first channel
@@ -930,9 +973,11 @@ def simulate(
     *,
     trace: bool = False,
     should_cancel: Callable[[], bool] | None = None,
+    reserve: list[int] | None = None,
 ) -> SimResult:
     """Run every database's recovery from time 0; `units` is each shared resource's
-    unit count (used for resources that bind channels)."""
-    sim = _Simulation(jobs, resource_names, units, trace)
+    unit count (used for resources that bind channels), `reserve` the units of each kept
+    for tier 1 until its restores are through (the runbook's)."""
+    sim = _Simulation(jobs, resource_names, units, trace, reserve)
     sim.run(should_cancel)
     return SimResult(sim.results(), sim.trace)

@@ -39,6 +39,12 @@ The rules, as the documents state them:
   holds, no sooner than `channels × init` after its first channel began;
 * the restore ends when all its bytes are through; the per-job overhead follows with the
   drives still held; then they go back and the next phase starts.
+
+And the runbook (`[policy]`, DESIGN §12): the databases it orders go first within their
+tier, one after another, before the rest of the tier (a finer priority); a lower tier's
+first restore waits for its tier's start; the lower tiers hold at most a library's units
+less those kept for priority 1 while any priority-1 database has a restore to come
+through it.
 """
 
 from __future__ import annotations
@@ -75,7 +81,9 @@ class Transfer:
 class Db:
     index: int
     name: str
-    tier: int
+    tier: int  # the place in the sharing: tier, then the runbook's order
+    business_tier: int
+    start_at: float
     phases: list  # (name, kind, duration, volume); kind 'fixed', 'move', 'beside'
     channels: int
     c: float
@@ -90,6 +98,7 @@ class Db:
     timer: float | None = None
     transfer: Transfer | None = None
     record: list = field(default_factory=list)  # (name, start, duration)
+    held_back: bool = False
 
 
 def covered(estate: Estate) -> bool:
@@ -104,6 +113,17 @@ def covered(estate: Estate) -> bool:
         if model.cartridge_s > 0:
             return False
     return True
+
+
+def _place(estate: Estate, index: int) -> int:
+    """(tier, position in the runbook's order or after it), numbered from 1."""
+    order = list(estate.policy.order)
+
+    def key(d) -> tuple[int, int]:
+        return (d.priority, order.index(d.name) if d.name in order else len(order))
+
+    keys = sorted({key(d) for d in estate.databases})
+    return keys.index(key(estate.databases[index])) + 1
 
 
 def _db(estate: Estate, index: int, names: list[str]) -> Db:
@@ -132,7 +152,9 @@ def _db(estate: Estate, index: int, names: list[str]) -> Db:
             phases.append((p.name, "move", 0.0, p.data_bytes))
         else:
             phases.append((p.name, "fixed", p.duration_s, 0.0))
-    return Db(index, entry.name, entry.priority, phases, model.active_channels,
+    start = dict(estate.policy.start).get(entry.priority, 0.0)
+    return Db(index, entry.name, _place(estate, index), entry.priority, start, phases,
+              model.active_channels,
               model.channel_alone_Bps, model.per_channel_Bps, private, fluid, pool,
               scen.backup.channel_init_s, scen.backup.job_overhead_s)  # fmt: skip
 
@@ -146,6 +168,8 @@ class Reference:
         for d in self.dbs:  # each resource in the data bytes/s of the first that uses it
             for r, cap in d.fluid.items():
                 self.capacity.setdefault(r, cap)
+        self.units = [r.stage.count for r in estate.shared]
+        self.kept = [dict(estate.policy.reserve).get(r.name, 0) for r in estate.shared]
         self.now = 0.0
         self.asks = 0
 
@@ -164,12 +188,23 @@ class Reference:
             end = max(self.now, start + duration)
             d.record.append((name, start, end - start))
             d.timer = end
+        elif d.start_at > self.now and not d.held_back:  # the runbook's start for its tier
+            d.held_back = True
+            d.record.append(("held", self.now, d.start_at - self.now))
+            d.step -= 1
+            d.timer = d.start_at
+            d.holding = True
         else:
             last = volume / d.channels
             d.transfer = Transfer(volume, volume - last, last, d.overhead, d.channels)
             self.want(d)
 
     def end_phase(self, d: Db) -> None:
+        if getattr(d, "holding", False):
+            d.holding = False
+            d.timer = None
+            self.begin(d)
+            return
         name, kind, _dur, _vol = d.phases[d.step]
         if kind != "beside":
             d.record.append((name, d.started, self.now - d.started))
@@ -220,10 +255,32 @@ class Reference:
                 above = sum(self.owed(o) for o in self.dbs if o.pool == pool and o.tier < d.tier)
                 if self.free[pool] <= above:
                     break
+                if d.business_tier > 1 and self.lower_full(pool):
+                    break
                 self.free[pool] -= 1
                 d.transfer.held += 1
                 d.transfer.waiting = False
                 self.start_init(d)
+
+    def lower_full(self, pool: int) -> bool:
+        """The lower tiers hold all the runbook leaves them while priority 1 has restores
+        to come through this library."""
+        if not self.kept[pool]:
+            return False
+        to_come = [d for d in self.dbs
+                   if d.business_tier == 1 and d.pool == pool and self.restores_to_come(d)]
+        if not to_come:
+            return False
+        held = sum(o.transfer.held for o in self.dbs
+                   if o.business_tier > 1 and o.pool == pool and o.transfer)  # fmt: skip
+        return held >= self.units[pool] - self.kept[pool]
+
+    @staticmethod
+    def restores_to_come(d: Db) -> bool:
+        moves = [k for k, ph in enumerate(d.phases) if ph[1] == "move"]
+        if not moves:
+            return False
+        return d.step < moves[-1] or (d.step == moves[-1] and d.transfer is not None)
 
     def streams(self, d: Db) -> None:
         t = d.transfer

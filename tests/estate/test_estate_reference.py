@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 
 from rtoplanner.core.estate import run_estate
 from rtoplanner.core.estate.jobs import build_jobs
+from rtoplanner.core.estate.policy import Policy
 
 from .estate_helpers import estate, scenario
 from .reference_estate import covered, reference_run
@@ -90,16 +91,26 @@ DATABASE = st.tuples(
 )
 
 
-@settings(max_examples=60, deadline=None)
+POLICY = st.tuples(
+    st.lists(st.integers(0, 5), max_size=3, unique=True),  # databases ordered first
+    st.integers(0, 8),  # drives kept for tier 1
+    st.sampled_from([0, 600, 3000, 9000]),  # tier 2's start
+    st.sampled_from([0, 3000, 20000]),  # tier 3's start
+)
+
+
+@settings(max_examples=80, deadline=None)
 @given(
     dbs=st.lists(DATABASE, min_size=1, max_size=6),
     drives=st.integers(1, 8),
     media=st.sampled_from(["400 MB/s", "1 GB/s", "5 GB/s"]),
     nas=st.sampled_from(["500 MB/s", "2 GB/s"]),
+    policy=st.none() | POLICY,
 )
-def test_the_simulator_agrees_with_the_reference(dbs, drives, media, nas):
+def test_the_simulator_agrees_with_the_reference(dbs, drives, media, nas, policy):
     """Random small estates (tiers, drives, bandwidth, compression, several restores per
-    database, databases with a path of their own): the same phases to 1e-7."""
+    database, databases with a path of their own, a runbook or none): the same phases
+    to 1e-7."""
     scenarios = []
     for i, (size, ch, tier, init, detect, l1, logs, r, path, net, overhead) in enumerate(dbs):
         chosen = {"tape": lambda: tape_path(ch, net), "nas": lambda: nas_path(net),
@@ -112,7 +123,14 @@ def test_the_simulator_agrees_with_the_reference(dbs, drives, media, nas):
         )  # fmt: skip
         scenarios.append((s, tier))
     shared = [{**LIB, "count": drives}, {**MS, "rate": media}, {**NAS, "rate": nas}]
-    assert_same(estate(scenarios, shared=shared))
+    est = estate(scenarios, shared=shared)
+    if policy is not None:
+        first, kept, start2, start3 = policy
+        order = tuple(f"db{k}" for k in first if k < len(scenarios))
+        tiers = {d.priority for d in est.databases}
+        start = {t: s + 7.0 * t for t, s in ((2, start2), (3, start3)) if t in tiers and s}
+        est = est.with_policy(Policy(order, (("LIB", min(kept, drives)),), tuple(start.items())))
+    assert_same(est)
 
 
 def test_the_reference_alone_is_the_plan():
