@@ -29,7 +29,7 @@ from ..units import exact_duration, format_duration, parse_duration
 from ..wording import name_list
 
 if TYPE_CHECKING:
-    from ..scenario import _Loader
+    from ..scenario.load import _Loader
     from .model import Estate, EstateDatabase, SharedResource
 
 POLICY_KEYS = ("order", "reserve", "start")
@@ -180,7 +180,7 @@ def _start(
 
 def policy_toml(policy: Policy) -> list[str]:
     """`[policy]` as TOML lines (nothing for no policy)."""
-    from ..scenario import _toml_value
+    from ..scenario.dump import _toml_value
 
     if policy.empty:
         return []
