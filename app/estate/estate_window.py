@@ -54,7 +54,7 @@ from rtoplanner.core.estate import (
 from rtoplanner.core.estate.least_apply import apply_answer
 from rtoplanner.core.estate.model import ScenarioResolver
 from rtoplanner.core.fix.prices import PriceBook
-from rtoplanner.core.palette import STYLE_HEX, STYLE_LEGEND, phases_of
+from rtoplanner.core.palette import ESTATE_STYLE_LEGEND, STYLE_HEX, STYLE_LEGEND, phases_of
 from rtoplanner.core.report.estate import least_sentences, recovery_order, write_estate_report
 from rtoplanner.core.result import PHASE_TITLES
 from rtoplanner.core.toml_edit import merge_edits
@@ -70,11 +70,11 @@ from .least_panel import LeastPanel
 FILE_FILTER = "Estate files (*.toml);;All files (*)"
 
 
-def phase_legend() -> str:
+def phase_legend(held: bool = True) -> str:
     """The Gantt's colours in words (one line of HTML): one colour per kind of work, as
-    in the plan's timeline and the PDF."""
+    in the plan's timeline and the PDF; the runbook's wait when any database has one."""
     items = []
-    for style, words in STYLE_LEGEND:
+    for style, words in ESTATE_STYLE_LEGEND if held else STYLE_LEGEND:
         phases = [
             PHASE_TITLES[p].lower().removeprefix(f"{words.split()[0]} ") for p in phases_of(style)
         ]
@@ -201,7 +201,7 @@ class EstateWindow(QMainWindow):
         self.table.selectionModel().currentRowChanged.connect(
             lambda current, _previous: self.gantt.show_row(current.row())
         )
-        self.legend = QLabel(phase_legend())
+        self.legend = QLabel(phase_legend(held=False))
         self.legend.setTextFormat(Qt.TextFormat.RichText)
         self.legend.setWordWrap(True)
         self.least_label = QLabel("")
@@ -325,6 +325,8 @@ class EstateWindow(QMainWindow):
         rows = recovery_order(result)
         self.model.set_rows(rows)
         self.gantt.set_result(result, rows)
+        held = any(p.name == "held" for d in result.databases for p in d.phases)
+        self.legend.setText(phase_legend(held))
         self.headline.setText(self._headline(result) + self._cautions(result))
         self.least_panel.set_least(least)
         self.least_label.setText(self._least_line(least))

@@ -186,16 +186,22 @@ def policy_toml(policy: Policy) -> list[str]:
         return []
     out = ["\n[policy]"]
     if policy.order:
-        out.append(f"order = {_toml_value(list(policy.order))}")
+        out.append(f"order = [{', '.join(_toml_value(n) for n in policy.order)}]")
     if policy.reserved:
         items = ", ".join(f"{_toml_value(k)} = {v}" for k, v in policy.reserved.items())
         out.append(f"reserve = {{ {items} }}")
     if policy.delayed:
-        items = ", ".join(
-            f"{k} = {_toml_value(exact_duration(v))}" for k, v in policy.delayed.items()
-        )
+        items = ", ".join(f"{k} = {_toml_value(_duration(v))}" for k, v in policy.delayed.items())
         out.append(f"start = {{ {items} }}")
     return out
+
+
+def _duration(seconds: float) -> str:
+    """A start as an operator writes it (`1 h 45 min`), exact."""
+    if seconds % 60 == 0 and seconds < 100 * 3600:
+        h, m = divmod(int(seconds // 60), 60)
+        return f"{h} h {m:02d} min" if h and m else (f"{h} h" if h else f"{m} min")
+    return exact_duration(seconds)
 
 
 # ----------------------------------------------------------------------------- words
@@ -208,11 +214,7 @@ def runbook(estate: Estate, policy: Policy) -> tuple[str, ...]:
     for tier in tiers:
         steps.append((policy.start_of(tier), _tier_step(estate, policy, tier)))
     for name, units in policy.reserved.items():
-        res = estate.resource(name)
-        count = res.stage.count
-        steps.append((0.0, f"Keep {units} of the {count} units of {name} for priority 1 until "
-                     f"its restores are through: the lower tiers use at most {count - units} "
-                     "until then."))  # fmt: skip
+        steps.append((0.0, _reserve_step(estate, name, units)))
     steps.sort(key=lambda s: s[0])
     return tuple(f"{k}. {text}" for k, (_t, text) in enumerate(steps, start=1))
 
@@ -239,3 +241,16 @@ def _tier_step(estate: Estate, policy: Policy, tier: int) -> str:
         parts.append(f"fail over {name_list(failover)}")
     what = "; ".join(parts) or "nothing to restore"
     return f"{head}, priority {tier}: {what}."
+
+
+def _reserve_step(estate: Estate, name: str, units: int) -> str:
+    from .least_candidates import KIND_UNITS
+
+    st = estate.resource(name).stage
+    word = KIND_UNITS.get(st.kind, "unit")
+    if units >= st.count:
+        return (f"Keep every {word} of {name} for priority 1 until its restores are through: "
+                "the lower tiers' restores through it wait until then.")  # fmt: skip
+    left = st.count - units
+    return (f"Keep {units} of the {st.count} {word}s of {name} for priority 1 until its "
+            f"restores are through: the lower tiers use at most {left} until then.")  # fmt: skip

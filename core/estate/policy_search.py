@@ -22,18 +22,28 @@ then the fewest measures, then the earliest last opening.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..errors import CoreError
+from ..units import format_duration
 from .model import FAILOVER, Estate
-from .policy import Policy, runbook
+from .policy import Policy
 from .run import EstateResult, run_estate
 
 MAX_ORDERS = 6
-"""Orders within priority 1 tried (each first simulated with priority 1 alone)."""
+"""Orders within priority 1 tried on a large priority 1 (each first simulated with
+priority 1 alone)."""
+EVERY_ORDER_UP_TO = 4
+"""Up to this many priority-1 databases that restore, every order is tried (each
+sequence of them going first, the rest together: 65 for four), so "no runbook makes
+priority 1 meet" is then a fact of the model, not of the orders tried."""
 MEETING_ORDERS = 2
+START_STEP_S = 300.0
+"""A lower tier's start is a time an operator can follow: priority 1's milestones are
+rounded up to the next 5 minutes."""
 """Orders that meet alone whose least restrictive runbook is searched in the estate."""
 
 Progress = Callable[[float, str], None]
@@ -61,6 +71,8 @@ class PolicyPoint:
     worst_margin_s: float
     """The smallest RTO − open time among priority-1 databases."""
     misses: int
+    at_risk: int
+    """Priority-1 databases at risk."""
     late_s: float
     """Σ of how late every database that misses opens."""
     last_open_s: float
@@ -68,9 +80,9 @@ class PolicyPoint:
     def key(self) -> tuple[float, ...]:
         """Smaller is better (see the module docstring)."""
         if not self.tier1_meets:
-            return (1.0, -self.worst_margin_s, 0.0, 0.0, 0.0)
-        return (0.0, float(self.misses), self.late_s, float(self.policy.measures),
-                self.last_open_s)  # fmt: skip
+            return (1.0, -self.worst_margin_s, 0.0, 0.0, 0.0, 0.0)
+        return (0.0, float(self.misses), float(self.at_risk), self.late_s,
+                float(self.policy.measures), self.last_open_s)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -107,6 +119,7 @@ def point(result: EstateResult, policy: Policy) -> PolicyPoint:
         tier1_meets=all(d.verdict != "misses" for d in tier1),
         worst_margin_s=min((d.margin_s for d in tier1), default=math.inf),
         misses=len(late),
+        at_risk=sum(d.verdict == "at_risk" for d in tier1),
         late_s=sum(late),
         last_open_s=result.last_open_s,
     )
@@ -119,9 +132,7 @@ class _Search:
         self.should_cancel = should_cancel or (lambda: False)
         self.progress = progress or (lambda f, m: None)
         self.simulations = 0
-        self.tier1 = estate.with_databases(
-            tuple(d for d in estate.databases if d.priority == 1)
-        )
+        self.tier1 = estate.with_databases(tuple(d for d in estate.databases if d.priority == 1))
         self.pools = sorted({name for d in self.tier1.databases if d.route != FAILOVER
                              for name in d.shared_names
                              if estate.resource(name).binds_channel})  # fmt: skip
@@ -143,11 +154,16 @@ class _Search:
     # ------------------------------------------------------------------ candidates
 
     def orders(self, result: EstateResult) -> list[tuple[str, ...]]:
-        """As it is; each priority-1 database that misses (then the tightest) first;
-        least slack first (RTO − alone); earliest RTO first."""
+        """Every order on a small priority 1 (`EVERY_ORDER_UP_TO`), else: as it is; each
+        priority-1 database that misses (then the tightest) first; least slack first
+        (RTO − alone); earliest RTO first."""
         base = self.estate.policy.order
         tier1 = [d for d in result.databases if d.priority == 1 and d.alone_s < d.rto_s
                  and self.restores(d.name)]  # fmt: skip
+        if len(tier1) <= EVERY_ORDER_UP_TO:
+            names = [d.name for d in sorted(tier1, key=lambda d: d.margin_s)]
+            every = [p for k in range(len(names) + 1) for p in itertools.permutations(names, k)]
+            return [base, *(o for o in every if o != base)]
         tight = sorted(tier1, key=lambda d: d.margin_s)
         out = [base]
         out += [(d.name,) for d in tight[: MAX_ORDERS - 3]]
@@ -161,8 +177,9 @@ class _Search:
         return unique[:MAX_ORDERS]
 
     def restores(self, name: str) -> bool:
+        """Whether the database shares anything (the order matters to it)."""
         db = next(d for d in self.estate.databases if d.name == name)
-        return db.route != FAILOVER
+        return db.route != FAILOVER and bool(db.shared_names)
 
     def full_reserve(self, policy: Policy) -> Policy:
         """Every unit of the libraries priority 1 uses kept for it."""
@@ -170,9 +187,10 @@ class _Search:
         return policy.with_reserve(units)
 
     def milestones(self, alone: EstateResult) -> list[float]:
-        """When priority 1's restores end, alone (the lower tiers' start candidates)."""
+        """When priority 1's restores end, alone, rounded up to `START_STEP_S` (the lower
+        tiers' start candidates)."""
         ends = {p.end_s for d in alone.databases for p in d.phases if p.data_bytes > 0}
-        return sorted(t for t in ends if t > 0)
+        return sorted({math.ceil(t / START_STEP_S) * START_STEP_S for t in ends if t > 0})
 
     # ------------------------------------------------------------------ bisection
 
@@ -191,19 +209,17 @@ class _Search:
         return found if found is not None and found.policy == candidates[hi] else \
             self.evaluate(candidates[hi])  # fmt: skip
 
+    def kept(self, share: float) -> dict[str, int]:
+        """`share` of the units of each library priority 1 uses (rounded up)."""
+        return {n: math.ceil(self.estate.resource(n).stage.count * share) for n in self.pools}
+
     def relaxed(self, policy: Policy, alone: EstateResult) -> list[PolicyPoint]:
         """The least restrictive runbooks on top of `policy`'s order that still meet: the
         fewest units kept, and the earliest common start of the lower tiers."""
         out = []
         if self.pools:
             top = max(self.estate.resource(n).stage.count for n in self.pools)
-            steps = [
-                policy.with_reserve(
-                    {n: math.ceil(self.estate.resource(n).stage.count * k / top)
-                     for n in self.pools}  # fmt: skip
-                )
-                for k in range(1, top + 1)
-            ]
+            steps = [policy.with_reserve(self.kept(k / top)) for k in range(1, top + 1)]
             out.append(self.least(steps))
             if self.lower:
                 times = self.milestones(alone)
@@ -231,8 +247,7 @@ class _Search:
         if not meeting:
             assert best_alone is not None
             policy = self.full_reserve(best_alone[1])
-            why = ("no runbook makes every priority-1 database meet on this hardware: even "
-                   "alone, with the best order found, " + self.tightest(best_alone[1]))  # fmt: skip
+            why = self.tightest(best_alone[1], every=self.every_order(result))
             return self.evaluate(policy), [why]
         points = [current]
         for k, (policy, alone) in enumerate(meeting[:MEETING_ORDERS]):
@@ -244,10 +259,18 @@ class _Search:
                 points += self.relaxed(policy, alone)
         return min(points, key=PolicyPoint.key), []
 
-    def tightest(self, policy: Policy) -> str:
+    def every_order(self, result: EstateResult) -> bool:
+        tier1 = [d for d in result.databases if d.priority == 1 and d.alone_s < d.rto_s
+                 and self.restores(d.name)]  # fmt: skip
+        return len(tier1) <= EVERY_ORDER_UP_TO
+
+    def tightest(self, policy: Policy, *, every: bool) -> str:
         alone = self.alone(policy)
         worst = min(alone.databases, key=lambda d: d.margin_s)
-        return f"{worst.name} opens {-worst.margin_s / 60:.0f} min after its RTO"
+        late = format_duration(-worst.margin_s)
+        which = "in any order" if every else "in the best of the orders tried"
+        return (f"even with the lower tiers out of its way, {which}, "
+                f"{worst.name} opens {late} after its RTO")  # fmt: skip
 
 
 def search_policy(
@@ -266,31 +289,3 @@ def search_policy(
         return PolicyAnswer(METHOD, current, current, search.simulations)
     best, notes = search.search(result)
     return PolicyAnswer(METHOD, current, best, search.simulations, tuple(notes))
-
-
-def policy_words(estate: Estate, answer: PolicyAnswer) -> tuple[str, ...]:
-    """The answer in sentences, then the runbook's steps."""
-    if answer.already_met:
-        head = "Every priority-1 database meets its RTO as the estate is run"
-        return (head + ("." if answer.current.policy.empty else ", with its runbook:"),
-                *(() if answer.current.policy.empty else runbook(estate, answer.current.policy)))
-    steps = runbook(estate, answer.best.policy)
-    if answer.found:
-        head = ("Policy before purchase: with this runbook every priority-1 database meets "
-                f"its RTO without buying anything (worst priority-1 margin "
-                f"{_margin(answer.best.worst_margin_s)}, today "
-                f"{_margin(answer.current.worst_margin_s)})")  # fmt: skip
-        lower = answer.best.misses
-        tail = (f"; {lower} lower-tier database{'s' if lower != 1 else ''} "
-                f"miss{'es' if lower == 1 else ''} its RTO with it" if lower else "")  # fmt: skip
-        return (head + tail + ":", *steps)
-    head = ("No runbook makes every priority-1 database meet on the estate's hardware "
-            f"({'; '.join(answer.notes)}). The least hardware below is searched with the "
-            "runbook that gives priority 1 the most:")  # fmt: skip
-    return (head, *steps)
-
-
-def _margin(s: float) -> str:
-    from ..units import format_duration
-
-    return ("−" if s < 0 else "") + format_duration(abs(s))

@@ -36,6 +36,7 @@ from ..estate import EstateResult, LeastHardware, least_hardware, run_estate
 from ..estate.least_words import least_summary
 from ..estate.run import NOTHING, DatabaseOutcome, beside_earlier
 from ..fix.prices import PriceBook
+from ..palette import ESTATE_STYLE_LEGEND
 from ..result import PHASE_TITLES
 from ..units import format_duration
 from ..wording import VERDICT_WORDS
@@ -54,6 +55,7 @@ from .charts import (
     _x_grid,
 )
 from .estate_least import EstateLeastPart, build_least, render_least
+from .estate_runbook import EstateRunbookPart, build_runbook, render_runbook
 from .model import ReportData, Section, Table, freeze_parts, long_date
 from .pdf import render_pdf
 from .sections.cover import KeyFigure, _figures, _meta_table, _verdict_box
@@ -257,8 +259,10 @@ def _gantt_frame(rows: tuple[EstateRow, ...], width: float) -> _GanttFrame:
     open within 12 h) is marked at the right edge rather than squeezing every bar."""
     label_w = min(max([_w(r.label, 7.0) for r in rows] + [40]) + 10, width * 0.4)
     x0, x1 = label_w, width - 6
+    held = any(b.style == "held" for r in rows for b in r.bars)
+    legend = ESTATE_STYLE_LEGEND if held else PHASE_LEGEND
     items: list[tuple[object, str, str]] = [
-        (PHASE_COLOURS[k], "box", label) for k, label in PHASE_LEGEND
+        (PHASE_COLOURS[k], "box", label) for k, label in legend
     ] + [(RED, "line", "RTO")]
     extra = 11.0 * (_legend_rows(items, x0, x1) - 1)
     last = max([r.open_s for r in rows] + [1.0])
@@ -343,6 +347,7 @@ class EstateDatabasesPart:
     """(heading, one-line summary, phase table) per database, in recovery order."""
     resource_table: Table
     least: EstateLeastPart | None
+    runbook: EstateRunbookPart | None = None
 
 
 def _phase_table(d: DatabaseOutcome, alone: dict[str, float]) -> Table:
@@ -392,7 +397,8 @@ def build_databases(result: EstateResult, least: LeastHardware | None) -> Estate
             + (f"waited for {_waited(d)}." if d.waited_s > 0 else "sharing cost it no time.")
         )
         tables.append((d.name, line, _phase_table(d, alone)))
-    return EstateDatabasesPart(tuple(tables), _resource_table(result), build_least(least))
+    return EstateDatabasesPart(tuple(tables), _resource_table(result), build_least(least),
+                               build_runbook(result.estate, least))  # fmt: skip
 
 
 def render_databases(r: ReportRenderer, part: EstateDatabasesPart) -> list[Flowable]:
@@ -405,6 +411,7 @@ def render_databases(r: ReportRenderer, part: EstateDatabasesPart) -> list[Flowa
         ),
         r.table(part.resource_table, [w * f for f in (0.28, 0.16, 0.08, 0.18, 0.16, 0.14)]),
     )
+    out += render_runbook(r, part.runbook)
     out += render_least(r, part.least)
     out += r.section("Each database", r.para("Its phases in the estate and alone."))
     widths = [w * f for f in (0.36, 0.16, 0.16, 0.16, 0.16)]

@@ -34,9 +34,10 @@ The rules, as the documents state them:
   a lower tier gets one only while more are free than the higher tiers' started
   restores still ask for;
 * a channel that has moved its files gives its drive back (one backup piece per channel,
-  RMAN's default), but the last ones keep theirs through the per-job overhead; when the other bytes are through before the last channel started, the
-  channels between do not start, and the last one starts on a drive its database
-  holds, no sooner than `channels × init` after its first channel began;
+  RMAN's default), but the last ones keep theirs through the per-job overhead; when the
+  other bytes are through before the last channel started, the channels between do not
+  start, and the last one starts on a drive its database holds, no sooner than
+  `channels × init` after its first channel began;
 * the restore ends when all its bytes are through; the per-job overhead follows with the
   drives still held; then they go back and the next phase starts.
 
@@ -267,8 +268,11 @@ class Reference:
         to come through this library."""
         if not self.kept[pool]:
             return False
-        to_come = [d for d in self.dbs
-                   if d.business_tier == 1 and d.pool == pool and self.restores_to_come(d)]
+        to_come = [
+            d
+            for d in self.dbs
+            if d.business_tier == 1 and d.pool == pool and self.restores_to_come(d)
+        ]
         if not to_come:
             return False
         held = sum(o.transfer.held for o in self.dbs

@@ -113,8 +113,8 @@ def test_the_simulator_agrees_with_the_reference(dbs, drives, media, nas, policy
     to 1e-7."""
     scenarios = []
     for i, (size, ch, tier, init, detect, l1, logs, r, path, net, overhead) in enumerate(dbs):
-        chosen = {"tape": lambda: tape_path(ch, net), "nas": lambda: nas_path(net),
-                  "own": own_path}[path]()  # fmt: skip
+        chosen = (tape_path(ch, net) if path == "tape" else nas_path(net) if path == "nas"
+                  else own_path())  # fmt: skip
         s = scenario(
             f"db{i}", size=size, channels=ch, init=init, path=chosen,
             detect=f"{detect * 60 + 7 * i} s",  # (distinct: no tie left to the file order)

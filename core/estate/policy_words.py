@@ -1,0 +1,83 @@
+"""Policy before purchase in words and JSON: one wording for the CLI, the PDF and the
+Estate window (DESIGN §12)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..units import format_duration
+from .model import Estate
+from .policy import Policy, runbook
+from .policy_search import PolicyAnswer, PolicyPoint
+
+TITLE = "Runbook order for priority 1 (policy before purchase)"
+
+
+def margin_text(s: float) -> str:
+    if not math.isfinite(s):
+        return "—"
+    return ("−" if s < 0 else "") + format_duration(abs(s))
+
+
+def _others(p: PolicyPoint) -> str:
+    if not p.misses:
+        return "no other database misses its RTO with it"
+    n = p.misses
+    return (f"{n} database{'s' if n != 1 else ''} then miss{'es' if n == 1 else ''} "
+            f"{'its' if n == 1 else 'their'} RTO")  # fmt: skip
+
+
+def policy_summary(estate: Estate, answer: PolicyAnswer) -> tuple[str, ...]:
+    """Sentences, then the runbook's numbered steps."""
+    best, now = answer.best, answer.current
+    if answer.already_met:
+        return ("Every priority-1 database meets its RTO as the estate is run.",)
+    if answer.found:
+        kept = "the estate as it is" if not answer.changed else "this runbook"
+        head = (f"With {kept} every priority-1 database meets its RTO without buying "
+                f"anything: the worst priority-1 margin becomes {margin_text(best.worst_margin_s)} "
+                f"(today {margin_text(now.worst_margin_s)}); {_others(best)}.")  # fmt: skip
+        return (head, *runbook(estate, best.policy))
+    why = "; ".join(answer.notes)
+    head = ("No runbook makes every priority-1 database meet on the estate's hardware"
+            + (f" ({why})" if why else "") + ". The least hardware below is searched on top "
+            "of the runbook that gives priority 1 the most:")  # fmt: skip
+    return (head, *runbook(estate, best.policy))
+
+
+def method_line(answer: PolicyAnswer) -> str:
+    return f"Method: {answer.method} ({answer.simulations:,} estate simulations)."
+
+
+def policy_json(policy: Policy) -> dict[str, Any]:
+    return {
+        "order": list(policy.order),
+        "reserve": dict(policy.reserved),
+        "start_s": {str(t): s for t, s in policy.delayed.items()},
+    }
+
+
+def _point_json(p: PolicyPoint) -> dict[str, Any]:
+    return {
+        "policy": policy_json(p.policy),
+        "tier1_meets": p.tier1_meets,
+        "worst_margin_s": p.worst_margin_s if math.isfinite(p.worst_margin_s) else None,
+        "misses": p.misses,
+        "late_s": p.late_s,
+        "last_open_s": p.last_open_s,
+    }
+
+
+def policy_to_json(estate: Estate, answer: PolicyAnswer) -> dict[str, Any]:
+    """`runbook` in `rto-planner estate --json`."""
+    return {
+        "method": answer.method,
+        "already_met": answer.already_met,
+        "found": answer.found,
+        "current": _point_json(answer.current),
+        "best": _point_json(answer.best),
+        "steps": list(runbook(estate, answer.best.policy)),
+        "simulations": answer.simulations,
+        "notes": list(answer.notes),
+    }
