@@ -165,6 +165,9 @@ class LeastHardware:
     meets, or misses alone)."""
     runbook: Policy | None = None
     """The runbook to follow with the answer's purchase."""
+    at_risk: tuple[str, ...] = ()
+    """Priority-1 databases at risk in the estate as it is (inside their RTO by less than
+    their margin): "already met" does not hide them."""
 
     @property
     def purchase_needed(self) -> bool:
@@ -420,7 +423,9 @@ def least_hardware(
     result = result or run_estate(estate, trace=False, should_cancel=should_cancel)
     tier1 = [d for d in result.databases if d.priority == 1]
     alone = tuple(d.name for d in tier1 if d.alone_s > d.rto_s)
-    base = LeastHardware(METHOD, result.tier1_all_meet, alone, (), prices.currency)
+    at_risk = tuple(d.name for d in tier1 if d.verdict == "at_risk")
+    base = LeastHardware(METHOD, result.tier1_all_meet, alone, (), prices.currency,
+                         at_risk=at_risk)  # fmt: skip
     if result.tier1_all_meet:
         return base
     if alone:
@@ -585,6 +590,7 @@ def least_to_json(least: LeastHardware) -> dict[str, object]:
     return {
         "method": least.method,
         "already_met": least.already_met,
+        "at_risk": list(least.at_risk),
         "misses_alone": list(least.misses_alone),
         "currency": cur,
         "answer": None if least.answer is None else _point_json(least.answer, cur),

@@ -29,6 +29,11 @@ def _unpriced(least: LeastHardware) -> list[tuple[str, str]]:
 def least_summary(least: LeastHardware) -> tuple[str, ...]:
     """Sentences: the answer, what it costs, what it could not do, how it was found."""
     if least.already_met:
+        if least.at_risk:
+            verb = "is" if len(least.at_risk) == 1 else "are"
+            return (f"Every priority-1 database opens inside its RTO with the estate's "
+                    f"hardware, but {name_list(least.at_risk)} {verb} at risk: inside the "
+                    "RTO by less than the risk margin.",)  # fmt: skip
         return ("Every priority-1 database meets its RTO with the estate's hardware.",)
     if least.policy is not None and least.policy.found:
         return ("None needed: the runbook order above makes every priority-1 database meet "

@@ -49,7 +49,8 @@ rounded up to the next 5 minutes."""
 Progress = Callable[[float, str], None]
 
 METHOD = (
-    "orders within priority 1 (as it is, each tightest database first, least slack first, "
+    "every order within priority 1 (each sequence of its databases first, the rest "
+    "together; on more than four: as it is, each tightest first, least slack first, "
     "earliest RTO first), each simulated with priority 1 alone (the best any runbook gives "
     "it); for an order that meets, the fewest library units kept for priority 1 and the "
     "earliest start of the lower tiers with which it still meets, by bisection with the "
@@ -71,8 +72,8 @@ class PolicyPoint:
     worst_margin_s: float
     """The smallest RTO − open time among priority-1 databases."""
     misses: int
-    at_risk: int
-    """Priority-1 databases at risk."""
+    at_risk: tuple[str, ...]
+    """Priority-1 databases at risk (inside their RTO, by less than their margin)."""
     late_s: float
     """Σ of how late every database that misses opens."""
     last_open_s: float
@@ -81,7 +82,7 @@ class PolicyPoint:
         """Smaller is better (see the module docstring)."""
         if not self.tier1_meets:
             return (1.0, -self.worst_margin_s, 0.0, 0.0, 0.0, 0.0)
-        return (0.0, float(self.misses), float(self.at_risk), self.late_s,
+        return (0.0, float(self.misses), float(len(self.at_risk)), self.late_s,
                 float(self.policy.measures), self.last_open_s)  # fmt: skip
 
 
@@ -119,7 +120,7 @@ def point(result: EstateResult, policy: Policy) -> PolicyPoint:
         tier1_meets=all(d.verdict != "misses" for d in tier1),
         worst_margin_s=min((d.margin_s for d in tier1), default=math.inf),
         misses=len(late),
-        at_risk=sum(d.verdict == "at_risk" for d in tier1),
+        at_risk=tuple(d.name for d in tier1 if d.verdict == "at_risk"),
         late_s=sum(late),
         last_open_s=result.last_open_s,
     )

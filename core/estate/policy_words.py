@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 from ..units import format_duration
+from ..wording import name_list
 from .model import Estate
 from .policy import Policy, runbook
 from .policy_search import PolicyAnswer, PolicyPoint
@@ -28,6 +29,14 @@ def _others(p: PolicyPoint) -> str:
             f"{'its' if n == 1 else 'their'} RTO")  # fmt: skip
 
 
+def _risk(p: PolicyPoint) -> str:
+    """At risk is not "meets": said with the names (issue 22.4)."""
+    if not p.at_risk:
+        return ""
+    verb = "is" if len(p.at_risk) == 1 else "are"
+    return f" ({name_list(p.at_risk)} {verb} at risk: inside its RTO by less than its margin)"
+
+
 def policy_summary(estate: Estate, answer: PolicyAnswer) -> tuple[str, ...]:
     """Sentences, then the runbook's numbered steps."""
     best, now = answer.best, answer.current
@@ -35,9 +44,10 @@ def policy_summary(estate: Estate, answer: PolicyAnswer) -> tuple[str, ...]:
         return ("Every priority-1 database meets its RTO as the estate is run.",)
     if answer.found:
         kept = "the estate as it is" if not answer.changed else "this runbook"
-        head = (f"With {kept} every priority-1 database meets its RTO without buying "
-                f"anything: the worst priority-1 margin becomes {margin_text(best.worst_margin_s)} "
-                f"(today {margin_text(now.worst_margin_s)}); {_others(best)}.")  # fmt: skip
+        head = (f"With {kept} every priority-1 database opens inside its RTO without "
+                f"buying anything{_risk(best)}: the worst priority-1 margin becomes "
+                f"{margin_text(best.worst_margin_s)} (today {margin_text(now.worst_margin_s)}); "
+                f"{_others(best)}.")  # fmt: skip
         return (head, *runbook(estate, best.policy))
     why = "; ".join(answer.notes)
     head = ("No runbook makes every priority-1 database meet on the estate's hardware"
@@ -64,6 +74,7 @@ def _point_json(p: PolicyPoint) -> dict[str, Any]:
         "tier1_meets": p.tier1_meets,
         "worst_margin_s": p.worst_margin_s if math.isfinite(p.worst_margin_s) else None,
         "misses": p.misses,
+        "at_risk": list(p.at_risk),
         "late_s": p.late_s,
         "last_open_s": p.last_open_s,
     }
