@@ -216,8 +216,8 @@ def test_least_hardware_tab_uses_your_prices(qtbot, tmp_path):
     from rtoplanner.core.fix.prices import PriceBook
 
     quotes = {("tape_drive", "LTO-8 library"): 9000.0, ("media_server", "Media servers"): 30000.0}
-    win = open_window(qtbot, tight_demo(tmp_path),
-                      prices=lambda: PriceBook.from_catalog(shipped_catalog(), quotes, "EUR"))  # fmt: skip
+    book = PriceBook.from_catalog(shipped_catalog(), quotes, "EUR")
+    win = open_window(qtbot, tight_demo(tmp_path), prices=lambda: book)
     least = win.least
     assert least is not None and least.answer is not None and least.currency == "EUR"
     assert least.answer.cost.priced
