@@ -7,7 +7,7 @@ from ..units import format_duration
 from ..wording import name_list
 from .least import EstatePoint, LeastHardware
 from .model import Estate
-from .policy import runbook
+from .policy_words import runbook
 
 
 def margin_text(margin_s: float) -> str:

@@ -25,12 +25,16 @@ from typing import TYPE_CHECKING, Any
 
 from ..bounds import RTO
 from ..errors import UnitError
-from ..units import exact_duration, format_duration, parse_duration
+from ..units import exact_duration, parse_duration
 from ..wording import name_list
 
 if TYPE_CHECKING:
     from ..scenario.load import _Loader
-    from .model import Estate, EstateDatabase, SharedResource
+
+# (The estate's databases and shared resources are `model`'s; this module does not import
+# it — `model` imports this one — and reads only their `name`, `priority` and stage.)
+EstateDatabase = Any
+SharedResource = Any
 
 POLICY_KEYS = ("order", "reserve", "start")
 
@@ -202,55 +206,3 @@ def _duration(seconds: float) -> str:
         h, m = divmod(int(seconds // 60), 60)
         return f"{h} h {m:02d} min" if h and m else (f"{h} h" if h else f"{m} min")
     return exact_duration(seconds)
-
-
-# ----------------------------------------------------------------------------- words
-
-
-def runbook(estate: Estate, policy: Policy) -> tuple[str, ...]:
-    """The policy as a runbook order: numbered steps in time order."""
-    tiers = sorted({d.priority for d in estate.databases})
-    steps: list[tuple[float, str]] = []
-    for tier in tiers:
-        steps.append((policy.start_of(tier), _tier_step(estate, policy, tier)))
-    for name, units in policy.reserved.items():
-        steps.append((0.0, _reserve_step(estate, name, units)))
-    steps.sort(key=lambda s: s[0])
-    return tuple(f"{k}. {text}" for k, (_t, text) in enumerate(steps, start=1))
-
-
-def _tier_step(estate: Estate, policy: Policy, tier: int) -> str:
-    from .model import FAILOVER
-
-    members = [d for d in estate.databases if d.priority == tier]
-    failover = [d.name for d in members if d.route == FAILOVER]
-    restore = [d.name for d in members if d.route != FAILOVER]
-    first = [n for n in policy.order if n in restore]
-    rest = [n for n in restore if n not in first]
-    when = policy.start_of(tier)
-    head = "At the site loss" if when <= 0 else f"At {format_duration(when)} after the site loss"
-    parts = []
-    if first:
-        seq = ", then ".join(first)
-        parts.append(f"restore {seq} first" + (f", then {name_list(rest)} together" if rest
-                                                    else ""))  # fmt: skip
-    elif rest:
-        together = " together" if len(rest) > 1 else ""
-        parts.append(f"restore {name_list(rest)}{together}")
-    if failover:
-        parts.append(f"fail over {name_list(failover)}")
-    what = "; ".join(parts) or "nothing to restore"
-    return f"{head}, priority {tier}: {what}."
-
-
-def _reserve_step(estate: Estate, name: str, units: int) -> str:
-    from .least_candidates import KIND_UNITS
-
-    st = estate.resource(name).stage
-    word = KIND_UNITS.get(st.kind, "unit")
-    if units >= st.count:
-        return (f"Keep every {word} of {name} for priority 1 until its restores are through: "
-                "the lower tiers' restores through it wait until then.")  # fmt: skip
-    left = st.count - units
-    return (f"Keep {units} of the {st.count} {word}s of {name} for priority 1 until its "
-            f"restores are through: the lower tiers use at most {left} until then.")  # fmt: skip

@@ -8,8 +8,9 @@ from typing import Any
 
 from ..units import format_duration
 from ..wording import name_list
-from .model import Estate
-from .policy import Policy, runbook
+from .least_candidates import KIND_UNITS
+from .model import FAILOVER, Estate
+from .policy import Policy
 from .policy_search import PolicyAnswer, PolicyPoint
 
 TITLE = "Runbook order for priority 1 (policy before purchase)"
@@ -92,3 +93,51 @@ def policy_to_json(estate: Estate, answer: PolicyAnswer) -> dict[str, Any]:
         "simulations": answer.simulations,
         "notes": list(answer.notes),
     }
+
+
+# ----------------------------------------------------------------------------- the runbook
+
+
+def runbook(estate: Estate, policy: Policy) -> tuple[str, ...]:
+    """The policy as a runbook order: numbered steps in time order."""
+    tiers = sorted({d.priority for d in estate.databases})
+    steps: list[tuple[float, str]] = []
+    for tier in tiers:
+        steps.append((policy.start_of(tier), _tier_step(estate, policy, tier)))
+    for name, units in policy.reserved.items():
+        steps.append((0.0, _reserve_step(estate, name, units)))
+    steps.sort(key=lambda s: s[0])
+    return tuple(f"{k}. {text}" for k, (_t, text) in enumerate(steps, start=1))
+
+
+def _tier_step(estate: Estate, policy: Policy, tier: int) -> str:
+    members = [d for d in estate.databases if d.priority == tier]
+    failover = [d.name for d in members if d.route == FAILOVER]
+    restore = [d.name for d in members if d.route != FAILOVER]
+    first = [n for n in policy.order if n in restore]
+    rest = [n for n in restore if n not in first]
+    when = policy.start_of(tier)
+    head = "At the site loss" if when <= 0 else f"At {format_duration(when)} after the site loss"
+    parts = []
+    if first:
+        seq = ", then ".join(first)
+        parts.append(f"restore {seq} first" + (f", then {name_list(rest)} together" if rest
+                                                    else ""))  # fmt: skip
+    elif rest:
+        together = " together" if len(rest) > 1 else ""
+        parts.append(f"restore {name_list(rest)}{together}")
+    if failover:
+        parts.append(f"fail over {name_list(failover)}")
+    what = "; ".join(parts) or "nothing to restore"
+    return f"{head}, priority {tier}: {what}."
+
+
+def _reserve_step(estate: Estate, name: str, units: int) -> str:
+    st = estate.resource(name).stage
+    word = KIND_UNITS.get(st.kind, "unit")
+    if units >= st.count:
+        return (f"Keep every {word} of {name} for priority 1 until its restores are through: "
+                "the lower tiers' restores through it wait until then.")  # fmt: skip
+    left = st.count - units
+    return (f"Keep {units} of the {st.count} {word}s of {name} for priority 1 until its "
+            f"restores are through: the lower tiers use at most {left} until then.")  # fmt: skip

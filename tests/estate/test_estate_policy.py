@@ -18,8 +18,9 @@ from rtoplanner.core.estate import least_hardware, load_estate, run_estate
 from rtoplanner.core.estate.least import tier1_view
 from rtoplanner.core.estate.least_apply import apply_answer, fixed_estate_text
 from rtoplanner.core.estate.model import dump_estate, load_estate_text
-from rtoplanner.core.estate.policy import Policy, ranks, runbook
+from rtoplanner.core.estate.policy import Policy, ranks
 from rtoplanner.core.estate.policy_search import search_policy
+from rtoplanner.core.estate.policy_words import runbook
 
 from .estate_helpers import estate, scenario
 from .test_estate_reference import LIB, MS, assert_same, tape_path
