@@ -5,9 +5,16 @@ and description, with the published outcome in its `#@` block (bench/fidelity/RE
 For each case this prints the published outcome, the plan's figure, its error, and the
 model's own P10..P90 and P5..P95 band (the Monte Carlo of the plan's ranges); then the
 summary: median |error|, the share within 20 %, the coverage of both bands and the
-sharpness (median P90/P10). It does it twice: with the scenario's own provenance
-("default"), and with the deciding inputs marked measured ("measured": the `[case.measured]`
-table, with the value the source measured where it gives one).
+sharpness (median P90/P10). It does it three times:
+
+* "default": what the tool assigns when the user states nothing — the case loaded without
+  its `[provenance]` and `[uncertainty]` tables, so every typed figure is an estimate
+  (±25 %) and catalog figures and class defaults take their priors (the issue's "default
+  provenance", the headline row);
+* "stated": with the case's own `[provenance]` and `[uncertainty]` (exact sizes, guessed
+  hardware a factor of 5 either way);
+* "measured": the stated case with its deciding inputs marked measured (the
+  `[case.measured]` table, with the value the source measured where it gives one).
 
 Run: .venv/bin/python bench/fidelity.py [--trials N] [--json] [--case ID]
 """
@@ -31,13 +38,13 @@ from rtoplanner.core.engine.batch import backup_durations
 from rtoplanner.core.engine.path import BACKUP, RESTORE, build_path_model
 from rtoplanner.core.engine.recovery import failure_state, recovery_timeline, worst_failure_offset
 from rtoplanner.core.errors import UnitError
-from rtoplanner.core.scenario import Scenario, load_scenario, with_values
+from rtoplanner.core.scenario import Scenario, load_scenario, scenario_from_mapping, with_values
 from rtoplanner.core.uncertainty.inputs import Target, apply_values, uncertain_inputs
 from rtoplanner.core.uncertainty.sampling import default_seed, draw_inputs
 from rtoplanner.core.units import format_duration, parse_duration, parse_rate
 
 CASES = Path(__file__).resolve().parent / "fidelity" / "cases"
-MODES = ("default", "measured")
+MODES = ("default", "stated", "measured")
 MEASURED_SOURCE = "fidelity corpus: measured in the case's source"
 BANDS = {"p10": 10, "p90": 90, "p5": 5, "p95": 95}
 
@@ -49,6 +56,8 @@ class Case:
     path: Path
     meta: dict[str, Any]
     scenario: Scenario
+    bare: Scenario
+    """The same scenario with nothing stated about how its figures are known."""
 
     @property
     def id(self) -> str:
@@ -62,6 +71,14 @@ class Case:
     def measured(self) -> dict[str, str]:
         return dict(self.meta.get("measured") or {})
 
+    @property
+    def has_measurement(self) -> bool:
+        """The source measured the deciding inputs: a `[case.measured]` table that gives a
+        value, or marks a published figure measured. A guess marked measured is no
+        measurement: such a case is left out of the "measured" row."""
+        given = self.measured
+        return bool(given) and (not self.meta.get("guessed") or any(v != "" for v in given.values()))
+
 
 def read_meta(path: Path) -> dict[str, Any]:
     """The `#@ ` lines of a case file, as TOML: the `[case]` table."""
@@ -72,8 +89,15 @@ def read_meta(path: Path) -> dict[str, Any]:
     return meta
 
 
+UNSTATED = ("provenance", "uncertainty")
+"""The tables a user who states nothing does not write (the "default" mode drops them)."""
+
+
 def load_case(path: Path) -> Case:
-    return Case(path, read_meta(path), load_scenario(path))
+    text = path.read_text(encoding="utf-8")
+    bare = {k: v for k, v in tomllib.loads(text).items() if k not in UNSTATED}
+    return Case(path, read_meta(path), load_scenario(path),
+                scenario_from_mapping(bare, source=str(path)))  # fmt: skip
 
 
 def load_cases(directory: Path = CASES) -> list[Case]:
@@ -136,10 +160,12 @@ def as_v2(scenario: Scenario) -> Scenario:
 
 
 def scenario_for(case: Case, mode: str) -> Scenario:
-    """The case's scenario as written ("default"), or with its deciding inputs measured:
-    the `[case.measured]` values replace the scenario's, and every listed key is marked
-    measured (it takes the measured range)."""
-    if mode == "default" or not case.measured:
+    """The case's scenario with nothing stated ("default"), as written ("stated"), or
+    with its deciding inputs measured: the `[case.measured]` values replace the
+    scenario's, and every listed key is marked measured (it takes the measured range)."""
+    if mode == "default":
+        return case.bare
+    if mode == "stated" or not case.measured:
         return case.scenario
     values = {k: v for k, v in case.measured.items() if v != ""}
     marks = dict.fromkeys(case.measured, MEASURED_SOURCE)
@@ -204,27 +230,34 @@ def _t(seconds: float) -> str:
     return format_duration(seconds)
 
 
+def _band(o: Outcome, low: str = "p10", high: str = "p90") -> str:
+    inside = "✓" if o.inside(low, high) else "·"
+    return f"{_t(o.band_s[low]) + '..' + _t(o.band_s[high]):>23} {inside}"
+
+
 def print_table(cases: list[Case], results: dict[str, dict[str, Outcome]]) -> None:
-    head = (f"{'case':24} {'kind':10} {'medium':8} {'published':>11} {'model':>11} {'error':>7}"
-            f" {'P10..P90':>23} {'in':>3} {'P5..P95':>23} {'in':>3} │ {'measured: model':>15}"
-            f" {'P10..P90':>23} {'in':>3}")  # fmt: skip
-    print(head)
+    print(f"{'case':24} {'kind':10} {'medium':8} {'published':>11} {'model':>11} {'error':>7}"
+          f" {'default P10..P90':>25} {'P5..P95':>25} │ {'stated P10..P90':>25} │"
+          f" {'measured: model':>15} {'P10..P90':>25}")  # fmt: skip
     for c in cases:
-        d, m = results[c.id]["default"], results[c.id]["measured"]
+        d, st, m = (results[c.id][mode] for mode in MODES)
         mark = "*" if c.meta.get("seed") else " "
         print(f"{c.id + mark:24} {c.meta.get('kind', ''):10} {c.meta.get('medium', ''):8}"
               f" {_t(d.published_s):>11} {_t(d.model_s):>11} {100 * d.error:+6.0f}%"
-              f" {_t(d.band_s['p10']) + '..' + _t(d.band_s['p90']):>23}"
-              f" {'✓' if d.inside('p10', 'p90') else '·':>3}"
-              f" {_t(d.band_s['p5']) + '..' + _t(d.band_s['p95']):>23}"
-              f" {'✓' if d.inside('p5', 'p95') else '·':>3} │ {_t(m.model_s):>15}"
-              f" {_t(m.band_s['p10']) + '..' + _t(m.band_s['p90']):>23}"
-              f" {'✓' if m.inside('p10', 'p90') else '·':>3}")  # fmt: skip
+              f" {_band(d)} {_band(d, 'p5', 'p95')} │ {_band(st)} │ {_t(m.model_s):>15}"
+              f" {_band(m)}")  # fmt: skip
     print("* from shared/seeds (the others come from elsewhere); error = model ÷ published − 1")
     published = [c for c in cases if not c.meta.get("guessed")]
     for mode in MODES:
-        _print_summary(f"{mode} provenance", [results[c.id][mode] for c in cases])
-        _print_summary("  without guesses", [results[c.id][mode] for c in published])
+        rows = measured_cases(cases) if mode == "measured" else cases
+        _print_summary(f"{mode} provenance", [results[c.id][mode] for c in rows])
+        _print_summary("  without guesses", [results[c.id][mode] for c in rows
+                                              if c in published])  # fmt: skip
+
+
+def measured_cases(cases: list[Case]) -> list[Case]:
+    """The cases whose source measured the deciding inputs (the "measured" row)."""
+    return [c for c in cases if c.has_measurement]
 
 
 def _print_summary(label: str, outcomes: list[Outcome]) -> None:
@@ -245,8 +278,9 @@ def as_json(cases: list[Case], results: dict[str, dict[str, Outcome]]) -> dict[s
             o = results[c.id][mode]
             row[mode] = {**asdict(o), "error": o.error, "sharpness": o.sharpness}
         rows.append(row)
+    picks = {m: measured_cases(cases) if m == "measured" else cases for m in MODES}
     return {"cases": rows,
-            "summary": {m: summary([results[c.id][m] for c in cases]) for m in MODES}}  # fmt: skip
+            "summary": {m: summary([results[c.id][m] for c in picks[m]]) for m in MODES}}  # fmt: skip
 
 
 # ------------------------------------------------------------------ fitting the priors
@@ -395,6 +429,19 @@ def prior_points(cases: list[Case], rows: list[Fitted]) -> str:
                      for name, lines in sorted(out.items()))  # fmt: skip
 
 
+def measured_points(cases: list[Case], trials: int) -> str:
+    """How far a source's own measurement predicts its outcome: for each case whose source
+    measured the deciding inputs, published ÷ the plan with them (the `points` of the
+    catalog's `measured` prior, data/catalog/priors.toml)."""
+    lines = []
+    for c in measured_cases(cases):
+        o = evaluate(c, "measured", trials)
+        what = ", ".join(f"{k} {v or '(as written)'}" for k, v in c.measured.items())
+        src = f"fidelity corpus {c.id}: {c.meta['source']} — published ÷ the plan with {what}"
+        lines.append(f'  {{ ratio = {o.published_s / o.model_s:.3g}, source = "{src.replace(chr(34), chr(39))}" }},')
+    return "points = [\n" + "\n".join(lines) + "\n]"
+
+
 def print_fit(priors: dict[str, tuple[float, float, int]], rows: list[Fitted]) -> None:
     print(f"{'prior':34} {'points':>6} {'median':>7} {'P10':>6} {'P90':>6}")
     for name, (median, sigma, n) in sorted(priors.items()):
@@ -432,8 +479,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fit", action="store_true", help="fit the priors on the corpus")
     ap.add_argument("--v2", action="store_true", help="model v2: no cost per archived log")
     ap.add_argument("--points", action="store_true", help="the fitted factors as [[prior]] points")
+    ap.add_argument("--measured-points", action="store_true",
+                    help="published ÷ plan with the source's measurements, as [[prior]] points")  # fmt: skip
     args = ap.parse_args(argv)
     cases = [c for c in load_cases() if not args.case or c.id in args.case]
+    if args.measured_points:
+        print(measured_points(cases, 200))
+        return 0
     if args.fit or args.points:
         priors, rows = fit(cases, args.trials)
         print(prior_points(cases, rows) if args.points else "", end="")

@@ -56,6 +56,7 @@ KIND_WORDS = {
     "estimate": "estimate",
 }
 MEASURED_SPREAD = relative_range(-0.10, 0.10)
+"""The fallback spread of a measured figure when the catalog has no `measured` prior."""
 ESTIMATE_SPREAD = relative_range(-0.25, 0.25)
 MIN_MEASURED = 0.10
 """A measured figure varies at least ±10 % (DESIGN §10)."""
@@ -250,6 +251,13 @@ def _with_prior(kind: str, source: str, prior: Prior | None, stated: bool = Fals
     return Origin(kind, source, prior, stated)
 
 
+def measured_spread() -> Spread:
+    """The spread of a figure measured without a stated spread: the catalog's `measured`
+    prior (data/catalog/priors.toml: how far a source's own measurement predicted its
+    outcome on the fidelity corpus), else ±10 %."""
+    return shipped_priors().find("measured", "any") or MEASURED_SPREAD
+
+
 def _stated_origin(key: str, text: str, scenario: Scenario, catalog: Catalog | None) -> Origin:
     try:
         p = parse_provenance(text)
@@ -258,7 +266,7 @@ def _stated_origin(key: str, text: str, scenario: Scenario, catalog: Catalog | N
     if p.kind == "exact":
         return Origin("exact", p.source or "exact", ZERO, True)
     if p.kind == "measured":
-        return Origin("measured", p.source or "measured", p.spread or MEASURED_SPREAD, True)
+        return Origin("measured", p.source or "measured", p.spread or measured_spread(), True)
     if p.kind == "estimate":
         return Origin("estimate", p.source or "an estimate", p.spread or ESTIMATE_SPREAD, True)
     return _with_prior(p.kind, p.source or KIND_WORDS[p.kind], prior_of(key, scenario, catalog),
@@ -275,7 +283,7 @@ def _stage_origin(
     key = f"path[{i}].{name}"
     if st.kind == "measured" and name == "rate":
         return Origin("measured", "a measured stage (one observed rate for the whole path)",
-                      MEASURED_SPREAD)  # fmt: skip
+                      measured_spread())  # fmt: skip
     if name in ("load_time", "locate_time"):
         source = f"catalog tape drive {st.name}: IBM's average"
         return _with_prior("default", source, prior_of(key, scenario, catalog))
@@ -364,6 +372,7 @@ __all__ = [
     "KINDS",
     "KIND_WORDS",
     "MEASURED_SPREAD",
+    "measured_spread",
     "ExtraFigure",
     "Origin",
     "Provenance",
