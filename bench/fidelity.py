@@ -77,7 +77,8 @@ class Case:
         value, or marks a published figure measured. A guess marked measured is no
         measurement: such a case is left out of the "measured" row."""
         given = self.measured
-        return bool(given) and (not self.meta.get("guessed") or any(v != "" for v in given.values()))
+        valued = any(v != "" for v in given.values())
+        return bool(given) and (not self.meta.get("guessed") or valued)
 
 
 def read_meta(path: Path) -> dict[str, Any]:
@@ -279,8 +280,8 @@ def as_json(cases: list[Case], results: dict[str, dict[str, Outcome]]) -> dict[s
             row[mode] = {**asdict(o), "error": o.error, "sharpness": o.sharpness}
         rows.append(row)
     picks = {m: measured_cases(cases) if m == "measured" else cases for m in MODES}
-    return {"cases": rows,
-            "summary": {m: summary([results[c.id][m] for c in picks[m]]) for m in MODES}}  # fmt: skip
+    sums = {m: summary([results[c.id][m] for c in picks[m]]) for m in MODES}
+    return {"cases": rows, "summary": sums}
 
 
 # ------------------------------------------------------------------ fitting the priors
@@ -438,7 +439,8 @@ def measured_points(cases: list[Case], trials: int) -> str:
         o = evaluate(c, "measured", trials)
         what = ", ".join(f"{k} {v or '(as written)'}" for k, v in c.measured.items())
         src = f"fidelity corpus {c.id}: {c.meta['source']} — published ÷ the plan with {what}"
-        lines.append(f'  {{ ratio = {o.published_s / o.model_s:.3g}, source = "{src.replace(chr(34), chr(39))}" }},')
+        src = src.replace('"', "'")
+        lines.append(f'  {{ ratio = {o.published_s / o.model_s:.3g}, source = "{src}" }},')
     return "points = [\n" + "\n".join(lines) + "\n]"
 
 
@@ -479,8 +481,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fit", action="store_true", help="fit the priors on the corpus")
     ap.add_argument("--v2", action="store_true", help="model v2: no cost per archived log")
     ap.add_argument("--points", action="store_true", help="the fitted factors as [[prior]] points")
-    ap.add_argument("--measured-points", action="store_true",
-                    help="published ÷ plan with the source's measurements, as [[prior]] points")  # fmt: skip
+    ap.add_argument(
+        "--measured-points",
+        action="store_true",
+        help="published ÷ plan with the sources' measurements, as points",
+    )
     args = ap.parse_args(argv)
     cases = [c for c in load_cases() if not args.case or c.id in args.case]
     if args.measured_points:

@@ -66,7 +66,7 @@ def test_a_cited_datasheet_figure_gets_its_catalog_prior_and_a_real_band():
     """The MAA media server rate is stated 'catalog: …' in the case's [provenance]: it
     draws from the media-server prior, so the band brackets the plan's own figure."""
     case = next(c for c in CASES if c.id == "maa09-full-1ms")
-    o = fb.evaluate(case, "default", 2000)
+    o = fb.evaluate(case, "stated", 2000)
     assert o.band_s["p10"] < o.model_s < o.band_s["p90"]
     assert 1.05 < o.sharpness < 1.6
 
@@ -76,7 +76,46 @@ def test_the_measured_mode_takes_the_source_measured_value():
     s = fb.scenario_for(case, "measured")
     assert s.recovery.redo_apply_rate_Bps == pytest.approx(21584 * 1024)
     assert "recovery.redo_apply_rate" in s.provenance
-    assert fb.scenario_for(case, "default") is case.scenario
+    assert fb.scenario_for(case, "stated") is case.scenario
+
+
+def test_the_default_mode_is_what_the_tool_assigns_when_nothing_is_stated():
+    """The headline row: the case without its [provenance] and [uncertainty] tables, so a
+    guess typed in the scenario is an estimate (±25 %), not the corpus's factor of 5."""
+    case = next(c for c in CASES if c.id == "csdn-10g-none")
+    bare = fb.scenario_for(case, "default")
+    assert case.scenario.uncertainty and case.scenario.provenance
+    assert not bare.uncertainty and not bare.provenance
+    assert bare.path[0].rate_Bps == case.scenario.path[0].rate_Bps
+    wide, narrow = fb.evaluate(case, "stated", 500), fb.evaluate(case, "default", 500)
+    assert narrow.sharpness < wide.sharpness
+
+
+def test_a_guess_marked_measured_is_no_measurement():
+    by_id = {c.id: c for c in CASES}
+    assert not by_id["csdn-10g-none"].has_measurement  # a guessed rate, only marked
+    assert by_id["dell-eql-restore"].has_measurement  # guessed, but the source measured one
+    assert by_id["maa09-full-1ms"].has_measurement
+    assert not by_id["seiler-bigfile-1ch"].has_measurement  # no [case.measured] table
+    rows = fb.measured_cases(CASES)
+    assert rows and all(c.has_measurement for c in rows)
+
+
+def test_the_measured_prior_is_the_corpus_measurements_as_shipped():
+    """data/catalog/priors.toml's `measured` prior holds one point per case whose source
+    measured its deciding inputs: published ÷ the plan run with them."""
+    import re
+
+    from rtoplanner.core.uncertainty.priors import shipped_priors
+
+    prior = shipped_priors().find("measured", "any")
+    assert prior is not None and prior.points == len(fb.measured_cases(CASES))
+    text = (fb.CASES.parents[2] / "data" / "catalog" / "priors.toml").read_text(encoding="utf-8")
+    pattern = r"ratio = ([0-9.]+), source = \"fidelity corpus ([\w-]+):"
+    shipped = {case_id: float(r) for r, case_id in re.findall(pattern, text)}
+    for case in fb.measured_cases(CASES):
+        o = fb.evaluate(case, "measured", 50)
+        assert shipped[case.id] == pytest.approx(o.published_s / o.model_s, rel=6e-3), case.id
 
 
 def test_summary_counts_coverage_and_sharpness_like_a_hand_count():

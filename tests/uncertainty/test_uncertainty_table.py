@@ -10,7 +10,7 @@ from rtoplanner.core.paths import scenarios_dir
 from rtoplanner.core.scenario import dump_scenario, load_scenario, load_scenario_text, with_values
 from rtoplanner.core.uncertainty.inputs import range_problem, uncertain_inputs
 from rtoplanner.core.uncertainty.priors import shipped_priors
-from rtoplanner.core.uncertainty.provenance import parse_provenance
+from rtoplanner.core.uncertainty.provenance import measured_spread, parse_provenance
 from rtoplanner.core.uncertainty.ranges import parse_range
 from rtoplanner.core.units import parse_fraction, parse_rate
 
@@ -146,8 +146,13 @@ def test_default_ranges_follow_provenance():
     s = load_scenario_text(text)
     items = by_key(s)
     measured = items["database.redo_rate"]
-    assert (measured.origin, measured.range_text) == ("measured", "±10%")
-    assert measured.low == pytest.approx(4.5e6) and measured.high == pytest.approx(5.5e6)
+    # a measured figure's spread: the catalog's `measured` prior, fitted on the fidelity
+    # corpus (how far a source's own measurement predicted its outcome)
+    spread = measured_spread()
+    assert (measured.origin, measured.range_text) == ("measured", spread.text)
+    assert spread.p10 < 0.9 and spread.p90 > 1.1  # wider than the old ±10 % triangle
+    assert measured.low == pytest.approx(5e6 * spread.p10)
+    assert measured.high == pytest.approx(5e6 * spread.p90)
     assert "AWR PROD" in measured.source
     drive = items["path[0].rate"]
     prior = shipped_priors().find("tape_drive", "rate", "LTO-4")
@@ -215,7 +220,7 @@ def test_a_stated_provenance_decides_the_spread():
                                                               "drill 3, 2026-10-12")  # fmt: skip
     assert items["recovery.detect"].range_text == "±50%"
     assert items["recovery.redo_apply_rate"].distribution == "lognormal"
-    assert items["database.redo_rate"].range_text == "±10%"
+    assert items["database.redo_rate"].range_text == measured_spread().text
     init = items["backup.channel_init"]  # 'catalog' on a class default: its prior
     assert (init.origin, init.distribution) == ("catalog", "lognormal")
     assert "24 channels" in init.prior_source
@@ -286,7 +291,7 @@ def test_a_measured_stage_gets_the_measured_range():
     drive += "hw_compression = 2.0\n"
     text = BASE.replace(drive, 'kind = "measured"\nrate = "400 MB/s"\n')
     item = by_key(load_scenario_text(text))["path[0].rate"]
-    assert (item.origin, item.range_text) == ("measured", "±10%")
+    assert (item.origin, item.range_text) == ("measured", measured_spread().text)
 
 
 def test_range_problem_explains_while_the_user_types():
@@ -331,4 +336,4 @@ def test_an_imported_measurement_replaces_the_estimates_range():
     measured = with_values(s, {"database.daily_change": "38%"}, provenance=prov)
     assert measured.uncertainty == {"path.LTO-4.rate": "±15%"}
     item = by_key(measured)["database.daily_change"]
-    assert (item.origin, item.range_text) == ("measured", "±10%")
+    assert (item.origin, item.range_text) == ("measured", measured_spread().text)
