@@ -62,7 +62,9 @@ class LongOp:
 
     @property
     def total_bytes(self) -> float:
-        return self.totalwork * self.block_size if self.units.lower() == "blocks" else self.totalwork
+        return (
+            self.totalwork * self.block_size if self.units.lower() == "blocks" else self.totalwork
+        )
 
     @property
     def finished(self) -> bool:
@@ -134,7 +136,9 @@ def snapshots_from_table(table: CsvTable) -> list[LongopsSnapshot]:
     return _assemble(groups, table)
 
 
-def _assemble(groups: dict[datetime | None, list[LongOp]], table: CsvTable) -> list[LongopsSnapshot]:
+def _assemble(
+    groups: dict[datetime | None, list[LongOp]], table: CsvTable
+) -> list[LongopsSnapshot]:
     assumed = "BLOCK_SIZE" not in table.columns
     out = []
     for at, rows in groups.items():

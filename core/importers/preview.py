@@ -94,7 +94,9 @@ _SUMMARY_RE = re.compile(
     r"^(?P<key>\d+)\s+(?P<ty>[BP])\s+(?P<lv>[F0-4AI])\s+(?P<s>[AUX])\s+(?P<dev>\S+)\s+.+?"
     r"\s+(?P<pieces>\d+)\s+\d+\s+(?P<comp>YES|NO)\s+(?P<tag>\S+)\s*$"
 )
-_BP_RE = re.compile(r"^BP Key:\s*\d+\s+Status:\s*\S+\s+Compressed:\s*(?P<c>YES|NO)\s+Tag:\s*(?P<tag>\S+)")
+_BP_RE = re.compile(
+    r"^BP Key:\s*\d+\s+Status:\s*\S+\s+Compressed:\s*(?P<c>YES|NO)\s+Tag:\s*(?P<tag>\S+)"
+)
 _HANDLE_RE = re.compile(r"^Handle:\s*(?P<h>\S+)(?:\s+Media:\s*(?P<m>\S*))?")
 _PIECE_ROW_RE = re.compile(r"^\d+\s+\d+\s+(?:AVAILABLE|UNAVAILABLE|EXPIRED)\s+(?P<rest>.+)$")
 _LOG_ROW_RE = re.compile(r"^(?P<t>\d+)\s+(?P<s>\d+)\s+\d+\s+\S")
@@ -154,8 +156,11 @@ class _Reader:
         m = _SET_ROW_RE.match(line) if self.expect_set else None
         if m:
             self.expect_set = False
-            level = "archivelog" if m.group("type") is None else (
-                "0" if m.group("type") == "Full" or m.group("lv") == "0" else "1")
+            level = (
+                "archivelog"
+                if m.group("type") is None
+                else ("0" if m.group("type") == "Full" or m.group("lv") == "0" else "1")
+            )
             self.sets.append(PreviewSet(
                 key=int(m.group("key")), level=level, size_bytes=parse_size(m.group("size")),
                 device=m.group("dev").upper(), line=n))  # fmt: skip
@@ -192,7 +197,7 @@ class _Reader:
             self._set(pieces=cur.pieces + 1, media=cur.media + media)
         elif cur.level == "archivelog" and _LOG_ROW_RE.match(line):
             t, s = line.split()[:2]
-            self._set(logs=cur.logs + ((int(t), int(s)),))
+            self._set(logs=(*cur.logs, (int(t), int(s))))
         elif _DATAFILE_ROW_RE.match(line):
             self._set(files=cur.files + 1)
 
@@ -227,8 +232,10 @@ def parse_preview_text(text: str, source: str = "<preview>") -> RestorePreview:
 def is_preview(text: str) -> bool:
     head = text[:400_000]
     return ("List of Backup Sets" in head or "List of Backups" in head) and (
-        "Media recovery start SCN" in head or "recovery will be done up to SCN" in head
-        or "List of Archived Log" in head or "preview" in head.lower()
+        "Media recovery start SCN" in head
+        or "recovery will be done up to SCN" in head
+        or "List of Archived Log" in head
+        or "preview" in head.lower()
     )
 
 

@@ -22,7 +22,9 @@ from datetime import datetime, timedelta
 
 from .numbers import month_number
 
-_TIME = r"(?:[ T:]+(?P<H>\d{1,2}):(?P<M>\d{2})(?::(?P<S>\d{2}))?(?:\s*(?P<ampm>[AaPp]\.?[Mm]\.?))?)?"
+_TIME = (
+    r"(?:[ T:]+(?P<H>\d{1,2}):(?P<M>\d{2})(?::(?P<S>\d{2}))?(?:\s*(?P<ampm>[AaPp]\.?[Mm]\.?))?)?"
+)
 _YMD_RE = re.compile(r"^(?P<a>\d{4})[-/.](?P<b>\d{1,2})[-/.](?P<c>\d{1,2})" + _TIME + r"\s*$")
 _NUM_RE = re.compile(r"^(?P<a>\d{1,2})[-/.](?P<b>\d{1,2})[-/.](?P<c>\d{2}|\d{4})" + _TIME + r"\s*$")
 _MON_RE = re.compile(
@@ -96,8 +98,8 @@ def _build(y: int, mon: int, d: int, clock: tuple[int, int, int] | None) -> LogT
 class DateReader:
     """Reads one log's dates consistently (see the module docstring for the rules)."""
 
-    def __init__(self, texts: list[str]) -> None:
-        self.day_first = _day_first([t.strip() for t in texts])
+    def __init__(self, texts: list[str], near: datetime | None = None) -> None:
+        self.day_first = _day_first([t.strip() for t in texts], near)
 
     def read(self, text: str) -> LogTime | None:
         """A date (with its time when printed) in this log's format, or None."""
@@ -127,7 +129,7 @@ def read_failure_time(text: str) -> LogTime | None:
     return _build(_year(m.group("c")), int(m.group("a")), int(m.group("b")), _clock(m))
 
 
-def _day_first(texts: list[str]) -> bool:
+def _day_first(texts: list[str], near: datetime | None = None) -> bool:
     pairs = []
     for t in texts:
         m = _NUM_RE.match(t)
@@ -137,7 +139,18 @@ def _day_first(texts: list[str]) -> bool:
         return True
     if any(b > 12 for _, b, _ in pairs):
         return False
-    return _in_order(pairs, day_first=True) or not _in_order(pairs, day_first=False)
+    day, month = _in_order(pairs, day_first=True), _in_order(pairs, day_first=False)
+    if day and month and near is not None and pairs:
+        return _distance(pairs[0], near, True) <= _distance(pairs[0], near, False)
+    return day or not month
+
+
+def _distance(pair: tuple[int, int, re.Match[str]], near: datetime, day_first: bool) -> float:
+    """How far a date read one way is from the session's start (the banner's date)."""
+    a, b, m = pair
+    d, mon = (a, b) if day_first else (b, a)
+    t = _build(_year(m.group("c")), mon, d, _clock(m))
+    return abs((t.at - near).total_seconds()) if t else float("inf")
 
 
 def _in_order(pairs: list[tuple[int, int, re.Match[str]]], *, day_first: bool) -> bool:

@@ -236,11 +236,11 @@ class _Builder:
                 self.devices[ch] = dev.group(1).upper()
             return
         if low.startswith("reading from backup piece "):
-            self.open_steps[ch] = replace(step, pieces=step.pieces + (msg.split()[-1],))
+            self.open_steps[ch] = replace(step, pieces=(*step.pieces, msg.split()[-1]))
         elif low.startswith("piece handle="):
             tag = re.search(r"tag=(\S+)", msg)
             if tag:
-                self.open_steps[ch] = replace(step, tags=step.tags + (tag.group(1),))
+                self.open_steps[ch] = replace(step, tags=(*step.tags, tag.group(1)))
         elif low.startswith("restoring datafile"):
             self.open_steps[ch] = replace(step, files=step.files + 1)
         elif low.startswith("restoring archived log"):
@@ -250,14 +250,14 @@ class _Builder:
         ch = self.last_log_channel
         step = self.open_steps.get(ch) if ch else None
         if step is not None and step.kind in ("archivelog", "backup_archivelog"):
-            self.open_steps[ch] = replace(step, sequences=step.sequences + ((thread, seq),))
+            self.open_steps[ch] = replace(step, sequences=(*step.sequences, (thread, seq)))
 
     def _close_step(self, ch: str) -> None:
         step = self.open_steps.pop(ch, None)
         if step is None:
             return
         if self.stack:
-            self._update_top(steps=self.stack[-1].steps + (step,))
+            self._update_top(steps=(*self.stack[-1].steps, step))
 
     def _close_steps(self) -> None:
         for ch in list(self.open_steps):
@@ -274,7 +274,9 @@ class _Builder:
         )  # fmt: skip
 
 
-def _handlers(b: _Builder) -> tuple[tuple[re.Pattern[str], Callable[[re.Match[str], int], None]], ...]:
+def _handlers(
+    b: _Builder,
+) -> tuple[tuple[re.Pattern[str], Callable[[re.Match[str], int], None]], ...]:
     def media_started(m: re.Match[str], line: int) -> None:
         b._update_top(media_recovery_started=True)
 
@@ -341,7 +343,10 @@ def parse_rman_log_text(text: str, source: str = "<log>") -> RmanLog:
     """Read an RMAN output log; raise `EvidenceError` when the text is not one."""
     lines = [line.strip() for line in text.splitlines()]
     texts = _date_texts(lines)
-    b = _Builder(source, DateReader(texts))
+    banner = next(
+        (parse_banner(x) for x in lines if x.startswith("Recovery Manager: Release")), None
+    )
+    b = _Builder(source, DateReader(texts, near=banner))
     handlers = _handlers(b)
     for n, line in enumerate(lines, start=1):
         for pattern, handle in handlers:
@@ -381,4 +386,3 @@ __all__ = [
     "load_rman_log",
     "parse_rman_log_text",
 ]
-
