@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .scenario import _TABLE_KEYS, SECTIONS, STAGE_FIELDS, TOP_FIELDS, FieldSpec
+from .scenario import SECTIONS, STAGE_FIELDS, TABLE_KEYS, TOP_FIELDS, FieldSpec
 
 
 @dataclass(frozen=True)
@@ -42,8 +42,8 @@ def _check(prefix: str, table: Any, allowed: tuple[str, ...]) -> list[UnknownKey
 
 def unknown_keys(raw: Mapping[str, Any]) -> list[UnknownKey]:
     """Every unknown key of a raw scenario document, in file order."""
-    top = {k: v for k, v in raw.items() if k not in _TABLE_KEYS}
-    out = _check("", top, _allowed(TOP_FIELDS) + _TABLE_KEYS)
+    top = {k: v for k, v in raw.items() if k not in TABLE_KEYS}
+    out = _check("", top, _allowed(TOP_FIELDS) + TABLE_KEYS)
     for section, specs in SECTIONS.items():
         out += _check(f"{section}.", raw.get(section), _allowed(specs))
     path = raw.get("path")

@@ -22,7 +22,8 @@ from ..errors import CoreError
 from ..fix import candidates as cand
 from ..fix.engine import stage_capacity
 from ..fix.prices import PriceBook
-from ..scenario import Stage, _Loader
+from ..scenario import Stage
+from ..scenario.load import _Loader
 from ..units import exact_rate
 from .model import Estate, SharedResource, _shared_resources
 

@@ -24,16 +24,9 @@ from .. import toml_read
 from ..catalog import Catalog, shipped_catalog
 from ..engine.routes import has_failover
 from ..errors import ScenarioError
-from ..scenario import (
-    STAGE_FIELDS,
-    FieldSpec,
-    Scenario,
-    Stage,
-    _Loader,
-    _resolve_stage,
-    _toml_value,
-    load_scenario,
-)
+from ..scenario import STAGE_FIELDS, FieldSpec, Scenario, Stage, load_scenario
+from ..scenario.dump import _toml_value
+from ..scenario.load import _Loader, _resolve_stage
 from ..units import exact_duration
 from ..wording import name_list
 
