@@ -54,6 +54,12 @@ from rtoplanner.core.toml_edit import merge_into_text
 from rtoplanner.core.uncertainty.inputs import follow_stage_edits
 
 from .editor.fields import label_for
+from .stage_edits import (
+    catalog_item_changes,
+    stage_added,
+    stage_moved,
+    stage_removed,
+)
 from .workers import TaskRunner
 
 log = logging.getLogger(__name__)  # core/logs.py attaches the log file
@@ -82,8 +88,6 @@ NEW_SCENARIO: dict[str, Any] = {
 }  # fmt: skip
 """What File > New starts from: a small valid plan a user edits rather than a blank form
 (a blank form shows nothing but errors)."""
-
-NEW_STAGE: dict[str, Any] = {"kind": "network", "count": 1, "rate": "10 Gb/s"}
 
 
 @dataclass(frozen=True)
@@ -330,47 +334,26 @@ class ScenarioDocument(QObject):
         self._merge_serial += 1
 
     def add_stage(self, index: int | None = None, stage: Mapping[str, Any] | None = None) -> int:
-        after = copy.deepcopy(self._raw)
-        path = after.setdefault("path", [])
-        index = len(path) if index is None else max(0, min(index, len(path)))
-        moved = {i: i + (i >= index) for i in range(len(path))}
-        path.insert(index, dict(stage or NEW_STAGE))
+        after, index, moved = stage_added(self._raw, index, stage)
         self._push("Add stage", after, structural=True, moved=moved)
         return index
 
     def remove_stage(self, index: int) -> None:
-        after = copy.deepcopy(self._raw)
-        path = after.get("path") or []
-        if not 0 <= index < len(path):
-            return
-        moved = {i: None if i == index else i - (i > index) for i in range(len(path))}
-        del path[index]
-        self._push("Remove stage", after, structural=True, moved=moved)
+        if (edit := stage_removed(self._raw, index)) is not None:
+            self._push("Remove stage", edit[0], structural=True, moved=edit[1])
 
     def move_stage(self, index: int, delta: int) -> int:
         """Move a stage up (-1) or down (+1) the restore order; returns its new index."""
-        after = copy.deepcopy(self._raw)
-        path = after.get("path") or []
-        new = index + delta
-        if not (0 <= index < len(path) and 0 <= new < len(path)):
+        if (edit := stage_moved(self._raw, index, delta)) is None:
             return index
-        path[index], path[new] = path[new], path[index]
-        moved = {i: i for i in range(len(path))} | {index: new, new: index}
+        after, new, moved = edit
         self._push("Move stage", after, structural=True, moved=moved)
         return new
 
     def apply_catalog_item(self, index: int, item: CatalogItem) -> None:
         """Make a stage a catalog item: its kind and name, and no rate of its own, so the
         scenario takes the catalog's figure (and derate, compression) visibly."""
-        changes: dict[str, Any] = {
-            f"path[{index}].kind": item.kind,
-            f"path[{index}].name": item.name,
-        }
-        for key in ("rate", "efficiency", "hw_compression", "max_rate", "backup_rate"):
-            changes[f"path[{index}].{key}"] = None
-        if item.kind != "storage_write":
-            changes[f"path[{index}].write_factor"] = None
-        self.set_values(changes, f"Use {item.name} from the catalog")
+        self.set_values(catalog_item_changes(index, item), f"Use {item.name} from the catalog")
 
     def _push(
         self,
@@ -491,26 +474,12 @@ class ScenarioDocument(QObject):
             scenario = load_scenario(p, catalog=self.catalog)
             raw = copy.deepcopy(dict(scenario.raw))
         except ScenarioError as exc:
-            raw = self._salvage(p, exc)
+            raw = salvage_raw(p, exc)
             log.warning("opened %s with errors: %s", p, exc)
         self._copy_of = p.name if as_copy else None
         # The file's text: Save keeps its layout, the ledger its comments (a copy too).
         self._install(raw, None if as_copy else p, layout_text=_read_text(p))
         log.info("opened %s%s", p, " as an untitled copy" if as_copy else "")
-
-    @staticmethod
-    def _salvage(path: Path, exc: ScenarioError) -> dict[str, Any]:
-        try:  # bounded, regular files only: a FIFO or /dev/zero was refused, not read
-            data = read_limited(path, MAX_SCENARIO_BYTES, "scenario file")
-            doc = tomllib.loads(data.decode("utf-8-sig"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
-            raise exc from None
-        sections_ok = all(isinstance(doc.get(s, {}), dict) for s in SECTIONS)
-        path_doc = doc.get("path", [])
-        path_ok = isinstance(path_doc, list) and all(isinstance(s, dict) for s in path_doc)
-        if not (sections_ok and path_ok):
-            raise exc
-        return doc
 
     def open_text(self, text: str, origin: StoreOrigin) -> None:
         """Open a scenario text from the store. Like `open`, a text that is TOML but no
@@ -609,3 +578,19 @@ def _read_text(path: Path) -> str | None:
         return path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError):
         return None
+
+
+def salvage_raw(path: Path, exc: ScenarioError) -> dict[str, Any]:
+    """A scenario file that is TOML with the scenario's shape, though it does not validate
+    (it opens with its errors marked); anything else raises `exc`."""
+    try:  # bounded, regular files only: a FIFO or /dev/zero was refused, not read
+        data = read_limited(path, MAX_SCENARIO_BYTES, "scenario file")
+        doc = tomllib.loads(data.decode("utf-8-sig"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        raise exc from None
+    sections_ok = all(isinstance(doc.get(s, {}), dict) for s in SECTIONS)
+    path_doc = doc.get("path", [])
+    path_ok = isinstance(path_doc, list) and all(isinstance(s, dict) for s in path_doc)
+    if not (sections_ok and path_ok):
+        raise exc
+    return doc

@@ -1,11 +1,12 @@
 """The *What it takes* view (DESIGN §8): what to buy or change, and what it costs.
 
-A self-contained panel fed a `Plan`, registered with the window's result tabs by
-`register_what_it_takes(window)`. When the plan misses or is at risk it computes, in a
-worker, `core.fix.what_it_takes` — the frontier of cost against worst-case recovery time
-and the cheapest set of changes that meets every target — and lists each point's changes
-in a DBA's words. *Apply* makes one point's changes as one undoable step; prices are set
-from the panel (kept in the store) and the answer is recomputed.
+A self-contained panel fed a `Plan`, registered as a result view (`shell/registry.py`;
+its tab is flagged while the plan misses or is at risk). When the plan misses or is at
+risk it computes, in a worker, `core.fix.what_it_takes` — the frontier of cost against
+worst-case recovery time and the cheapest set of changes that meets every target — and
+lists each point's changes in a DBA's words. *Apply* makes one point's changes as one
+undoable step; prices are set from the panel (kept in the store) and the answer is
+recomputed.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from .models.fix_table_model import (
     PriceRow,
     PriceTableModel,
 )
+from .shell.registry import View, register
 from .tables import read_only_table
 from .theme import VERDICT_COLORS, VERDICT_WORDS
 from .workers import TaskRunner
@@ -386,28 +388,16 @@ class WhatItTakesPanel(QWidget):
         self.set_price(row.kind, row.name, amount)
 
 
-def register_what_it_takes(window: Any) -> None:
-    """Add the view to the window's result tabs, and flag its tab whenever the plan misses
-    or is at risk (the view itself computes only when shown)."""
-    tabs = window.results
-    index = tabs.add_view(
-        VIEW_NAME,
-        TITLE,
-        lambda: WhatItTakesPanel(window.doc, getattr(window, "store_service", None)),
-        tip="What to buy or change to meet every target, and what it costs",
-    )
-
-    def flag(plan: object) -> None:
-        missing = isinstance(plan, Plan) and plan.verdict != "meets"
-        tabs.setTabText(index, f"{TITLE} ●" if missing else TITLE)
-        tabs.setTabToolTip(
-            index,
-            "The plan misses or is at risk: see what it takes to meet every target"
-            if missing
-            else "What to buy or change to meet every target, and what it costs",
-        )
-
-    window.doc.plan_changed.connect(flag)
+def attention(plan: object) -> str | None:
+    """Why the tab is flagged: the plan misses or is at risk (None: it is not)."""
+    if isinstance(plan, Plan) and plan.verdict != "meets":
+        return "The plan misses or is at risk: see what it takes to meet every target"
+    return None
 
 
-__all__ = ["WhatItTakesPanel", "format_money", "register_what_it_takes"]
+register(View(VIEW_NAME, TITLE, lambda host: WhatItTakesPanel(host.doc, host.store_service),
+              order=70, tip="What to buy or change to meet every target, and what it costs",
+              flag=attention, help=TITLE))  # fmt: skip
+
+
+__all__ = ["WhatItTakesPanel", "attention", "format_money"]

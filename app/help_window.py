@@ -2,7 +2,8 @@
 
 The pages come from the installed package (`core.paths.docs_dir`, importlib.resources),
 so the guide works the same from a clone, a wheel and a frozen bundle, offline. F1 opens
-the section of the guide about the result view on screen (context help).
+the section of the guide about the result view on screen (context help: the heading a
+view registers as its `help`, `shell/registry.py`).
 """
 
 from __future__ import annotations
@@ -23,17 +24,6 @@ from rtoplanner.core.errors import CoreError
 from rtoplanner.core.paths import docs_dir
 
 GUIDE = "guide.md"
-
-VIEW_TOPICS = {
-    "timeline": "Timeline",
-    "path": "Path",
-    "backups": "Backups",
-    "cycle": "Cycle",
-    "rpo": "RPO and growth",
-    "confidence": "Confidence",
-    "fix": "What it takes",
-}
-"""Result view → the heading of its section in guide.md (others open the guide's top)."""
 
 PAGES = (
     ("User guide", GUIDE),

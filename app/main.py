@@ -21,7 +21,7 @@ def make_app(argv: list[str] | None = None):
         crash.install()  # log file, crash dialog, Qt messages into the log
         app = QApplication(argv if argv is not None else [sys.argv[0]])
         desktop.apply_identity(app)  # names, desktop file name, icon
-        from .main_window import app_version
+        from .shell.commands import app_version
         from .theme import follow_system_palette
 
         app.setApplicationVersion(app_version())

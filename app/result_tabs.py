@@ -1,11 +1,12 @@
 """The result views' tab widget: a registry of panel factories, built on first view.
 
-A view joins the window with one line in `MainWindow.__init__`:
+The window adds the views registered with `Place.TAB` (`shell/registry.py`); by hand:
 
-    self.results.add_view("rpo", "RPO and growth", RpoGrowthPanel, tip="… (Ctrl+5)")
+    tabs.add_view("rpo", "RPO and growth", RpoGrowthPanel, tip="…", needs={Need.PLAN})
 
-where the factory is anything that returns a panel following the `PlanPanel` protocol
-(`set_plan`, `set_binary`, `apply_theme`, `needs_full_plan`). Until a view is first
+where the factory is anything that returns a panel with what its `needs` call
+(`set_plan`, `set_binary`, `apply_theme`; the plots follow the `PlanPanel` protocol,
+which has all three and `needs_full_plan`). Until a view is first
 shown its tab holds an empty page, so start-up pays for one plot, not all of them, and a
 new plan redraws only the view on screen: the others are marked stale and catch up when
 they are shown or asked for (`panel(name)`).
@@ -20,6 +21,8 @@ from typing import Any
 
 from PySide6.QtCore import Slot
 from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
+
+from .shell.registry import ALL_NEEDS, Need
 
 
 def lazy(module: str, name: str, *args: Any) -> Callable[[], Any]:
@@ -38,6 +41,8 @@ class _View:
     title: str
     factory: Callable[[], Any]
     page: QWidget
+    tip: str = ""
+    needs: frozenset[Need] = ALL_NEEDS
     panel: Any = None
     stale: bool = field(default=False)
 
@@ -54,7 +59,15 @@ class ResultTabs(QTabWidget):
 
     # ------------------------------------------------------------------ registry
 
-    def add_view(self, name: str, title: str, factory: Callable[[], Any], *, tip: str = "") -> int:
+    def add_view(
+        self,
+        name: str,
+        title: str,
+        factory: Callable[[], Any],
+        *,
+        tip: str = "",
+        needs: frozenset[Need] = ALL_NEEDS,
+    ) -> int:
         """Register a view; its panel is built the first time it is shown."""
         if name in self._views:
             raise ValueError(f"a result view named {name!r} is already registered")
@@ -62,7 +75,7 @@ class ResultTabs(QTabWidget):
         page.setObjectName(f"view_{name}")
         layout = QVBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
-        self._views[name] = _View(name, title, factory, page)
+        self._views[name] = _View(name, title, factory, page, tip, frozenset(needs))
         index = self.addTab(page, title)
         if tip:
             self.setTabToolTip(index, tip)
@@ -97,6 +110,13 @@ class ResultTabs(QTabWidget):
     def show_view(self, name: str) -> None:
         self.setCurrentWidget(self._views[name].page)
 
+    def set_flag(self, name: str, reason: str | None) -> None:
+        """Flag a view's tab ("title ●", `reason` as its tooltip), or unflag it (None)."""
+        view = self._views[name]
+        index = self.indexOf(view.page)
+        self.setTabText(index, f"{view.title} ●" if reason else view.title)
+        self.setTabToolTip(index, reason or view.tip)
+
     # ------------------------------------------------------------------ plan dispatch
 
     def set_plan(self, plan: Any) -> None:
@@ -104,7 +124,7 @@ class ResultTabs(QTabWidget):
         self._plan = plan
         current = self.currentWidget()
         for view in self._views.values():
-            if view.panel is None:
+            if view.panel is None or Need.PLAN not in view.needs:
                 continue
             if view.page is current:
                 view.panel.set_plan(plan)
@@ -114,11 +134,11 @@ class ResultTabs(QTabWidget):
 
     def set_binary(self, binary: bool) -> None:
         self._binary = binary
-        for panel in self.built_panels():
+        for panel in self._built(Need.BINARY):
             panel.set_binary(binary)
 
     def apply_theme(self) -> None:
-        for panel in self.built_panels():
+        for panel in self._built(Need.THEME):
             panel.apply_theme()
 
     def shutdown(self) -> None:
@@ -129,6 +149,9 @@ class ResultTabs(QTabWidget):
                 stop()
 
     # ------------------------------------------------------------------ internals
+
+    def _built(self, need: Need) -> Iterator[Any]:
+        return (v.panel for v in self._views.values() if v.panel is not None and need in v.needs)
 
     def _view_at(self, index: int) -> _View | None:
         page = self.widget(index)
@@ -147,9 +170,10 @@ class ResultTabs(QTabWidget):
             return
         panel = view.factory()
         view.panel = panel
-        panel.set_binary(self._binary)
+        if Need.BINARY in view.needs:
+            panel.set_binary(self._binary)
         view.page.layout().addWidget(panel)
-        view.stale = self._plan is not None
+        view.stale = self._plan is not None and Need.PLAN in view.needs
 
     def _catch_up(self, view: _View) -> None:
         if view.stale and self._plan is not None:

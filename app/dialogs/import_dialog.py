@@ -677,16 +677,7 @@ class ImportDialog(QDialog):
             self.db_combo.addItem(w.label, w)
         self.db_combo.blockSignals(False)
         self._select_database(self._default_database())
-        failed = sum(1 for f in run.files if not f.ok)
-        read = len(run.files) - failed
-        parts = [f"{read} of {run.total_files} file{'s' if run.total_files != 1 else ''} read"]
-        if run.stored:
-            imported = sum(1 for f in run.files if f.status == "imported")
-            dups = sum(1 for f in run.files if f.status == "duplicate")
-            parts.append(f"{imported} imported, {dups} already in the store")
-        if failed:
-            parts.append(f"{failed} not read (see Notes)")
-        text = "; ".join(parts)
+        text = run_summary(run)
         log.info("import: %s", text)
         if run.stopped:
             text = "Stopped: " + text
@@ -789,14 +780,7 @@ class ImportDialog(QDialog):
         if result is None:
             self.apply_label.setText(f"<i>{why}</i>" if why else "")
             return
-        lines = []
-        for v in result.values:
-            before = v.previous if v.previous is not None else "not set"
-            shown = v.value
-            if v.key == "database.redo_rate":
-                shown += f" ({format_rate(parse_rate(v.value), binary=self.binary)})"
-            lines.append(f"<b>{v.key}</b>: {before} → <b>{shown}</b> <i>({v.provenance})</i>")
-        lines += [f"⚠ {n}" for n in result.notes]
+        lines = preview_lines(result, self.binary)
         if self.doc.errors:
             lines.append(
                 "The scenario has input errors: the values are checked against its last "
@@ -811,21 +795,8 @@ class ImportDialog(QDialog):
         if result is None:
             self.apply_label.setText(f"<i>{why}</i>")
             return False
-        changes: dict[str, Any] = {}
-        new_raw = result.scenario.raw
         binary = bool(getattr(self.parent(), "binary", False))
-        for v in result.values:
-            section, _, key = v.key.partition(".")
-            value = (new_raw.get(section) or {}).get(key)
-            spec = spec_for_key(v.key)
-            if spec is not None and spec.kind == "rate" and isinstance(value, str):
-                # As the user reads rates (their units, four figures), not "1207.6 B/s".
-                value = format_rate(parse_rate(value), binary=binary, sig=4)
-            changes[v.key] = value
-        old_prov = self.doc.raw.get("provenance") or {}
-        for key, text in (new_raw.get("provenance") or {}).items():
-            if old_prov.get(key) != text:
-                changes[f"provenance.{key}"] = text
+        changes = workload_changes(result, self.doc.raw.get("provenance") or {}, binary)
         name = result.workload.db_name or str(result.workload.dbid)
         self.doc.set_values(changes, f"Apply workload from {name}")
         self.doc.recompute_now()
@@ -868,3 +839,48 @@ def local_paths(mime: Any) -> list[str]:
     if not mime.hasUrls():
         return []
     return [u.toLocalFile() for u in mime.urls() if u.isLocalFile()]
+
+
+def run_summary(run: ImportRun) -> str:
+    """ "3 of 4 files read; 2 imported, 1 already in the store; 1 not read (see Notes)"."""
+    failed = sum(1 for f in run.files if not f.ok)
+    read = len(run.files) - failed
+    parts = [f"{read} of {run.total_files} file{'s' if run.total_files != 1 else ''} read"]
+    if run.stored:
+        imported = sum(1 for f in run.files if f.status == "imported")
+        dups = sum(1 for f in run.files if f.status == "duplicate")
+        parts.append(f"{imported} imported, {dups} already in the store")
+    if failed:
+        parts.append(f"{failed} not read (see Notes)")
+    return "; ".join(parts)
+
+
+def preview_lines(result: Any, binary: bool) -> list[str]:
+    """What Apply would change (key: before → after, and where it comes from), and the
+    core's notes on it."""
+    lines = []
+    for v in result.values:
+        before = v.previous if v.previous is not None else "not set"
+        shown = v.value
+        if v.key == "database.redo_rate":
+            shown += f" ({format_rate(parse_rate(v.value), binary=binary)})"
+        lines.append(f"<b>{v.key}</b>: {before} → <b>{shown}</b> <i>({v.provenance})</i>")
+    return lines + [f"⚠ {n}" for n in result.notes]
+
+
+def workload_changes(result: Any, old_provenance: dict, binary: bool) -> dict[str, Any]:
+    """The document's values that applying `result` sets: the figures, as the user reads
+    rates (their units, four figures, not "1207.6 B/s"), and the provenance that changed."""
+    changes: dict[str, Any] = {}
+    new_raw = result.scenario.raw
+    for v in result.values:
+        section, _, key = v.key.partition(".")
+        value = (new_raw.get(section) or {}).get(key)
+        spec = spec_for_key(v.key)
+        if spec is not None and spec.kind == "rate" and isinstance(value, str):
+            value = format_rate(parse_rate(value), binary=binary, sig=4)
+        changes[v.key] = value
+    for key, text in (new_raw.get("provenance") or {}).items():
+        if old_provenance.get(key) != text:
+            changes[f"provenance.{key}"] = text
+    return changes

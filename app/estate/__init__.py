@@ -1,8 +1,9 @@
 """The Estate window and its registration with the main window (DESIGN §9).
 
-`install_estate(main_window)` adds File › Open Estate… and View › Estate…, opens
-estate windows over the main window's catalog and store (with Keep Version… and Stored
-Estates…, `estate_store.py`), and opens a database's own plan in the main window when
+`EstateWindows` is registered as a window view (`shell/registry.py`) with File › Open
+Estate… and View › Estate… (the main window's `estates`); it opens estate windows over
+the main window's catalog and store (with Keep Version… and Stored Estates…,
+`estate_store.py`), and opens a database's own plan in the main window when
 the estate window asks.
 """
 
@@ -12,11 +13,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Slot
-from PySide6.QtGui import QAction
 
 from rtoplanner.core.errors import CoreError
 from rtoplanner.core.fix.prices import PriceBook, price_book
 from rtoplanner.core.scenario import Scenario
+
+from ..shell.registry import Command, Place, View, register
 
 if TYPE_CHECKING:  # the window (and the report code it uses) loads when first opened
     from .estate_window import EstateWindow
@@ -31,18 +33,6 @@ class EstateWindows(QObject):
         super().__init__(main)
         self.main = main
         self.windows: list[EstateWindow] = []
-        self.open_action = QAction("Open &Estate…", main)
-        self.open_action.setToolTip("Open an estate file: many databases after a site loss")
-        self.open_action.triggered.connect(self.open_dialog)
-        self.view_action = QAction("&Estate…", main)
-        self.view_action.setShortcut("Ctrl+Shift+E")
-        self.view_action.setToolTip(
-            "When is each database open after a site loss, on shared drives and links"
-        )
-        self.view_action.triggered.connect(self.show_window)
-        menus = {a.text(): a.menu() for a in main.menuBar().actions() if a.menu()}
-        menus["&File"].insertAction(main.import_action, self.open_action)
-        menus["&View"].addAction(self.view_action)
 
     def resolve(self, name: str) -> Scenario:
         """A stored scenario by name (an estate's `scenario = "NAME"`)."""
@@ -107,8 +97,12 @@ class EstateWindows(QObject):
             window.close()
 
 
-def install_estate(main: Any) -> EstateWindows:
-    return EstateWindows(main)
+register(View("estate", "Estate", EstateWindows, Place.WINDOW, order=130, attr="estates",
+              commands=(
+    Command("File", "io", "Open &Estate…", "open_dialog",
+            tip="Open an estate file: many databases after a site loss"),
+    Command("View", "windows", "&Estate…", "show_window", shortcut="Ctrl+Shift+E",
+            tip="When is each database open after a site loss, on shared drives and links"),
+)))  # fmt: skip
 
-
-__all__ = ["EstateWindow", "EstateWindows", "install_estate"]
+__all__ = ["EstateWindow", "EstateWindows"]

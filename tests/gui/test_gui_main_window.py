@@ -260,7 +260,7 @@ def test_result_views_say_what_limits_and_when_it_breaks(window):
 def test_about_names_the_versions(window):
     from PySide6 import __version__ as pyside
 
-    from rtoplanner.app.main_window import about_text
+    from rtoplanner.app.shell.commands import about_text
 
     text = about_text()
     assert pyside in text and "pyqtgraph" in text and "Engine" in text

@@ -1,0 +1,150 @@
+"""The verdict above the result views, and the status bar's verdict, units and busy note."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtWidgets import QLabel, QStatusBar
+
+from rtoplanner.core.decisive import banner_tooltip, decisive_assumptions
+from rtoplanner.core.engine.verdict import phase_sentence
+from rtoplanner.core.plan import Plan
+from rtoplanner.core.units import format_duration
+
+from ..theme import VERDICT_COLORS, VERDICT_WORDS
+
+BUSY_AFTER_MS = 300
+"""The full plan usually takes ~15 ms: say "computing" only when it lasts (STYLE §5), or
+the status bar would flicker with every keystroke."""
+
+
+class VerdictBanner(QLabel):
+    """The answer first: verdict, worst-case recovery, RTO and margin, in colour."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("verdict_banner")
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setWordWrap(True)
+        self.setMargin(8)
+        font = self.font()
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self.setFont(font)
+        self.verdict = ""
+        self.errors: dict[str, str] = {}
+        self.plan: Plan | None = None
+
+    def show_plan(self, plan: Plan | None, errors: dict[str, str]) -> None:
+        self.plan = plan
+        self.errors = errors
+        parts = []
+        if plan is not None:
+            parts += self._plan_lines(plan)
+            self.verdict = plan.verdict
+            bg = VERDICT_COLORS[plan.verdict]
+            self.setToolTip(banner_tooltip(plan))
+        else:
+            self.verdict = ""
+            bg = VERDICT_COLORS["at_risk"]
+        if errors:
+            parts.append(self._error_line(errors, plan is not None))
+        self.setText("<br>".join(parts) or "No plan yet")
+        self.setStyleSheet(
+            f"#verdict_banner {{ border-left: 6px solid {bg}; background: palette(base); }}"
+        )
+
+    @staticmethod
+    def _error_line(errors: dict[str, str], has_plan: bool) -> str:
+        n = len(errors)
+        first_key, first = next(iter(errors.items()))
+        where = f"{first_key}: " if first_key else ""
+        if len(first) > 90:  # the field itself shows the whole reason
+            first = first[:88].rstrip() + "…"
+        return (
+            f"<span style='color:{VERDICT_COLORS['misses']}'>⚠ {n} input error"
+            f"{'s' if n > 1 else ''} ({where}{first})"
+            + (" — showing the last valid plan" if has_plan else "")
+            + "</span>"
+        )
+
+    @staticmethod
+    def _plan_lines(plan: Plan) -> list[str]:
+        """The headline verdict and what decides it, then the recovery and its phase."""
+        rec = plan.recovery
+        check = plan.deciding
+        color = VERDICT_COLORS[check.verdict]
+        lines = [
+            f"<b style='color:{color}'>{VERDICT_WORDS[check.verdict]}</b> — decided by "
+            f"<b>{html.escape(check.sentence())}</b>"
+        ]
+        word = "margin" if rec.margin_s >= 0 else "over by"
+        rec_color = VERDICT_COLORS[rec.verdict]
+        lines.append(
+            f"Recovery <b style='color:{rec_color}'>{VERDICT_WORDS[rec.verdict].lower()}</b> "
+            f"the RTO of <b>{format_duration(rec.rto_s)}</b> — worst case "
+            f"<b>{format_duration(rec.total_s)}</b>, {word} "
+            f"<b>{format_duration(abs(rec.margin_s))}</b>; "
+            f"{html.escape(phase_sentence(rec))}"
+        )
+        said = []
+        if n := len(decisive_assumptions(plan)):
+            said.append(f"{n} default{'s' if n > 1 else ''} that decide{'' if n > 1 else 's'}")
+        if n := len(plan.notes):
+            said.append(f"{n} note{'s' if n > 1 else ''}")
+        if said:
+            said_text = " and ".join(said)
+            lines[0] += f" <span style='color:gray'>· {said_text} (point here to read)</span>"
+        return lines
+
+
+class StatusParts(QObject):
+    """The status bar's permanent parts: "computing…" when it lasts, the units, the
+    verdict."""
+
+    def __init__(self, bar: QStatusBar) -> None:
+        super().__init__(bar)
+        self.busy_label = QLabel("")
+        self._busy_timer = QTimer(self)
+        self._busy_timer.setSingleShot(True)
+        self._busy_timer.setInterval(BUSY_AFTER_MS)
+        self._busy_timer.timeout.connect(self._show_busy)
+        self.units_label = QLabel()
+        self.verdict_label = QLabel()
+        self.verdict_label.setObjectName("status_verdict")
+        self.verdict_label.setTextFormat(Qt.TextFormat.RichText)
+        for label in (self.busy_label, self.units_label, self.verdict_label):
+            bar.addPermanentWidget(label)
+
+    def set_busy(self, busy: bool) -> None:
+        if busy:
+            self._busy_timer.start()
+        else:
+            self._busy_timer.stop()
+            self.busy_label.setText("")
+
+    def _show_busy(self) -> None:
+        self.busy_label.setText("computing cycle and growth…")
+
+    def set_units(self, binary: bool) -> None:
+        self.units_label.setText("binary units (TiB)" if binary else "decimal units (TB)")
+        self.units_label.setToolTip(
+            "Results use TiB = 2^40 bytes" if binary else "Results use TB = 10^12 bytes"
+        )
+
+    def set_verdict(self, plan: Plan | None, stale: bool) -> None:
+        """The deciding verdict and the recovery against its RTO ("last valid plan" when
+        the inputs have errors)."""
+        if plan is None:
+            self.verdict_label.setText("no plan")
+            return
+        rec = plan.recovery
+        check = plan.deciding
+        color = VERDICT_COLORS[check.verdict]
+        decided = "" if check.name == "recovery" else f" ({check.title})"
+        self.verdict_label.setText(
+            f"<b style='color:{color}'>{VERDICT_WORDS[check.verdict]}</b>{decided} · recovery "
+            f"{format_duration(rec.total_s)} of {format_duration(rec.rto_s)}"
+            + (" (last valid plan)" if stale else "")
+        )
+        self.verdict_label.setToolTip(banner_tooltip(plan))
