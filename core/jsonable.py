@@ -10,6 +10,8 @@ from datetime import date, datetime
 from pathlib import PurePath
 from typing import Any
 
+from .errors import CoreError
+
 
 def json_ready(obj: Any) -> Any:
     """Dataclasses become dicts (recursively), dates ISO 8601 strings, tuples lists,
@@ -38,6 +40,28 @@ def finite(obj: Any) -> Any:
     if isinstance(obj, list | tuple):
         return [finite(v) for v in obj]
     return obj
+
+
+class NonFiniteError(CoreError, ValueError):
+    """A figure meant for JSON is NaN or infinite: never written (it is not JSON, and a
+    null in its place would be a silently wrong figure)."""
+
+
+def refuse_nonfinite(obj: Any, where: str = "") -> None:
+    """Raise NonFiniteError naming the first NaN or infinite float in plain data (dicts,
+    lists, tuples), by its path (`failure_time.worst.max_s`)."""
+    if isinstance(obj, float):
+        if not math.isfinite(obj):
+            raise NonFiniteError(
+                f"{where or 'a value'} is {obj!r}: refusing to write it as JSON",
+                hint="please report it with the scenario (set RTOPLANNER_DEBUG=1 for details)",
+            )
+    elif isinstance(obj, Mapping):
+        for k, v in obj.items():
+            refuse_nonfinite(v, f"{where}.{k}" if where else str(k))
+    elif isinstance(obj, list | tuple):
+        for i, v in enumerate(obj):
+            refuse_nonfinite(v, f"{where}[{i}]")
 
 
 def dumps_json(obj: Any, *, indent: int | None = 2) -> str:

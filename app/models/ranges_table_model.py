@@ -16,12 +16,8 @@ from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from rtoplanner.core.scenario import Scenario
-from rtoplanner.core.uncertainty.inputs import (
-    PROVENANCE_WORDS,
-    UncertainInput,
-    describe_value,
-    range_problem,
-)
+from rtoplanner.core.uncertainty.inputs import UncertainInput, describe_value, range_problem
+from rtoplanner.core.uncertainty.words import origin_words
 
 from .row_table_model import RIGHT_ALIGNED, RowTableModel, bold_font
 
@@ -39,9 +35,9 @@ HEADER_TIPS = {
     "(absolute ends). Type to change it; empty it to go back to the default",
     COL_LOW: "The low end of the range",
     COL_HIGH: "The high end of the range",
-    COL_FROM: "Where the range comes from: the scenario's [uncertainty] table, else a default "
-    "by where the figure came from (measured ±10 %, catalog −30 %..+0 %, unverified catalog "
-    "−50 %..+10 %, typed ±0)",
+    COL_FROM: "Where the range comes from: the scenario's [uncertainty] table, else the "
+    "figure's provenance (exact ±0, measured ±10 %, a catalog figure or class default its "
+    "prior from published measurements, an estimate ±25 %)",
 }
 KeyRole = Qt.ItemDataRole.UserRole + 1
 """The row's canonical key (`path[0].rate`)."""
@@ -50,12 +46,8 @@ SetRange = Callable[[str, str | None], None]
 
 
 def origin_text(item: UncertainInput) -> str:
-    """Where a row's range came from, in words."""
-    if item.origin == "uncertainty":
-        return (
-            f"[uncertainty]; default {item.default_range} ({PROVENANCE_WORDS[item.default_origin]})"
-        )
-    return f"{PROVENANCE_WORDS[item.origin]} (default)"
+    """Where a row's range came from, in words (the same words as the terminal's)."""
+    return origin_words(item)
 
 
 class RangesTableModel(RowTableModel[UncertainInput]):

@@ -5,9 +5,9 @@ decide it."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
+from ..jsonable import dumps_json, refuse_nonfinite
 from ..scenario import load_scenario
 from ..units import format_duration
 
@@ -64,8 +64,9 @@ def run(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario, catalog=catalog)
     result = run_risk(scenario, trials=args.trials, seed=args.seed, catalog=catalog)
     if args.json:
-        json.dump(risk_to_json(result), sys.stdout, indent=2)
-        sys.stdout.write("\n")
+        out = risk_to_json(result)
+        refuse_nonfinite(out)
+        sys.stdout.write(dumps_json(out) + "\n")
     else:
         sys.stdout.write(render_text(result))
     return 0

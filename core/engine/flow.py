@@ -127,7 +127,7 @@ def assigned_time(
     it starts last and runs alone at the end (the ramp-down)."""
     first = channel_init_s + divide(loads.first, alone_Bps)
     last = loads.channels * channel_init_s + divide(loads.rest, alone_Bps)
-    if cartridge_s > 0 and all_true(isfinite(cartridge_bytes)):
+    if any_true(cartridge_s > 0) and all_true(isfinite(cartridge_bytes)):
         first = first + cartridge_time(loads.first, cartridge_bytes, cartridge_s)
         last = last + cartridge_time(loads.rest, cartridge_bytes, cartridge_s)
     return first, last
@@ -136,7 +136,7 @@ def assigned_time(
 def cartridge_time(load_bytes: Number, cartridge_bytes: Number, cartridge_s: float) -> Number:
     """Load + locate a channel pays for the tape cartridges its load spans:
     ⌈load ÷ cartridge⌉ × h (0 without cartridges). Floats or arrays."""
-    if cartridge_s <= 0 or not all_true(isfinite(cartridge_bytes)):
+    if not any_true(cartridge_s > 0) or not all_true(isfinite(cartridge_bytes)):
         return 0.0 * load_bytes
     return ceil(divide(load_bytes, cartridge_bytes)) * cartridge_s
 

@@ -283,7 +283,10 @@ def _cartridges(scenario: Scenario, direction: str) -> tuple[float, float]:
         return math.inf, 0.0
     ratio = scenario.backup.compression_ratio
     for st in scenario.path:
-        if st.kind == "tape_drive" and st.capacity_bytes and (st.load_s or st.locate_s):
+        # Whether the drive has mechanics is the scenario's shape; their times may be
+        # draws (arrays of one value per trial) in a Monte Carlo run.
+        mechanics = first(st.load_s) or first(st.locate_s)
+        if st.kind == "tape_drive" and st.capacity_bytes and mechanics:
             per = st.capacity_bytes * where(ratio != 1.0, ratio, st.hw_compression)
             return per, st.load_s + st.locate_s
     return math.inf, 0.0

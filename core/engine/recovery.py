@@ -300,8 +300,8 @@ def _incrementals(tl: _Timeline, state: FailureState) -> None:
         )
     dur, bn, detail = tl.flow(volume, state.largest_incremental_piece_bytes, what)
     restore = tl.add("restore_incremental", dur, volume, bn, detail, n)
-    if not batch and volume <= 0:
-        tl.add("apply_incremental", 0.0, 0.0, "—", "nothing to apply")
+    if not any_true(volume > 0):  # no trial has a level 1 to apply (trials of one array too)
+        tl.add("apply_incremental", 0.0 * volume, 0.0 * volume, "—", "nothing to apply")
         return
     rate = s.recovery.incremental_apply_rate_Bps
     if rate is None or (not is_batch(rate) and not rate):

@@ -135,6 +135,15 @@ class FieldSpec:
     """A quantity the customer decides (a schedule, a configuration): no range."""
     attr: str | None = ""
     """The model attribute the key sets (`size_bytes`); None when it has no plain one."""
+    provenance: str = ""
+    """Where an uncertain figure comes from when the file does not give it: "catalog" (a
+    catalog item's datasheet figure), "default" (a class default), "" (the format's
+    default: nothing stated, not a figure). A typed figure is an estimate unless the
+    `[provenance]` table says otherwise (core/uncertainty/provenance.py)."""
+    prior: str = ""
+    """The prior of the figure as a catalog figure or class default: `kind.figure` of a
+    `[[prior]]` table in data/catalog/ (`redo_apply.rate`); `stage.` is the stage's own
+    kind (`stage.rate`), `default.` a class default outside the catalog."""
 
     def __post_init__(self) -> None:
         words = self.key.replace("_", " ")
@@ -204,6 +213,7 @@ FIELDS: tuple[FieldSpec, ...] = (
                "constant: it stays as measured."),
     # ------------------------------------------------------------------ [backup]
     entry("backup.compression_ratio", "ratio", positive=True, bound=RATIO,
+          provenance="catalog", prior="rman_compression.ratio",
           label="RMAN compression ratio", phrase="RMAN compression ratio",
           unit="data bytes per backup byte", default="1 (the catalog's with a level)",
           help="RMAN compression: data bytes per backup byte (1.0 = uncompressed)."),
@@ -211,7 +221,8 @@ FIELDS: tuple[FieldSpec, ...] = (
           label="RMAN channels", unit="channels",
           help="RMAN channels allocated for restore."),
     entry("backup.channel_init", "duration", bound=SHORT_DURATION,
-          label="Channel start-up, each", phrase="channel start-up",
+          prior="default.backup.channel_init", label="Channel start-up, each",
+          phrase="channel start-up",
           unit="time per channel",
           help="Serial start-up per channel: media manager session, mount, position."),
     entry("backup.section_size", "size", positive=True, bound=FILE_SIZE, policy=True,
@@ -243,7 +254,8 @@ FIELDS: tuple[FieldSpec, ...] = (
           help="RMAN compression level: none, basic, low, medium or high; the ratio and "
                "the per-core CPU rates come from the catalog."),
     entry("backup.job_overhead", "duration", bound=SHORT_DURATION,
-          label="Fixed time per RMAN job", unit="time per RMAN job",
+          prior="default.backup.job_overhead", label="Fixed time per RMAN job",
+          unit="time per RMAN job",
           help="Fixed time per RMAN job and restore phase: media-manager session, "
                "catalog resync (a small tape job pays 2.5-3 min)."),
     entry("backup.block_change_tracking", "bool", label="Block change tracking",
@@ -258,9 +270,11 @@ FIELDS: tuple[FieldSpec, ...] = (
     entry("path[].count", "int", positive=True, bound=COUNT, label="Units", unit="units",
           help="How many units work in parallel."),
     entry("path[].rate", "rate", positive=True, bound=UNIT_RATE, label="Rate of one unit",
+          provenance="catalog", prior="stage.rate",
           default="the catalog item's, by name",
           help="Rate of one unit (datasheet or measured), in what the stage carries."),
     entry("path[].efficiency", "fraction", positive=True, bound=EFFICIENCY,
+          provenance="catalog",
           label="Efficiency", unit="share of the rate", default="1 (the catalog's derate)",
           help="Practical share of the datasheet rate (LTO streams at 85-90 %)."),
     entry("path[].carries", "choice", choices=("backup", "data"), label="Carries",
@@ -270,9 +284,11 @@ FIELDS: tuple[FieldSpec, ...] = (
           default="true for tape_drive",
           help="Each unit serves one channel at a time (tape drives do)."),
     entry("path[].hw_compression", "ratio", positive=True, bound=RATIO,
+          provenance="catalog", prior="tape_drive.hw_compression",
           label="Drive compression", unit="data bytes per tape byte",
           help="Tape drive compression ratio on uncompressed data."),
     entry("path[].max_rate", "rate", positive=True, bound=UNIT_RATE, label="Rate ceiling",
+          provenance="catalog",
           help="Ceiling of one unit whatever the compression, e.g. a tape drive's host "
                "interface (LTO-9 on 8 Gb FC: 750 MB/s)."),
     entry("path[].backup_rate", "rate", positive=True, bound=UNIT_RATE, policy=True,
@@ -301,6 +317,7 @@ FIELDS: tuple[FieldSpec, ...] = (
           unit="time per backup",
           help="Fixed time per incremental backup applied (catalog, open, close)."),
     entry("recovery.redo_apply_rate", "rate", positive=True, bound=UNIT_RATE,
+          provenance="default", prior="redo_apply.rate",
           label="Redo apply rate", phrase="redo apply rate", unit="redo bytes/s",
           default="the catalog's for the workload class",
           help="Media recovery rate (V$RECOVERY_PROGRESS 'Average Apply Rate')."),

@@ -448,6 +448,10 @@ def scenario_from_mapping(
         from ..uncertainty.inputs import check_uncertainty  # it needs the stages' names
 
         check_uncertainty(scenario, loader.source, loader.lines)
+    if prov:
+        from ..uncertainty.inputs import check_provenance
+
+        check_provenance(scenario, loader.source, loader.lines, catalog)
     return scenario
 
 

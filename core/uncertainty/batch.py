@@ -29,7 +29,19 @@ def recovery_totals(
     """Recovery total (s) per trial, with the inputs at `values` and the failure at
     `failure_s` since the level 0 (None: the worst instant of the cycle)."""
     trials = apply_values(scenario, values)
-    return np.atleast_1d(np.asarray(engine_totals(trials, failure_s), dtype=float))
+    totals = np.asarray(engine_totals(trials, failure_s), dtype=float)
+    return _per_trial(totals, values, failure_s)
+
+
+def _per_trial(
+    totals: np.ndarray, values: Mapping[Target, np.ndarray], failure_s: np.ndarray | None
+) -> np.ndarray:
+    """One total per trial, even when no varied figure reaches the total (the engine
+    then gives one number for all of them)."""
+    sizes = [np.size(v) for v in values.values()]
+    if failure_s is not None:
+        sizes.append(np.size(failure_s))
+    return np.array(np.broadcast_to(np.atleast_1d(totals), (max(sizes, default=1),)))
 
 
 def worst_and_uniform(
@@ -37,7 +49,8 @@ def worst_and_uniform(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Totals per trial at the worst instant and at `failure_s`, in one engine pass."""
     worst, at = engine_worst_and_at(apply_values(scenario, values), failure_s)
-    return np.asarray(worst, dtype=float), np.asarray(at, dtype=float)
+    return (_per_trial(np.asarray(worst, dtype=float), values, failure_s),
+            _per_trial(np.asarray(at, dtype=float), values, failure_s))  # fmt: skip
 
 
 def verdict_codes(totals: np.ndarray, rto_s: float, risk_margin_s: float) -> np.ndarray:

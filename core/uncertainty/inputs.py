@@ -1,34 +1,30 @@
-"""The uncertain inputs of a scenario and their ranges (DESIGN §7, "Inputs").
+"""The uncertain inputs of a scenario and their ranges (DESIGN §7, §10).
 
 Every figure of the model that can be off — a rate, a size, a time, a share, a ratio —
-is an *input* with a range. The range comes from the scenario's `[uncertainty]` table
-when it names the figure, else from where the figure came from (its provenance):
-
-| provenance                                   | default range |
-|----------------------------------------------|---------------|
-| measured (imported, or a `measured` stage)   | ±10 %         |
-| catalog datasheet                            | −30 %..+0 %   |
-| catalog figure marked unverified (⚠)         | −50 %..+10 %  |
-| typed by the user, or a format default       | ±0            |
-
-Datasheets are optimistic, so for a catalog *time* (a load or locate time, an overhead)
-the pessimistic side is the long one and the ends swap: +0 %..+30 % (unverified
-−10 %..+50 %).
+is an *input* with a spread. The spread comes from the scenario's `[uncertainty]` table
+when it names the figure, else from the figure's provenance (`provenance`: exact ±0,
+measured ±10 %, catalog and class defaults their lognormal prior from `priors`, an
+estimate ±25 %). Every end of a range is held to the key's own bounds: a range the user
+writes past them is refused, a default one is cut at them.
 
 Keys are the format's dotted keys (`recovery.redo_apply_rate`, `path[2].rate`); a stage
-may also be named (`path.LTO-4.rate`). Schedules (`backup.level0_every`, …), counts,
-choices and targets are decisions, not measurements: they have no range. This module is
-numpy-free; `apply_values` works on floats and arrays alike.
+may also be named (`path.LTO-4.rate`). Figures the catalog adds have keys of their own
+(`path[0].load_time`, `backup.compress_rate`: `provenance.EXTRA_FIGURES`). Schedules
+(`backup.level0_every`, …), counts, choices and targets are decisions, not measurements:
+they have no range. This module is numpy-free; `apply_values` works on floats and arrays
+alike.
 """
 
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..bounds import Bound
 from ..catalog import Catalog, shipped_catalog
 from ..errors import ScenarioError, UnitError
 from ..scenario import SECTIONS, STAGE_FIELDS, FieldSpec, Scenario
@@ -43,7 +39,19 @@ from ..units import (
     parse_ratio,
     parse_size,
 )
-from .ranges import ZERO, RangeSpec, check_contains, format_relative, parse_range, relative_range
+from .priors import Prior
+from .provenance import (
+    EXTRA_FIGURES,
+    KIND_WORDS,
+    Origin,
+    Provenance,
+    extra_figure,
+    origin_of,
+    parse_provenance,
+    prior_of,
+    stated_by_key,
+)
+from .ranges import ZERO, RangeSpec, check_contains, format_relative, parse_range
 from .result import InputRow
 
 RANGED_KINDS = ("size", "rate", "duration", "fraction", "ratio", "float")
@@ -71,24 +79,8 @@ _SUFFIX = {"size": "_bytes", "rate": "_Bps", "duration": "_s"}
 _STAGE_INDEX = re.compile(r"^path\[(\d+)\]\.(\w+)$")
 _SECTIONS_WITH_INPUTS = ("database", "backup", "recovery")
 
-DEFAULT_RANGES: dict[str, RangeSpec] = {
-    "measured": relative_range(-0.10, 0.10),
-    "catalog": relative_range(-0.30, 0.0),
-    "unverified": relative_range(-0.50, 0.10),
-    "typed": ZERO,
-    "default": ZERO,
-}
-_TIME_DEFAULT_RANGES: dict[str, RangeSpec] = {
-    "catalog": relative_range(0.0, 0.30),
-    "unverified": relative_range(-0.10, 0.50),
-}
-PROVENANCE_WORDS = {
-    "measured": "measured",
-    "catalog": "catalog figure",
-    "unverified": "unverified catalog figure",
-    "typed": "typed in the scenario",
-    "default": "format default",
-}
+PROVENANCE_WORDS = {**KIND_WORDS, "uncertainty": "[uncertainty] table"}
+"""A row's `origin` in words: a provenance kind, or the scenario's `[uncertainty]`."""
 
 _LABELS = {
     "database.size": "database size",
@@ -105,6 +97,10 @@ _LABELS = {
     "recovery.open": "open time",
     "recovery.incremental_size": "incremental size (override)",
     "recovery.redo_volume": "redo volume (override)",
+    "recovery.failover": "failover time",
+    "backup.job_overhead": "overhead per RMAN job",
+    "backup.compress_rate": "compression per core",
+    "backup.decompress_rate": "decompression per core",
 }
 
 
@@ -125,6 +121,9 @@ class UncertainInput(InputRow):
     from) and the `target` it sets in the Scenario."""
 
     target: Target
+    floor: float = 0.0
+    """The key's bounds: no trial draws the figure below `floor` or above `ceiling`."""
+    ceiling: float = math.inf
 
     @property
     def is_zero(self) -> bool:
@@ -173,8 +172,16 @@ def _spec(table: tuple[FieldSpec, ...], name: str) -> FieldSpec | None:
     return next((s for s in table if s.key == name), None)
 
 
-def _attr(obj: Any, spec: FieldSpec) -> str | None:
-    attr = spec.key + _SUFFIX.get(spec.kind, "")
+def _table(section: str) -> tuple[FieldSpec, ...]:
+    """The keys of a section that can hold a figure: the format's, then the figures only
+    the catalog gives (`provenance.EXTRA_FIGURES`)."""
+    base = STAGE_FIELDS if section == "path" else SECTIONS[section]
+    return base + tuple(f.spec for f in EXTRA_FIGURES.get(section, ()))
+
+
+def _attr(obj: Any, spec: FieldSpec, section: str) -> str | None:
+    extra = extra_figure(section, spec.key)
+    attr = extra.attr if extra is not None else spec.key + _SUFFIX.get(spec.kind, "")
     return attr if hasattr(obj, attr) else None
 
 
@@ -216,9 +223,9 @@ def resolve_key(key: str, scenario: Scenario) -> tuple[str, FieldSpec]:
                 f"the path has {n} stage(s); there is no path[{index}]",
                 f"stages are numbered path[0] to path[{n - 1}] in restore order",
             )
-        _field_problem(f"path[{index}]", name, STAGE_FIELDS, _stage_fields())
+        _field_problem(f"path[{index}]", name, _table("path"), _stage_fields())
         _stage_field_problem(scenario, index, name)
-        return f"path[{index}].{name}", _spec(STAGE_FIELDS, name)  # type: ignore[return-value]
+        return f"path[{index}].{name}", _spec(_table("path"), name)  # type: ignore[return-value]
     if key.startswith("path."):
         rest = key[len("path.") :]
         stage_name, dot, name = rest.rpartition(".")
@@ -228,9 +235,9 @@ def resolve_key(key: str, scenario: Scenario) -> tuple[str, FieldSpec]:
                 "write path.NAME.rate (a stage by its name) or path[2].rate (by position)",
             )
         index = _stage_by_name(stage_name, scenario)
-        _field_problem(f"path.{stage_name}", name, STAGE_FIELDS, _stage_fields())
+        _field_problem(f"path.{stage_name}", name, _table("path"), _stage_fields())
         _stage_field_problem(scenario, index, name)
-        return f"path[{index}].{name}", _spec(STAGE_FIELDS, name)  # type: ignore[return-value]
+        return f"path[{index}].{name}", _spec(_table("path"), name)  # type: ignore[return-value]
     section, dot, name = key.partition(".")
     if not dot:
         raise KeyProblem(
@@ -246,7 +253,7 @@ def resolve_key(key: str, scenario: Scenario) -> tuple[str, FieldSpec]:
         hint = f"did you mean '{close[0]}.{name}'?" if close else (
             "sections with figures: database, backup, path, recovery")  # fmt: skip
         raise KeyProblem(f"unknown section '{section}' in '{key}'", hint)
-    table = SECTIONS[section]
+    table = _table(section)
     ranged = [f"{section}.{s.key}" for s in table if _is_ranged(f"{section}.{s.key}", s)]
     _field_problem(section, name, table, ranged)
     return key, _spec(table, name)  # type: ignore[return-value]
@@ -258,6 +265,10 @@ def _stage_field_problem(scenario: Scenario, index: int, name: str) -> None:
         raise KeyProblem(
             f"stage {index} ({st.label}) is a {st.kind}: only tape drives have hardware compression"
         )
+    if name in ("load_time", "locate_time") and st.kind != "tape_drive":
+        raise KeyProblem(
+            f"stage {index} ({st.label}) is a {st.kind}: only tape drives load and locate"
+        )
 
 
 def _is_ranged(dotted: str, spec: FieldSpec) -> bool:
@@ -266,8 +277,9 @@ def _is_ranged(dotted: str, spec: FieldSpec) -> bool:
 
 def _stage_fields() -> list[str]:
     return [
-        s.key for s in STAGE_FIELDS if s.kind in RANGED_KINDS and s.key not in STAGE_POLICY_FIELDS
-    ]
+        s.key for s in _table("path")
+        if s.kind in RANGED_KINDS and s.key not in STAGE_POLICY_FIELDS
+    ]  # fmt: skip
 
 
 def _stage_by_name(name: str, scenario: Scenario) -> int:
@@ -307,67 +319,46 @@ def label_for(key: str, scenario: Scenario) -> str:
     return _LABELS.get(key, key.partition(".")[2].replace("_", " "))
 
 
-# ------------------------------------------------------------------------ provenance
+# ------------------------------------------------------------------------ bounds
 
 
-def _is_unverified(text: str) -> bool:
-    return "⚠" in text or "unverified" in text.lower()
+_SHARE = Bound(0, 1, "a share lies between 0 and 100 %", unit="%")
 
 
-def _catalog_origin(source: str, catalog: Catalog | None, kind: str, name: str | None) -> str:
-    item = catalog.find(kind, name) if catalog is not None and name else None
-    notes = item.notes if item is not None else ""
-    return "unverified" if _is_unverified(source) or _is_unverified(notes) else "catalog"
+def key_bound(spec: FieldSpec) -> Bound:
+    """The bounds every end of a range and every draw of the figure is held to: the
+    key's own (`FieldSpec.bound`), above zero for a figure that must be positive, and
+    0..100 % for a share."""
+    if spec.kind == "fraction" and (spec.bound is None or spec.bound.high is None):
+        low_open = spec.positive or bool(spec.bound and spec.bound.low_open)
+        return Bound(0, 1, _SHARE.why, low_open, "%")
+    bound = spec.bound or Bound(0, None, "")
+    if spec.positive and not bound.low_open and (bound.low or 0) <= 0:
+        why = bound.why or "it must be greater than zero"
+        return Bound(0, bound.high, why, True, bound.unit)
+    return bound
 
 
-_CATALOG_STAGE_KEYS = ("rate", "efficiency", "hw_compression", "max_rate")
+def _clip_ends(low: float, high: float, bound: Bound) -> tuple[float, float]:
+    """A default range's ends cut at the key's bounds (an estimate's +25 % on an
+    efficiency of 90 % stops at 100 %)."""
+    top = math.inf if bound.high is None else bound.high
+    bottom = bound.low or 0.0
+    return min(max(low, bottom), top), min(max(high, bottom), top)
 
 
-def provenance(key: str, scenario: Scenario, catalog: Catalog | None = None) -> tuple[str, str]:
-    """(origin, where in words) of an input's value: "measured", "catalog",
-    "unverified", "typed" or "default"."""
-    if key in scenario.provenance:
-        return "measured", f"imported: {scenario.provenance[key]}"
-    raw = scenario.raw
-    m = _STAGE_INDEX.match(key)
-    if m:
-        i, name = int(m.group(1)), m.group(2)
-        st = scenario.path[i]
-        raw_path = raw.get("path") or []
-        given = raw_path[i].get(name) if i < len(raw_path) else None
-        if st.kind == "measured" and name == "rate":
-            return "measured", "a measured stage (one observed rate for the whole path)"
-        if given is None and st.source.startswith("catalog:") and name in _CATALOG_STAGE_KEYS:
-            source = st.source[len("catalog:") :].strip()
-            if name != "rate":
-                # The datasheet's uncertainty is carried once, by the rate's range.
-                return "typed", f"catalog ({source}); the rate's range covers it"
-            return _catalog_origin(source, catalog, st.kind, st.name), source
-        return ("typed", "typed in the scenario") if given is not None else (
-            "default", "the format's default")  # fmt: skip
-    section, _, name = key.partition(".")
-    given = (raw.get(section) or {}).get(name)
-    if key == "recovery.redo_apply_rate" and given is None:
-        source = scenario.recovery.redo_apply_source
-        if source.startswith("catalog:"):
-            source = source[len("catalog:") :].strip()
-            return _catalog_origin(
-                source, catalog, "redo_apply", scenario.database.workload
-            ), source
-    sources = getattr(getattr(scenario, section, None), "sources", None)
-    if given is None and isinstance(sources, Mapping) and name in sources:
-        # A figure the engine filled in from the catalog (e.g. a suggested overhead).
-        source = str(sources[name]).removeprefix("catalog:").strip()
-        return ("unverified" if _is_unverified(source) else "catalog"), source
-    if given is not None:
-        return "typed", "typed in the scenario"
-    return "default", "the format's default"
-
-
-def default_range(origin: str, kind: str) -> RangeSpec:
-    if kind == "duration" and origin in _TIME_DEFAULT_RANGES:
-        return _TIME_DEFAULT_RANGES[origin]
-    return DEFAULT_RANGES[origin]
+def check_ends(low: float, high: float, spec: FieldSpec) -> None:
+    """UnitError when an end of a written range lies outside the key's bounds."""
+    bound = key_bound(spec)
+    for which, end in (("low", low), ("high", high)):
+        try:
+            bound.check(end, describe_value(spec.kind, end))
+        except UnitError as exc:
+            raise UnitError(
+                f"the {which} end {describe_value(spec.kind, end)} is out of range: "
+                f"{bound.describe()}" + (f" ({bound.why})" if bound.why else ""),
+                hint="keep both ends inside the figure's own bounds",
+            ) from exc
 
 
 # ------------------------------------------------------------------------ the inputs
@@ -378,18 +369,20 @@ def _candidates(scenario: Scenario) -> list[tuple[str, FieldSpec, Target, Any]]:
     out: list[tuple[str, FieldSpec, Target, Any]] = []
     for section in _SECTIONS_WITH_INPUTS:
         obj = getattr(scenario, section)
-        for spec in SECTIONS[section]:
+        for spec in _table(section):
             dotted = f"{section}.{spec.key}"
-            attr = _attr(obj, spec)
+            attr = _attr(obj, spec, section)
             if attr is None or not _is_ranged(dotted, spec):
                 continue
             out.append((dotted, spec, Target(section, None, attr), getattr(obj, attr)))
     for i, st in enumerate(scenario.path):
-        for spec in STAGE_FIELDS:
-            attr = _attr(st, spec)
+        for spec in _table("path"):
+            attr = _attr(st, spec, "path")
             if attr is None or spec.kind not in RANGED_KINDS or spec.key in STAGE_POLICY_FIELDS:
                 continue
-            if spec.key == "hw_compression" and st.kind != "tape_drive":
+            if spec.key in ("hw_compression", "load_time", "locate_time") and (
+                st.kind != "tape_drive"
+            ):
                 continue
             out.append((f"path[{i}].{spec.key}", spec, Target("path", i, attr), getattr(st, attr)))
     return out
@@ -399,6 +392,18 @@ def _number(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     return float(value)
+
+
+def _canonical(scenario: Scenario):
+    """Key → canonical key; a key that names no figure stays as written."""
+
+    def resolve(key: str) -> str:
+        try:
+            return resolve_key(key, scenario)[0]
+        except KeyProblem:
+            return key
+
+    return resolve
 
 
 def parsed_table(scenario: Scenario) -> dict[str, tuple[str, RangeSpec]]:
@@ -411,12 +416,47 @@ def parsed_table(scenario: Scenario) -> dict[str, tuple[str, RangeSpec]]:
     return out
 
 
+def _spread_row(spread: RangeSpec | Prior, value: float, bound: Bound) -> dict[str, Any]:
+    """The distribution fields of a row: triangular ends (a default range cut at the
+    bounds), or a lognormal prior's P10 and P90."""
+    if isinstance(spread, Prior):
+        return {"distribution": "lognormal", "median_factor": spread.median,
+                "sigma": spread.sigma, "low": value * spread.p10, "high": value * spread.p90,
+                "prior_source": spread.source, "evidence": spread.evidence_words}  # fmt: skip
+    low, high = spread.bounds(value)
+    low, high = min(low, value), max(high, value)
+    return {"distribution": "triangular", "median_factor": 1.0, "sigma": 0.0,
+            "low": low, "high": high, "prior_source": "", "evidence": ""}  # fmt: skip
+
+
+def _input(
+    key: str, spec: FieldSpec, target: Target, value: float, origin: Origin,
+    given: tuple[str, RangeSpec] | None, scenario: Scenario,
+) -> UncertainInput:  # fmt: skip
+    bound = key_bound(spec)
+    row = _spread_row(given[1] if given else origin.spread, value, bound)
+    if not given:
+        row["low"], row["high"] = _clip_ends(row["low"], row["high"], bound)
+    prior = origin.spread if isinstance(origin.spread, Prior) else None
+    if given and prior is not None:  # the range is the user's; the prior stays cited
+        row["prior_source"], row["evidence"] = prior.source, prior.evidence_words
+    return UncertainInput(
+        key=key, label=label_for(key, scenario), kind=spec.kind, value=value,
+        range_text=given[1].text if given else origin.text,
+        origin="uncertainty" if given else origin.kind, default_origin=origin.kind,
+        default_range=origin.text, source=origin.source,
+        table_key=given[0] if given else table_key_for(key, scenario),
+        stated=origin.stated, target=target, floor=bound.low or 0.0,
+        ceiling=math.inf if bound.high is None else bound.high, **row,
+    )  # fmt: skip
+
+
 def uncertain_inputs(
     scenario: Scenario,
     catalog: Catalog | None = None,
     overrides: Mapping[str, str] | None = None,
 ) -> tuple[UncertainInput, ...]:
-    """Every figure that is set (or has a range), with its range and where it came from.
+    """Every figure that is set (or has a range), with its spread and provenance.
 
     `overrides` maps canonical keys to range texts that win over the table (what the GUI
     shows while the user types, before the edit reaches the scenario).
@@ -427,37 +467,21 @@ def uncertain_inputs(
         spec = _spec_of(key, scenario)
         table[key] = (table.get(key, (table_key_for(key, scenario), ZERO))[0],
                       parse_range(text, _END_PARSERS[spec.kind]))  # fmt: skip
+    stated = stated_by_key(scenario, _canonical(scenario))
     out: list[UncertainInput] = []
     for key, spec, target, raw_value in _candidates(scenario):
         value = _number(raw_value)
         given = table.get(key)
         if value is None or (value == 0 and given is None):
             continue
-        origin, source = provenance(key, scenario, catalog)
-        if origin == "default" and given is None:
-            continue  # nobody gave it: a format default (efficiency 1) is not a figure
         if key == "backup.compression_ratio" and value == 1.0:
             continue  # RMAN compression off: nothing to vary
-        default = default_range(origin, spec.kind)
-        rng = given[1] if given else default
-        low, high = rng.bounds(value)
-        out.append(
-            UncertainInput(
-                key=key,
-                label=label_for(key, scenario),
-                kind=spec.kind,
-                value=value,
-                low=min(low, value),
-                high=max(high, value),
-                range_text=rng.text,
-                origin="uncertainty" if given else origin,
-                default_origin=origin,
-                default_range=default.text,
-                source=source,
-                table_key=given[0] if given else table_key_for(key, scenario),
-                target=target,
-            )
-        )
+        origin = origin_of(key, scenario, catalog, stated)
+        if origin is None:
+            if given is None:
+                continue  # nobody gave it: a format default (efficiency 1) is not a figure
+            origin = Origin("estimate", "the format's default", ZERO)
+        out.append(_input(key, spec, target, value, origin, given, scenario))
     return tuple(out)
 
 
@@ -474,6 +498,7 @@ def range_problem(key: str, text: str, scenario: Scenario) -> str | None:
         value = _value_at(canonical, scenario)
         if value is not None:
             check_contains(rng, value, lambda x: describe_value(spec.kind, x))
+            check_ends(*rng.bounds(value), spec)
     except KeyProblem as exc:
         return exc.message + (f" ({exc.hint})" if exc.hint else "")
     except (UnitError, ValueError) as exc:
@@ -485,12 +510,12 @@ def _value_at(key: str, scenario: Scenario) -> float | None:
     m = _STAGE_INDEX.match(key)
     if m:
         st = scenario.path[int(m.group(1))]
-        spec = _spec(STAGE_FIELDS, m.group(2))
-        return _number(getattr(st, _attr(st, spec) or "", None)) if spec else None
+        spec = _spec(_table("path"), m.group(2))
+        return _number(getattr(st, _attr(st, spec, "path") or "", None)) if spec else None
     section, _, name = key.partition(".")
     obj = getattr(scenario, section)
-    spec = _spec(SECTIONS[section], name)
-    return _number(getattr(obj, _attr(obj, spec) or "", None)) if spec else None
+    spec = _spec(_table(section), name)
+    return _number(getattr(obj, _attr(obj, spec, section) or "", None)) if spec else None
 
 
 # ------------------------------------------------------------------------ loader hook
@@ -509,19 +534,48 @@ def flatten_table(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
+class _Refusal:
+    """Builds the loader's one-line errors for a table (`uncertainty`, `provenance`)."""
+
+    def __init__(self, table: str, source: str, lines: Mapping[str, int]) -> None:
+        self.table, self.source, self.lines = table, source, lines
+
+    def __call__(self, tkey: str, message: str, hint: str | None = None) -> ScenarioError:
+        dotted = f"{self.table}.{tkey}"
+        line = self.lines.get(dotted) or self.lines.get(self.table)
+        return ScenarioError(message, key=dotted, line=line, source=self.source, hint=hint)
+
+
+def _check_range(
+    tkey: str, key: str, spec: FieldSpec, text: Any, scenario: Scenario, error: _Refusal
+) -> None:
+    """One `[uncertainty]` entry: a range, around a value that is set, inside bounds."""
+    try:
+        rng = parse_range(text, _END_PARSERS[spec.kind])
+    except UnitError as exc:
+        raise error(tkey, exc.message, exc.hint) from None
+    value = _value_at(key, scenario)
+    if key == "backup.compression_ratio" and value == 1.0:
+        raise error(tkey, "RMAN compression is off (ratio 1): there is no ratio to vary",
+                    "give the tape drives' hw_compression a range instead")  # fmt: skip
+    if value is None:
+        raise error(tkey, f"'{key}' is not set in the scenario, so there is no value to vary",
+                    "give the figure a value first, or remove the range")  # fmt: skip
+    try:
+        check_contains(rng, value, lambda x, k=spec.kind: describe_value(k, x))
+        check_ends(*rng.bounds(value), spec)
+    except UnitError as exc:
+        raise error(tkey, exc.message, exc.hint) from None
+
+
 def check_uncertainty(scenario: Scenario, source: str, lines: Mapping[str, int]) -> dict[str, str]:
     """Validate the scenario's `[uncertainty]` table; returns it flat (key → text).
 
     Every error names the file, the line and the key, with a "did you mean" for a
-    misspelt key or stage name.
+    misspelt key or stage name; an end outside the key's bounds is refused with them.
     """
     table = scenario.uncertainty or {}
-
-    def error(tkey: str, message: str, hint: str | None = None) -> ScenarioError:
-        dotted = f"uncertainty.{tkey}"
-        line = lines.get(dotted) or lines.get("uncertainty")
-        return ScenarioError(message, key=dotted, line=line, source=source, hint=hint)
-
+    error = _Refusal("uncertainty", source, lines)
     seen: dict[str, str] = {}
     for tkey, text in table.items():
         try:
@@ -532,28 +586,42 @@ def check_uncertainty(scenario: Scenario, source: str, lines: Mapping[str, int])
             raise error(tkey, f"gives a range for the same figure as '{seen[key]}'",
                         "keep one of the two")  # fmt: skip
         seen[key] = tkey
-        try:
-            rng = parse_range(text, _END_PARSERS[spec.kind])
-        except UnitError as exc:
-            raise error(tkey, exc.message, exc.hint) from None
-        value = _value_at(key, scenario)
-        if key == "backup.compression_ratio" and value == 1.0:
-            raise error(
-                tkey,
-                "RMAN compression is off (ratio 1): there is no ratio to vary",
-                "give the tape drives' hw_compression a range instead",
-            )
-        if value is None:
-            raise error(
-                tkey,
-                f"'{key}' is not set in the scenario, so there is no value to vary",
-                "give the figure a value first, or remove the range",
-            )
-        try:
-            check_contains(rng, value, lambda x, k=spec.kind: describe_value(k, x))
-        except UnitError as exc:
-            raise error(tkey, exc.message, exc.hint) from None
+        _check_range(tkey, key, spec, text, scenario, error)
     return dict(table)
+
+
+def _check_stated(tkey: str, p: Provenance, scenario: Scenario, catalog: Catalog | None,
+                  error: _Refusal) -> None:  # fmt: skip
+    """One `[provenance]` entry that states a kind: it names a figure that is set, and a
+    catalog or class default has a prior for it."""
+    try:
+        key = resolve_key(tkey, scenario)[0]
+    except KeyProblem as exc:
+        raise error(tkey, exc.message, exc.hint) from None
+    if _value_at(key, scenario) is None:
+        raise error(tkey, f"'{key}' is not set in the scenario, so it has no provenance",
+                    "give the figure a value first, or remove the entry")  # fmt: skip
+    if p.kind in ("catalog", "default") and prior_of(key, scenario, catalog) is None:
+        raise error(
+            tkey,
+            f"the catalog has no {KIND_WORDS[p.kind]} prior for '{key}'",
+            'mark it measured, estimate or exact (e.g. "estimate", "measured: drill 3")',
+        )
+
+
+def check_provenance(
+    scenario: Scenario, source: str, lines: Mapping[str, int], catalog: Catalog | None = None
+) -> None:
+    """Validate the `[provenance]` entries that state a kind (`"exact: …"`, `"measured
+    ±15%: …"`, `"estimate"`); other texts keep their old meaning (imported) unchecked."""
+    error = _Refusal("provenance", source, lines)
+    for tkey, text in (scenario.provenance or {}).items():
+        try:
+            p = parse_provenance(text)
+        except UnitError as exc:
+            raise error(tkey, exc.message, exc.hint) from None
+        if not p.legacy:
+            _check_stated(tkey, p, scenario, catalog, error)
 
 
 # ------------------------------------------------------------------------ editing
@@ -659,20 +727,21 @@ def apply_values(scenario: Scenario, values: Mapping[Target, Any]) -> Scenario:
 
 
 __all__ = [
-    "DEFAULT_RANGES",
     "PROVENANCE_WORDS",
     "KeyProblem",
     "Target",
     "UncertainInput",
     "apply_values",
+    "check_ends",
+    "check_provenance",
     "check_uncertainty",
-    "default_range",
     "describe_value",
     "flatten_table",
     "follow_stage_edits",
     "format_relative",
+    "key_bound",
     "label_for",
-    "provenance",
+    "origin_of",
     "range_problem",
     "resolve_key",
     "table_key_for",

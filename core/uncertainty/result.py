@@ -40,14 +40,20 @@ class Distribution:
 
 @dataclass(frozen=True)
 class InputRow:
-    """One input as the run used it (model units) and where its range came from.
+    """One input as the run used it (model units) and where its spread came from.
 
-    `origin` is where the range came from: "uncertainty" (the scenario's table) or the
-    provenance of the figure ("measured", "catalog", "unverified", "typed",
-    "default"); `default_origin`/`default_range` say what the provenance alone gives,
-    `source` the provenance in words (an import, a catalog source). `table_key` is the
-    key to write in `[uncertainty]`: as written there, else a stage by its name when
-    the name is unique, else the canonical key.
+    `origin` is where the spread came from: "uncertainty" (the scenario's table) or the
+    figure's provenance — "exact", "measured", "catalog", "default" (a class default)
+    or "estimate"; `default_origin`/`default_range` say what the provenance alone
+    gives, `source` the provenance in words (an import, a catalog source), `stated`
+    whether the scenario's `[provenance]` table states it. `table_key` is the key to
+    write in `[uncertainty]` or `[provenance]`: as written there, else a stage by its
+    name when the name is unique, else the canonical key.
+
+    `distribution` is "triangular" (between `low` and `high`, the value its mode) or
+    "lognormal" (a catalog or class prior: value × `median_factor` × exp(`sigma` × z);
+    `low` and `high` are then its P10 and P90). `prior_source` cites the prior's
+    evidence and `evidence` says how much there is ("" without a prior).
     """
 
     key: str
@@ -62,6 +68,12 @@ class InputRow:
     default_range: str
     source: str
     table_key: str
+    stated: bool
+    distribution: str
+    median_factor: float
+    sigma: float
+    prior_source: str
+    evidence: str
 
 
 @dataclass(frozen=True)
@@ -154,6 +166,13 @@ def risk_to_json(result: RiskResult) -> dict[str, Any]:
                 "default_range": r.default_range,
                 "source": r.source,
                 "table_key": r.table_key,
+                "provenance": r.default_origin,
+                "stated": r.stated,
+                "distribution": r.distribution,
+                "median_factor": r.median_factor,
+                "sigma": r.sigma,
+                "prior_source": r.prior_source,
+                "evidence": r.evidence,
             }
             for r in result.inputs
         ],

@@ -47,21 +47,25 @@ def spread(d: Distribution) -> str:
 
 
 def origin_words(row: InputRow) -> str:
-    """Where a row's range came from: "from [uncertainty]" or its provenance."""
+    """Where a row's spread came from: "[uncertainty]" or its provenance, with how much
+    evidence stands behind a prior."""
     if row.origin == "uncertainty":
-        return f"[uncertainty]; default {row.default_range} ({row.default_origin})"
-    return PROVENANCE_WORDS.get(row.origin, row.origin)
+        words = PROVENANCE_WORDS[row.default_origin]
+        return f"[uncertainty]; default {row.default_range} ({words})"
+    words = PROVENANCE_WORDS.get(row.origin, row.origin)
+    if row.distribution == "lognormal":
+        return f"{words}: prior from {row.evidence}"
+    return words + (" (stated)" if row.stated else "")
 
 
 def pinned_note(r: RiskResult) -> str:
     """Says how many figures were held at their value, and how to widen them."""
     pinned = [row for row in r.inputs if row.low == row.high]
-    if not pinned:
+    exact = [row for row in pinned if row.default_origin == "exact" and row.origin != "uncertainty"]
+    if not exact:
         return ""
-    names = ", ".join(row.label for row in pinned[:4]) + (", …" if len(pinned) > 4 else "")
-    estimates = [row for row in pinned if row.kind in ("rate", "duration")]
-    example = (estimates or pinned)[0].table_key
+    names = ", ".join(row.label for row in exact[:4]) + (", …" if len(exact) > 4 else "")
     return (
-        f"Held at their value (typed, ±0): {names}. If they are estimates, give them a "
-        f'range in the [uncertainty] table, e.g. "{example}" = "-20%..+20%".'
+        f"Held at their value (marked exact in [provenance]): {names}. If one is not known "
+        f'exactly, mark it "measured: …" or "estimate", or give it a range in [uncertainty].'
     )

@@ -47,7 +47,7 @@ def test_the_view_shows_the_probability_distribution_and_tornado(window):
     assert panel.rto_line.value() == r.rto_s
     # Every row says where its range came from.
     assert "[uncertainty]" in panel.from_text("recovery.redo_apply_rate")
-    assert "typed in the scenario" in panel.from_text("database.size")
+    assert "estimate" in panel.from_text("database.size")
     image = panel.grab().toImage()
     assert distinct_colours(image) > 20
 

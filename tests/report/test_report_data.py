@@ -112,16 +112,24 @@ def test_assumption_ledger_lists_every_input_with_its_origin():
     by_key = {r[0].split("\n")[-1]: r for r in d.assumptions.rows}
     assert by_key["database.redo_rate"][3] == "measured"
     assert by_key["database.redo_rate"][4].startswith("AWR")
-    assert by_key["database.size"][3] == "given"
-    assert by_key["database.size"][1] == "2 TB"
-    assert by_key["backup.section_size"][3] == "default"
-    # A stage named after a catalog item takes its rate from the catalog, with the source.
-    assert by_key["path[0].rate"][3] == "catalog"
-    assert by_key["path[0].rate"][4]
-    assert by_key["path[1].rate"][3] == "given"
-    # The redo apply rate comes from the workload class in the catalog.
-    assert by_key["recovery.redo_apply_rate"][3] == "catalog"
+    assert by_key["database.redo_rate"][1].endswith("range ±10%")
+    assert by_key["database.size"][3] == "estimate"  # typed, nobody said how it is known
+    assert by_key["database.size"][1] == "2 TB\nrange ±25%"
+    assert by_key["backup.section_size"][3] == "default"  # a setting left at the default
+    assert by_key["backup.channels"][3] == "given"  # a setting: no range
+    # A stage named after a catalog item takes its rate from the catalog, with the source
+    # and the prior's P10..P90 as its range.
+    assert by_key["path[0].rate"][3] == "catalog figure"
+    assert by_key["path[0].rate"][4] and "(P10..P90)" in by_key["path[0].rate"][1]
+    assert by_key["path[1].rate"][3] == "estimate"
+    # The redo apply rate is the workload class's default, with its prior.
+    assert by_key["recovery.redo_apply_rate"][3] == "class default"
+    assert "(P10..P90)" in by_key["recovery.redo_apply_rate"][1]
     assert "1 measured" in d.assumptions_text
+    # Every figure has a provenance and a range (DESIGN §10).
+    figures = [r for r in d.assumptions.rows if r[3] in
+               ("exact", "measured", "catalog figure", "class default", "estimate")]  # fmt: skip
+    assert figures and all("\nrange " in r[1] for r in figures)
 
 
 def test_workload_evidence_is_optional():

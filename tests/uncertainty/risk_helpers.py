@@ -44,12 +44,25 @@ rto = "16 h"
 """
 
 
-def scenario_with(table: str = "", replace: dict[str, str] | None = None):
-    """The base scenario with an [uncertainty] table (TOML lines) and text replaced."""
+def exact_block(text: str) -> str:
+    """A `[provenance]` table marking every typed figure of the scenario text exact, so
+    only the ranges a test writes vary (typed figures are estimates by default)."""
+    from rtoplanner.core.uncertainty.inputs import uncertain_inputs
+
+    s = load_scenario_text(text, source="test.toml")
+    keys = [i.key for i in uncertain_inputs(s) if i.default_origin == "estimate"]
+    return "\n[provenance]\n" + "".join(f'"{k}" = "exact: the test"\n' for k in keys)
+
+
+def scenario_with(table: str = "", replace: dict[str, str] | None = None, *, exact: bool = True):
+    """The base scenario with an [uncertainty] table (TOML lines) and text replaced;
+    `exact`: every typed figure marked exact (else each is an estimate, ±25 %)."""
     text = BASE
     for old, new in (replace or {}).items():
         assert old in text, old
         text = text.replace(old, new)
+    if exact:
+        text += exact_block(text)
     if table:
         text += "\n[uncertainty]\n" + table + "\n"
     return load_scenario_text(text, source="test.toml")

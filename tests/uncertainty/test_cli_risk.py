@@ -51,7 +51,11 @@ def test_json_has_the_documented_keys(capsys):
                         "variance_share"}  # fmt: skip
     row = doc["inputs"][0]
     assert set(row) == {"key", "label", "value", "low", "high", "range", "origin",
-                        "default_origin", "default_range", "source", "table_key"}  # fmt: skip
+                        "default_origin", "default_range", "source", "table_key",
+                        "provenance", "stated", "distribution", "median_factor", "sigma",
+                        "prior_source", "evidence"}  # fmt: skip
+    assert {r["provenance"] for r in doc["inputs"]} <= {
+        "exact", "measured", "catalog", "default", "estimate"}  # fmt: skip
 
 
 def test_the_same_seed_prints_the_same_answer(capsys):

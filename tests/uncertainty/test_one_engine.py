@@ -11,7 +11,8 @@ from rtoplanner.core.engine.path import BACKUP, RESTORE, build_path_model
 from rtoplanner.core.engine.recovery import VERDICT_CODES, recovery_total_s, verdict_code
 from rtoplanner.core.errors import CoreError
 from rtoplanner.core.plan import compute_plan
-from rtoplanner.core.scenario import load_scenario_text
+from rtoplanner.core.scenario import load_scenario_text, with_values
+from rtoplanner.core.uncertainty.analysis import run_risk
 from rtoplanner.core.uncertainty.inputs import apply_values, uncertain_inputs
 
 SCENARIOS = 120
@@ -26,6 +27,7 @@ _STAGES = (
     ('kind = "channel"', 'rate = "{r} MB/s"'),
     ('kind = "storage_write"', "count = {n}", 'rate = "{R} MB/s"', "write_factor = {w}"),
     ('kind = "disk"', "count = {n}", 'rate = "{R} MB/s"', 'max_rate = "{M} MB/s"'),
+    ('kind = "tape_drive"', 'name = "LTO-8"', "count = {n}"),  # catalog: load/locate drawn
 )
 
 
@@ -170,3 +172,47 @@ def test_the_cycle_points_are_in_time_order_with_the_worst_instant_inside():
     times = [p.since_level0_s for p in plan.cycle.points]
     assert times == sorted(times)
     assert any(p.since_level0_s == plan.cycle.worst_at_s for p in plan.cycle.points)
+
+
+ONE_DISK_NO_REDO = """\
+format = 1
+name = "one disk, no redo"
+[database]
+size = "1 TB"
+[backup]
+channels = 4
+[[path]]
+kind = "disk"
+rate = "500 MB/s"
+[targets]
+rto = "4 h"
+[provenance]
+"database.size" = "exact: DBA_DATA_FILES"
+"path[0].rate" = "exact"
+"""
+
+
+def _some_exact(scenario, rng):
+    """The scenario with a random share of its figures marked exact (none, some, all)."""
+    keys = [i.key for i in uncertain_inputs(scenario)]
+    share = rng.choice([0.0, 0.5, 1.0])
+    exact = {k: "exact: test" for k in keys if rng.random() < share}
+    return with_values(scenario, {}, provenance=exact) if exact else scenario
+
+
+def test_risk_runs_on_every_shape_with_one_total_per_trial():
+    """Issue 20.4: `risk` ended in an IndexError when no ranged input reached the total
+    (one disk stage, no redo, every figure exact); every shape gives one total per trial."""
+    cases = [(load_scenario_text(ONE_DISK_NO_REDO), np.random.default_rng(1))]
+    cases += random_scenarios(25, seed=909)
+    for scenario, rng in cases:
+        scenario = _some_exact(scenario, rng) if scenario.name != "one disk, no redo" else scenario
+        r = run_risk(scenario, trials=40, seed=5)
+        plan = compute_plan(scenario, include_cycle=False, include_growth=False)
+        assert r.deterministic_s == pytest.approx(plan.recovery.total_s, rel=REL)
+        for d in (r.worst, r.uniform):
+            assert sum(d.hist_counts) == 40, scenario.name
+            assert d.p_meets + d.p_at_risk + d.p_misses == pytest.approx(1.0)
+            assert np.isfinite(d.cdf_s).all()
+        if not r.varied:
+            assert r.worst.min_s == r.worst.max_s == plan.recovery.total_s

@@ -6,12 +6,17 @@ from __future__ import annotations
 import pytest
 
 from rtoplanner.core.errors import ScenarioError, UnitError
-from rtoplanner.core.scenario import dump_scenario, load_scenario_text, with_values
+from rtoplanner.core.paths import scenarios_dir
+from rtoplanner.core.scenario import dump_scenario, load_scenario, load_scenario_text, with_values
 from rtoplanner.core.uncertainty.inputs import range_problem, uncertain_inputs
+from rtoplanner.core.uncertainty.priors import shipped_priors
+from rtoplanner.core.uncertainty.provenance import parse_provenance
 from rtoplanner.core.uncertainty.ranges import parse_range
 from rtoplanner.core.units import parse_fraction, parse_rate
 
 from .risk_helpers import BASE, scenario_with
+
+DEMOS = sorted(scenarios_dir().glob("*.toml"))
 
 
 def by_key(scenario, catalog=None):
@@ -145,19 +150,38 @@ def test_default_ranges_follow_provenance():
     assert measured.low == pytest.approx(4.5e6) and measured.high == pytest.approx(5.5e6)
     assert "AWR PROD" in measured.source
     drive = items["path[0].rate"]
-    assert (drive.origin, drive.range_text) == ("catalog", "-30%..+0%")
-    assert drive.high == drive.value and drive.low == pytest.approx(0.7 * drive.value)
+    prior = shipped_priors().find("tape_drive", "rate", "LTO-4")
+    assert (drive.origin, drive.distribution, drive.range_text) == ("catalog", "lognormal",
+                                                                    prior.text)  # fmt: skip
+    assert (drive.low, drive.high) == pytest.approx((drive.value * prior.p10,
+                                                     drive.value * prior.p90))  # fmt: skip
+    assert drive.low < drive.value < drive.high  # two-sided: drives have beaten their rating
     assert "catalog" in s.path[0].source and drive.source in s.path[0].source
+    assert "cristie.de" in drive.prior_source and "4 published points" in drive.evidence
+    assert items["path[0].hw_compression"].distribution == "lognormal"
+    assert items["path[0].efficiency"].is_zero  # the derate: covered by the rate's prior
     redo_apply = items["recovery.redo_apply_rate"]
-    assert redo_apply.origin == "catalog"
+    assert (redo_apply.origin, redo_apply.distribution) == ("default", "lognormal")
+    assert redo_apply.high / redo_apply.low > 10  # public rates of one class span 20×
     typed = items["database.size"]
-    assert (typed.origin, typed.range_text, typed.low, typed.high) == (
-        "typed", "±0", typed.value, typed.value)  # fmt: skip
+    assert (typed.origin, typed.range_text) == ("estimate", "±25%")
+    assert (typed.low, typed.high) == pytest.approx((0.75 * typed.value, 1.25 * typed.value))
     # A value nobody gave (a format default) is not listed.
     assert "path[1].efficiency" not in items
 
 
-def test_unverified_catalog_figures_get_the_wide_range():
+def test_no_figure_is_held_at_zero_by_default():
+    """DESIGN §10: typed is an estimate (±25 %), never ±0; only 'exact' pins a figure,
+    and a catalog derate is carried by its rate's prior."""
+    for demo in DEMOS:
+        s = load_scenario(demo)
+        for item in uncertain_inputs(s):
+            if item.is_zero:
+                assert item.default_origin in ("exact", "catalog"), (demo.name, item.key)
+                assert item.default_origin == "exact" or "prior covers it" in item.source
+
+
+def test_unverified_catalog_figures_get_twice_the_spread():
     from rtoplanner.core.catalog import Catalog, CatalogItem
 
     catalog = Catalog([CatalogItem("tape_drive", "T10K-D", "⚠ unverified recollection",
@@ -167,8 +191,94 @@ def test_unverified_catalog_figures_get_the_wide_range():
     )
     s = load_scenario_text(text, catalog=catalog)
     drive = by_key(s, catalog)["path[0].rate"]
-    assert (drive.origin, drive.range_text) == ("unverified", "-50%..+10%")
-    assert (drive.low, drive.high) == pytest.approx((126e6, 277.2e6))
+    kind = shipped_priors().find("tape_drive", "rate")
+    assert (drive.origin, drive.distribution) == ("catalog", "lognormal")
+    assert drive.sigma == pytest.approx(2 * kind.sigma)
+    assert drive.median_factor == pytest.approx(kind.median)
+
+
+def test_a_stated_provenance_decides_the_spread():
+    text = BASE + (
+        '\n[provenance]\n"database.size" = "exact: DBA_DATA_FILES 2026-11-20"\n'
+        '"path.LTO-4.rate" = "measured ±15%: drill 3, 2026-10-12"\n'
+        '"recovery.detect" = "estimate ±50%"\n'
+        '"recovery.redo_apply_rate" = "default: the mixed class"\n'
+        '"database.redo_rate" = "measured: AWR"\n'
+        '"backup.channel_init" = "catalog"\n'
+    )
+    items = by_key(load_scenario_text(text))
+    size = items["database.size"]
+    assert (size.origin, size.is_zero, size.source, size.stated) == (
+        "exact", True, "DBA_DATA_FILES 2026-11-20", True)  # fmt: skip
+    drive = items["path[0].rate"]
+    assert (drive.origin, drive.range_text, drive.source) == ("measured", "±15%",
+                                                              "drill 3, 2026-10-12")  # fmt: skip
+    assert items["recovery.detect"].range_text == "±50%"
+    assert items["recovery.redo_apply_rate"].distribution == "lognormal"
+    assert items["database.redo_rate"].range_text == "±10%"
+    init = items["backup.channel_init"]  # 'catalog' on a class default: its prior
+    assert (init.origin, init.distribution) == ("catalog", "lognormal")
+    assert "24 channels" in init.prior_source
+
+
+def test_old_provenance_texts_keep_their_meaning():
+    for text in ("AWR PROD 2026-01-05 (avg)", "measured by a drill", "catalog of 2019",
+                 "estimated from the vendor"):  # fmt: skip
+        p = parse_provenance(text)
+        assert (p.kind, p.legacy, p.source) == ("measured", True, f"imported: {text}")
+    assert parse_provenance("Estimate").kind == "estimate"
+    assert parse_provenance("measured:x").source == "x"
+
+
+@pytest.mark.parametrize(
+    ("entry", "fragment"),
+    [
+        ('"database.size" = "exact ±5%: x"', "takes its spread"),
+        ('"database.size" = "measured ±5%: x"', "at least ±10 %"),
+        ('"database.size" = "catalog"', "no catalog figure prior for 'database.size'"),
+        ('"recovery.incremental_apply_rate" = "default"', "no class default prior"),
+        ('"path.LTO-5.rate" = "exact"', "no stage named 'LTO-5'"),
+        ('"recovery.redo_volume" = "exact"', "not set in the scenario"),
+        ('"database.size" = "measured ±x%: y"', "not a range"),
+    ],
+)
+def test_bad_stated_provenance_is_one_line(entry, fragment):
+    text = BASE + "\n[provenance]\n" + entry + "\n"
+    with pytest.raises(ScenarioError) as info:
+        load_scenario_text(text, source="plan.toml")
+    message = str(info.value)
+    key = entry.split("=")[0].strip().strip('"')
+    assert message.startswith(f"plan.toml:{line_of(text, entry)}: provenance.{key}: "), message
+    assert fragment in message and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("entry", "fragment"),
+    [
+        ('"backup.compression_ratio" = "0..4"', "low end 0 is out of range"),
+        ('"backup.compression_ratio" = "1..101"', "high end 101 is out of range"),
+        ('"path[0].efficiency" = "±20%"', "high end 108%"),
+        ('"database.daily_change" = "0%..140%"', "high end 140%"),
+        ('"recovery.open" = "1 min..30 d"', "high end 30 d"),
+    ],
+)
+def test_range_ends_are_held_to_the_keys_bounds(entry, fragment):
+    """Issue 25.6: a range past the key's own bounds is refused, not drawn into NaN."""
+    text = BASE.replace("hw_compression = 2.0\n", "hw_compression = 2.0\nefficiency = 0.9\n")
+    text = text.replace("[backup]\n", "[backup]\ncompression_ratio = 2\n")
+    text += "\n[uncertainty]\n" + entry + "\n"
+    with pytest.raises(ScenarioError) as info:
+        load_scenario_text(text, source="plan.toml")
+    assert fragment in str(info.value), str(info.value)
+    key = entry.split("=")[0].strip().strip('"')
+    s = load_scenario_text(text.replace(entry, ""))
+    assert fragment in range_problem(key, entry.split("=")[1].strip().strip('"'), s)
+
+
+def test_default_ranges_are_cut_at_the_keys_bounds():
+    text = BASE.replace("hw_compression = 2.0\n", "hw_compression = 2.0\nefficiency = 0.9\n")
+    eff = by_key(load_scenario_text(text))["path[0].efficiency"]
+    assert (eff.low, eff.high, eff.ceiling) == pytest.approx((0.675, 1.0, 1.0))
 
 
 def test_a_measured_stage_gets_the_measured_range():

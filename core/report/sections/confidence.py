@@ -141,11 +141,13 @@ def build(ctx: ReportContext) -> ConfidencePart:
     )  # fmt: skip
     method = (
         f"{r.trials:,} trials (seed {r.seed}, derived from the scenario: the same scenario "
-        "gives the same figures). In each trial every figure with a range is drawn from a "
-        "triangular distribution between its ends, the scenario's value most likely, and the "
-        "plan's own formulas compute the recovery. Ranges come from the scenario's "
-        "[uncertainty] table, else from where the figure came from: measured ±10 %, catalog "
-        "−30 %..+0 % (datasheets are optimistic), unverified catalog −50 %..+10 %, typed ±0. "
+        "gives the same figures). In each trial every figure with a range is drawn — from a "
+        "triangle between its ends with the scenario's value most likely, or, for a catalog "
+        "figure or class default, from its prior (a lognormal fitted to cited public "
+        "measurements; its P10..P90 shown) — and the plan's own formulas compute the "
+        "recovery. Ranges come from the scenario's [uncertainty] table, else from the "
+        "figure's provenance: exact ±0, measured ±10 %, catalog and class defaults their "
+        "prior, typed figures estimates ±25 %. "
         "'Worst moment' puts the failure just where the plan's worst case does; 'any moment' "
         "draws it uniformly over the level 0 cycle."
     )

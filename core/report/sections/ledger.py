@@ -1,9 +1,14 @@
-"""Assumptions ledger: every input of the scenario format with its value, unit and
-origin: measured (scenario `[provenance]`), catalog (with the catalog source), given (in
-the scenario file) or default."""
+"""Assumptions ledger: every input of the scenario format with its value, unit,
+provenance and range (DESIGN §10). A figure (a rate, size, time, share or ratio the plan
+uses) says where it comes from — exact, measured, catalog figure, class default or
+estimate — with its source and, under its value, the range "How sure is this plan" drew
+it from; a setting (a count, a choice, a schedule, a target) is given or left at the
+format's default. Figures only the catalog gives (a tape drive's load and locate times,
+the per-core compression rates) have rows of their own."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +17,8 @@ from reportlab.platypus import Flowable
 
 from ...labels import label_for_key
 from ...scenario import SECTIONS, STAGE_FIELDS, FieldSpec
+from ...uncertainty.provenance import EXTRA_FIGURES, KIND_WORDS
+from ...uncertainty.result import InputRow
 from ...units import format_duration, format_fraction, format_rate, format_size
 from ..model import ReportContext, Section, Table
 
@@ -84,6 +91,12 @@ _UNIT_BY_KEY = {
     "efficiency": "share of the rate",
     "hw_compression": "data bytes per tape byte",
     "write_factor": "writes per data byte",
+    "load_time": "time per cartridge",
+    "locate_time": "time per cartridge",
+    "backup.compress_rate": "data bytes/s per core",
+    "backup.decompress_rate": "data bytes/s per core",
+    "compress_rate": "data bytes/s per core",
+    "decompress_rate": "data bytes/s per core",
 }
 _UNSET = {
     "database.largest_file": "not set (no single-file bound)",
@@ -108,6 +121,7 @@ class _Ledger:
     def __init__(self, ctx: ReportContext) -> None:
         self.b = ctx
         self.s = ctx.s
+        self.inputs = _inputs(ctx)
 
     def fmt(self, spec: FieldSpec, value: Any) -> str:
         if value is None:
@@ -147,15 +161,39 @@ class _Ledger:
         """The input in words, its key below in small print, then its figures."""
         return (f"{label_for_key(key)}\n{key}", value, unit, origin, source)
 
+    def origin(self, dotted: str, given: Any, catalog_source: str | None) -> tuple[str, str]:
+        """(origin in words, source) of one ledger row: a figure's provenance, else a
+        setting given or left at the default."""
+        note = self.s.comments.get(dotted, "")
+        row = self.inputs.get(dotted)
+        if row is not None:
+            source = row.source if row.default_origin != "estimate" or not note else note
+            if row.source.startswith("imported: "):
+                source = row.source.removeprefix("imported: ")
+            if note and source != note:
+                source = f"{source} — {note}"
+            return KIND_WORDS[row.default_origin], source
+        if dotted in self.s.provenance:
+            return "measured", self.s.provenance[dotted] + (f" — {note}" if note else "")
+        if given is not None:
+            return "given", note
+        if catalog_source:
+            return "catalog figure", catalog_source
+        return "default", ""
+
+    def value_with_range(self, dotted: str, value: str) -> str:
+        row = self.inputs.get(dotted)
+        if row is None:
+            return value
+        where = " [uncertainty]" if row.origin == "uncertainty" else ""
+        return f"{value}\nrange {row.range_text}{where}"
+
     def build(self) -> tuple[Table, str]:
         s = self.s
         raw = s.raw
-        prov = s.provenance
-        notes = s.comments
         rows: list[tuple[str, ...]] = []
         groups: list[int] = []
-        counts = {"measured": 0, "catalog": 0, "given": 0, "default": 0}
-        ranges = _ranges(self.b)
+        counts: dict[str, int] = {}
 
         def add(
             dotted: str,
@@ -167,19 +205,9 @@ class _Ledger:
         ) -> None:
             # Text is shown as written ("18 TiB/h"); bare numbers as the model reads them.
             shown = given if isinstance(given, str) else model_text
-            note = notes.get(dotted, "")
-            if dotted in prov:
-                source = prov[dotted] + (f" — {note}" if note else "")
-                origin, value = "measured", shown
-            elif given is not None:
-                origin, source, value = "given", note, shown
-            elif catalog_source:
-                origin, source, value = "catalog", catalog_source, model_text
-            else:
-                origin, source, value = "default", "", model_text
-            counts[origin] += 1
-            if dotted in ranges:  # the spread "How sure is this plan" drew it from
-                value = f"{value}\nrange {ranges[dotted]}"
+            origin, source = self.origin(dotted, given, catalog_source)
+            counts[origin] = counts.get(origin, 0) + 1
+            value = self.value_with_range(dotted, shown if given is not None else model_text)
             rows.append(self.row(dotted, value, unit, origin, source))
 
         def group(title: str) -> None:
@@ -206,42 +234,18 @@ class _Ledger:
                 src = catalog_sources.get(dotted, "")
                 cat = src[len("catalog:") :].strip() if src.startswith("catalog:") else None
                 add(dotted, spec, table.get(spec.key), self.model_value(section, spec), unit, cat)
+            self.extra_rows(section, None, add)
 
         for section in ("database", "backup"):
             section_rows(section)
         raw_path = raw.get("path") or [{} for _ in s.path]
         for i, st in enumerate(s.path):
-            stage_note = notes.get(f"path[{i}]", "")
+            stage_note = s.comments.get(f"path[{i}]", "")
             group(
                 f"Path stage {i + 1}: {st.label} ({st.kind.replace('_', ' ')})"
                 + (f" — {stage_note}" if stage_note else "")
             )
-            stage_raw = raw_path[i] if i < len(raw_path) else {}
-            cat = st.source[len("catalog:") :].strip() if st.source.startswith("catalog:") else None
-            for spec in STAGE_FIELDS:
-                key = spec.key
-                if key == "name":
-                    continue
-                if key == "hw_compression" and st.kind != "tape_drive":
-                    continue
-                if key == "write_factor" and st.kind != "storage_write":
-                    continue
-                attr = key + _SUFFIX.get(spec.kind, "")
-                value = getattr(st, attr, None)
-                if value is None and key not in stage_raw:
-                    continue  # an optional ceiling or override nobody set
-                unit = _UNIT_BY_KEY.get(key, _UNIT_BY_KIND[spec.kind])
-                if spec.kind == "rate":
-                    unit = f"{st.carries} bytes/s per unit"
-                from_catalog = cat if key in _CATALOG_STAGE_KEYS else None
-                add(
-                    f"path[{i}].{key}",
-                    spec,
-                    stage_raw.get(key),
-                    self.fmt(spec, value),
-                    unit,
-                    from_catalog,
-                )
+            self.stage_rows(i, raw_path[i] if i < len(raw_path) else {}, add)
         for section in ("recovery", "targets"):
             section_rows(section)
         table = Table(
@@ -250,23 +254,73 @@ class _Ledger:
             "lllll",
             group_rows=tuple(groups),
         )
-        text = (
-            f"Every input of the model, as the plan used it: {counts['measured']} measured "
-            f"(imported from the customer's reports or job history), {counts['catalog']} from "
-            f"the hardware catalog (with its source), {counts['given']} given in the "
-            f"scenario and {counts['default']} left at the default. Defaults for fixed times "
-            "are 0 s: the plan never contains a time nobody stated. The source of a given "
-            "figure is the scenario file's comment beside or above it; under a value, its "
-            "range: the spread 'How sure is this plan' drew it from."
-        )
-        return table, text
+        return table, _ledger_text(counts)
+
+    def stage_rows(self, i: int, stage_raw: Mapping[str, Any], add: Callable[..., None]) -> None:
+        st = self.s.path[i]
+        cat = st.source[len("catalog:") :].strip() if st.source.startswith("catalog:") else None
+        for spec in STAGE_FIELDS:
+            key = spec.key
+            if key == "name":
+                continue
+            if key == "hw_compression" and st.kind != "tape_drive":
+                continue
+            if key == "write_factor" and st.kind != "storage_write":
+                continue
+            attr = key + _SUFFIX.get(spec.kind, "")
+            value = getattr(st, attr, None)
+            if value is None and key not in stage_raw:
+                continue  # an optional ceiling or override nobody set
+            unit = _UNIT_BY_KEY.get(key, _UNIT_BY_KIND[spec.kind])
+            if spec.kind == "rate":
+                unit = f"{st.carries} bytes/s per unit"
+            from_catalog = cat if key in _CATALOG_STAGE_KEYS else None
+            add(f"path[{i}].{key}", spec, stage_raw.get(key), self.fmt(spec, value), unit,
+                from_catalog)  # fmt: skip
+        self.extra_rows("path", i, add)
+
+    def extra_rows(self, section: str, index: int | None, add: Callable[..., None]) -> None:
+        """Rows for the figures only the catalog gives, when the plan uses them."""
+        for extra in EXTRA_FIGURES.get(section, ()):
+            dotted = f"path[{index}].{extra.spec.key}" if index is not None else (
+                f"{section}.{extra.spec.key}")  # fmt: skip
+            row = self.inputs.get(dotted)
+            if row is not None:
+                unit = _UNIT_BY_KEY.get(extra.spec.key, _UNIT_BY_KIND[extra.spec.kind])
+                add(dotted, extra.spec, None, self.fmt(extra.spec, row.value), unit)
 
 
-def _ranges(ctx: ReportContext) -> dict[str, str]:
-    """The ranges of the figures that vary in the report's Monte Carlo run, by key."""
+_COUNT_WORDS = (
+    ("exact", "exact"),
+    ("measured", "measured"),
+    ("catalog figure", "from the hardware catalog"),
+    ("class default", "class defaults"),
+    ("estimate", "estimates (±25 % unless stated)"),
+    ("given", "settings given"),
+    ("default", "left at the default"),
+)
+
+
+def _ledger_text(counts: Mapping[str, int]) -> str:
+    parts = [f"{counts[k]} {words}" for k, words in _COUNT_WORDS if counts.get(k)]
+    listed = ", ".join(parts[:-1]) + (f" and {parts[-1]}" if len(parts) > 1 else parts[0])
+    return (
+        f"Every input of the model, as the plan used it: {listed}. Each figure says where "
+        "it comes from (the scenario's [provenance], an import, the catalog with its "
+        "source, a class default, or typed: an estimate) and, under its value, the range "
+        "'How sure is this plan' drew it from — a catalog figure or class default its "
+        "prior (a lognormal fitted to published measurements, its P10..P90), an estimate "
+        "±25 %, an exact figure ±0. Defaults for fixed times are 0 s: the plan never "
+        "contains a time nobody stated. The source of a typed figure is the scenario "
+        "file's comment beside or above it."
+    )
+
+
+def _inputs(ctx: ReportContext) -> dict[str, InputRow]:
+    """The figures of the report's Monte Carlo run, by key: provenance and range."""
     from .confidence import risk_of
 
-    return {row.key: row.range_text for row in risk_of(ctx).varied}
+    return {row.key: row for row in risk_of(ctx).inputs}
 
 
 SECTION = Section("assumptions", "assumptions", build, render)
