@@ -54,6 +54,16 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("estates", "estates", "estates kept in the store, with their version history"),
     ("drills", "drills", "restore tests as drills: plan vs actual per phase, and their history"),
     (
+        "clock",
+        "clock",
+        "during a recovery: when will the database open (P50, P90), from Oracle's views",
+    ),
+    (
+        "preview",
+        "preview",
+        "what a RESTORE PREVIEW will read, and a scenario filled with those volumes",
+    ),
+    (
         "desktop-install",
         "desktop",
         "install the menu entry, icon and scenario file type into a Linux desktop",

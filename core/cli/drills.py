@@ -53,6 +53,20 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     sh.add_argument("number", type=int, metavar="N", help="the drill's number (drills list)")
     sh.add_argument("--json", action="store_true", help="machine-readable output on stdout")
     sh.set_defaults(func=run_show)
+    c = s.add_parser(
+        "calibrate",
+        parents=[common],
+        help="update the scenario's figures from a drill (Bayesian), as a diff",
+    )
+    c.add_argument("number", type=int, metavar="N", help="the drill's number (drills list)")
+    c.add_argument(
+        "--apply",
+        action="store_true",
+        help="save the calibrated scenario as a new version of the stored scenario",
+    )
+    c.add_argument("-o", "--output", metavar="NEW.toml", help="write the calibrated scenario here")
+    c.add_argument("--json", action="store_true", help="machine-readable output on stdout")
+    c.set_defaults(func=run_calibrate)
     d = s.add_parser("delete", parents=[common], help="remove a drill from the history")
     d.add_argument("number", type=int, metavar="N", help="the drill's number (drills list)")
     d.set_defaults(func=run_delete)
@@ -65,28 +79,29 @@ def typed_phases(items: list[str]) -> dict[str, float]:
         name, sep, value = item.partition("=")
         name = name.strip()
         if not sep or name not in PHASE_NAMES:
-            raise CoreError(f"--phase {item!r}: give NAME=DURATION with NAME one of "
-                            f"{', '.join(PHASE_NAMES)}")  # fmt: skip
+            raise CoreError(
+                f"--phase {item!r}: give NAME=DURATION with NAME one of {', '.join(PHASE_NAMES)}"
+            )
         out[name] = parse_duration(value)
     return out
 
 
-def stored_version(store: Any, arg: str, catalog: Any) -> tuple[str, int, str | None]:
+def stored_version(store: Any, arg: str) -> tuple[str, int, str | None]:
     """(name, version, a note when a file was saved) of SCENARIO (a name or a file)."""
-    from ..scenario import load_scenario
+    from ..evidence.record import version_for_text
 
     path = Path(arg)
     if not path.is_file():
         name = _resolve(store, arg, include_deleted=False)
         return name, store.scenario_version(name).version, None
-    scenario = load_scenario(path, catalog=catalog)
-    text = path.read_text(encoding="utf-8")
-    latest = next((h for h in reversed(store.history(scenario.name))), None) if any(
-        s.name == scenario.name for s in store.scenarios()) else None  # fmt: skip
-    if latest is not None and latest.text == text:
-        return scenario.name, latest.version, None
-    v = store.save_scenario(text, comment=f"saved to record a drill ({path.name})", source=arg)
-    return v.scenario, v.version, f"saved {path.name} as '{v.scenario}' version {v.version}"
+    from ..scenario import load_scenario
+
+    load_scenario(path)  # one-line errors for a file that is not a scenario
+    text = path.read_bytes().decode("utf-8-sig")
+    name, version, saved = version_for_text(
+        store, text, arg, f"saved to record a drill ({path.name})"
+    )
+    return name, version, f"saved {path.name} as '{name}' version {version}" if saved else None
 
 
 def run_add(args: argparse.Namespace) -> int:
@@ -95,9 +110,8 @@ def run_add(args: argparse.Namespace) -> int:
 
     typed = typed_phases(args.phase)
     evidence = read_evidence_paths(args.evidence)
-    catalog = catalog_for(args)
     with open_store_from_args(args) as store:
-        name, version, saved = stored_version(store, args.scenario, catalog)
+        name, version, saved = stored_version(store, args.scenario)
         rec = record_drill(store, name, version, evidence, typed=typed, label=args.label)
     if saved and not args.json:
         print(saved)
@@ -115,21 +129,41 @@ def _print(stored: Any, comparison: dict[str, Any], as_json: bool) -> None:
 def drill_json(stored: Any, comparison: dict[str, Any]) -> dict[str, Any]:
     d = stored.drill
     return {
-        "drill": stored.number, "scenario": stored.scenario, "version": stored.scenario_version,
+        "drill": stored.number,
+        "scenario": stored.scenario,
+        "version": stored.scenario_version,
         "drilled_at": stored.drilled_at.isoformat() if stored.drilled_at else None,
-        "recorded_at": stored.recorded_at.isoformat(), "label": stored.label,
-        "database": d.get("database"), "dbid": d.get("dbid"), "channels": d.get("channels"),
+        "recorded_at": stored.recorded_at.isoformat(),
+        "label": stored.label,
+        "database": d.get("database"),
+        "dbid": d.get("dbid"),
+        "channels": d.get("channels"),
         "phases": [
-            {k: r[k] for k in ("name", "plan_s", "actual_s", "error", "how", "plan_bytes",
-                               "actual_bytes", "plan_rate_Bps", "actual_rate_Bps")}
+            {
+                k: r[k]
+                for k in (
+                    "name",
+                    "plan_s",
+                    "actual_s",
+                    "error",
+                    "how",
+                    "plan_bytes",
+                    "actual_bytes",
+                    "plan_rate_Bps",
+                    "actual_rate_Bps",
+                )
+            }
             for r in comparison["rows"]
         ],
-        "plan_s": comparison["plan_s"], "actual_s": comparison["actual_s"],
-        "error": comparison["error"], "plan_total_s": comparison["plan_total_s"],
-        "measured": d["phases"], "evidence": stored.evidence,
+        "plan_s": comparison["plan_s"],
+        "actual_s": comparison["actual_s"],
+        "error": comparison["error"],
+        "plan_total_s": comparison["plan_total_s"],
+        "measured": d["phases"],
+        "evidence": stored.evidence,
         "notes": list(d.get("notes", [])) + list(comparison.get("notes", [])),
         "failed": d.get("failed"),
-    }  # fmt: skip
+    }
 
 
 def percent(error: float | None) -> str:
@@ -159,8 +193,15 @@ def render_drill(stored: Any, comparison: dict[str, Any]) -> str:
         if r["actual_s"] is None and r["plan_s"] == 0:
             continue
         actual = "not timed" if r["actual_s"] is None else format_duration(r["actual_s"])
-        rows.append([_title(r["name"]), format_duration(r["plan_s"]), actual,
-                     percent(r["error"]), _HOW[r["how"]]])  # fmt: skip
+        rows.append(
+            [
+                _title(r["name"]),
+                format_duration(r["plan_s"]),
+                actual,
+                percent(r["error"]),
+                _HOW[r["how"]],
+            ]
+        )
     total = [format_duration(comparison[k]) for k in ("plan_s", "actual_s")]
     rows.append(["Over the phases timed", *total, percent(comparison["error"]), ""])
     lines += ["", *_table(rows, {1, 2, 3})]
@@ -197,11 +238,24 @@ def run_list(args: argparse.Namespace) -> int:
     for s in found:
         c = s.comparison
         timed = sum(1 for r in c["rows"] if r["actual_s"] is not None)
-        rows.append([str(s.number), f"{s.drilled_at:%Y-%m-%d %H:%M}" if s.drilled_at else "—",
-                     f"{s.scenario} v{s.scenario_version}", str(timed),
-                     format_duration(c["plan_s"]), format_duration(c["actual_s"]),
-                     percent(c["error"])])  # fmt: skip
+        rows.append(
+            [
+                str(s.number),
+                f"{s.drilled_at:%Y-%m-%d %H:%M}" if s.drilled_at else "—",
+                f"{s.scenario} v{s.scenario_version}",
+                str(timed),
+                format_duration(c["plan_s"]),
+                format_duration(c["actual_s"]),
+                percent(c["error"]),
+            ]
+        )
     sys.stdout.write("\n".join(_table(rows, {0, 3, 4, 5, 6})) + "\n")
+    if name:
+        from ..evidence.history import fared
+
+        said = fared([s.comparison for s in found])
+        if said:
+            print(f"{name}: {said}")
     return 0
 
 
@@ -223,3 +277,75 @@ def run_delete(args: argparse.Namespace) -> int:
         delete_drill(store, args.number)
     print(f"deleted drill {args.number}")
     return 0
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    from ..evidence.calibrate import calibrate
+    from ..evidence.drill import drill_from_dict
+    from ..scenario import dump_scenario
+    from ..store import open_store_from_args
+    from ..store.drills import drill
+
+    with open_store_from_args(args) as store:
+        stored = drill(store, args.number)
+        scenario = store.load_scenario(stored.scenario)
+        cal = calibrate(scenario, drill_from_dict(stored.drill), stored.number, catalog_for(args))
+        saved = None
+        if args.apply:
+            saved = store.save_scenario(
+                dump_scenario(cal.scenario),
+                source=stored.scenario,
+                comment=f"calibrated from drill {stored.number}",
+            )
+    if args.output:
+        from ..outfile import write_output_text
+
+        write_output_text(args.output, dump_scenario(cal.scenario))
+    if args.json:
+        print(dumps_json(calibration_json(cal, saved)))
+    else:
+        sys.stdout.write(render_calibration(cal, stored, saved))
+    return 0
+
+
+def calibration_json(cal: Any, saved: Any) -> dict[str, Any]:
+    from ..jsonable import json_ready
+
+    return {
+        "updates": [json_ready(u) | {"range": u.range_text} for u in cal.updates],
+        "plan_before_s": cal.plan_before_s,
+        "plan_after_s": cal.plan_after_s,
+        "actual_s": cal.actual_s,
+        "notes": list(cal.notes),
+        "saved_version": saved.version if saved else None,
+    }
+
+
+def render_calibration(cal: Any, stored: Any, saved: Any) -> str:
+    from ..uncertainty.inputs import describe_value
+
+    lines = [f"Calibration of '{stored.scenario}' from drill {stored.number}", ""]
+    rows = [["Figure", "Before", "Range", "Drill", "After", "Range"]]
+    for u in cal.updates:
+        rows.append(
+            [
+                u.label,
+                describe_value(u.kind, u.prior),
+                u.prior_range,
+                describe_value(u.kind, u.measured),
+                describe_value(u.kind, u.posterior),
+                u.range_text,
+            ]
+        )
+    lines += _table(rows, set())
+    lines += [
+        "",
+        f"Over the phases the drill timed: plan {format_duration(cal.plan_before_s)} "
+        f"→ {format_duration(cal.plan_after_s)}, drill {format_duration(cal.actual_s)}",
+    ]
+    lines += [f"note: {n}" for n in cal.notes]
+    if saved:
+        lines.append(f"saved '{saved.scenario}' version {saved.version}: {saved.comment}")
+    else:
+        lines.append("(--apply saves it as a new version; -o NEW.toml writes it)")
+    return "\n".join(lines) + "\n"

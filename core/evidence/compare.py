@@ -96,18 +96,24 @@ def drill_state(
     if inc is None:
         inc = worst.incremental_bytes if count else 0.0
         if count:
-            notes.append(f"incremental volume not measured: the plan's own "
-                         f"({format_size(inc)}) for the drill's {count} backup(s)")  # fmt: skip
+            notes.append(
+                f"incremental volume not measured: the plan's own "
+                f"({format_size(inc)}) for {count} backup(s)"
+            )
     redo = drill.redo_bytes
     if redo is None:
         redo = worst.redo_bytes
-        notes.append(f"redo volume not measured: the plan's worst case ({format_size(redo)}); "
-                     "give V$RECOVERY_PROGRESS ('Redo Applied') for the drill's own")  # fmt: skip
+        notes.append(f"redo volume not measured: the plan's worst case ({format_size(redo)})")
     piece = worst.largest_incremental_piece_bytes
     if piece is not None and worst.incremental_bytes > 0:
         piece = piece * inc / worst.incremental_bytes
-    return replace(worst, incremental_count=count, incremental_bytes=inc, redo_bytes=redo,
-                   largest_incremental_piece_bytes=piece if count else None), notes  # fmt: skip
+    return replace(
+        worst,
+        incremental_count=count,
+        incremental_bytes=inc,
+        redo_bytes=redo,
+        largest_incremental_piece_bytes=piece if count else None,
+    ), notes
 
 
 def plan_for_drill(
@@ -118,8 +124,9 @@ def plan_for_drill(
     restore = build_path_model(scenario, RESTORE)
     jobs = backup_jobs(scenario, build_path_model(scenario, BACKUP))
     level0_s, level1_s = job_durations(jobs)
-    worst = failure_state(scenario, worst_failure_offset(scenario, level0_s),
-                          level0_s=level0_s, level1_s=level1_s)  # fmt: skip
+    worst = failure_state(
+        scenario, worst_failure_offset(scenario, level0_s), level0_s=level0_s, level1_s=level1_s
+    )
     state, notes = drill_state(scenario, drill, worst)
     size = drill.level0_bytes or scenario.database.size_bytes
     if drill.level0_bytes is None:
@@ -132,9 +139,17 @@ def _rows(rec: RecoveryResult, jobs: dict[str, float], drill: Drill) -> list[Pha
     rows = []
     for p in rec.phases:
         m = drill.phase(p.name)
-        rows.append(PhaseComparison(
-            p.name, p.title, p.duration_s, m.duration_s if m else None, m.how if m else None,
-            p.data_bytes or None, m.data_bytes if m else None))  # fmt: skip
+        rows.append(
+            PhaseComparison(
+                p.name,
+                p.title,
+                p.duration_s,
+                m.duration_s if m else None,
+                m.how if m else None,
+                p.data_bytes or None,
+                m.data_bytes if m else None,
+            )
+        )
     for name, plan_s in jobs.items():
         m = drill.phase(name)
         if m is not None:
@@ -145,29 +160,39 @@ def _rows(rec: RecoveryResult, jobs: dict[str, float], drill: Drill) -> list[Pha
 
 def _total(rows: list[PhaseComparison], attr: str) -> float:
     names = {r.name for r in rows}
-    return sum(getattr(r, attr) for r in rows
-               if not (r.name == OVERLAPPED and "apply_incremental" in names)
-               and not r.name.startswith("backup."))  # fmt: skip
+    return sum(
+        getattr(r, attr)
+        for r in rows
+        if not (r.name == OVERLAPPED and "apply_incremental" in names)
+        and not r.name.startswith("backup.")
+    )
 
 
 def compare_drill(scenario: Scenario, drill: Drill) -> DrillComparison:
     """Plan vs actual per phase for one drill (see the module docstring)."""
     rec, jobs, notes = plan_for_drill(scenario, drill)
+    if drill.redo_bytes is None and drill.phase("redo_apply") is not None:
+        notes.append("give V$RECOVERY_PROGRESS ('Redo Applied') for the drill's own redo volume")
     rows = _rows(rec, jobs, drill)
     both = [r for r in rows if r.actual_s is not None and r.plan_s > 0]
     notes += _plan_notes(scenario, rows)
     return DrillComparison(
-        rows=tuple(rows), plan_s=_total(both, "plan_s"), actual_s=_total(both, "actual_s"),
-        plan_total_s=rec.total_s, notes=tuple(notes),
-    )  # fmt: skip
+        rows=tuple(rows),
+        plan_s=_total(both, "plan_s"),
+        actual_s=_total(both, "actual_s"),
+        plan_total_s=rec.total_s,
+        notes=tuple(notes),
+    )
 
 
 def _plan_notes(scenario: Scenario, rows: list[PhaseComparison]) -> list[str]:
     out = []
     arch = next((r for r in rows if r.name == "restore_archivelogs"), None)
     if arch and arch.actual_s and arch.plan_s == 0 and scenario.recovery.archivelogs_on_disk:
-        out.append("the drill restored archived logs that the plan keeps on disk "
-                   "(recovery.archivelogs_on_disk = true): not compared")  # fmt: skip
+        out.append(
+            "the drill restored archived logs that the plan keeps on disk "
+            "(recovery.archivelogs_on_disk = true): not compared"
+        )
     return out
 
 

@@ -193,9 +193,16 @@ def _from_recover(acc: _Acc, cmd: RmanCommand, src: str) -> None:
     arch_s = cmd.channel_s("archivelog")
     logs = sum(len(s.sequences) for s in cmd.steps_of("archivelog"))
     if arch_s is not None:
-        acc.offer(MeasuredPhase("restore_archivelogs", arch_s, "channels",
-                                f"{src}: archived logs restored during recovery, the busiest "
-                                "channel's elapsed times", count=logs))  # fmt: skip
+        acc.offer(
+            MeasuredPhase(
+                "restore_archivelogs",
+                arch_s,
+                "channels",
+                f"{src}: archived logs restored during recovery, the busiest "
+                "channel's elapsed times",
+                count=logs,
+            )
+        )
         acc.fact("archived_logs", logs)
     _redo(acc, cmd, src, arch_s or 0.0)
 
@@ -210,8 +217,10 @@ def _redo(acc: _Acc, cmd: RmanCommand, src: str, arch_s: float) -> None:
     elif cmd.failed:
         acc.notes.append(f"{src}: recovery failed ({cmd.failed}): redo apply not timed")
     elif cmd.media_recovery_started:
-        acc.notes.append(f"{src}: media recovery started but the log ends before it completes: "
-                         "redo apply not timed")  # fmt: skip
+        acc.notes.append(
+            f"{src}: media recovery started but the log ends before it completes: "
+            "redo apply not timed"
+        )
 
 
 def _from_backup(acc: _Acc, cmd: RmanCommand, src: str) -> None:
@@ -229,8 +238,13 @@ def _from_backup(acc: _Acc, cmd: RmanCommand, src: str) -> None:
             acc.offer(MeasuredPhase(phase, got[0], got[1], got[2]))
 
 
+def _name(source: str) -> str:
+    """A file's name for the notes (the sources keep the path as given)."""
+    return source.replace("\\", "/").rsplit("/", 1)[-1]
+
+
 def _from_log(acc: _Acc, log: RmanLog) -> None:
-    src = log.source
+    src = _name(log.source)
     acc.fact("session_start", log.session_start)
     acc.fact("database", log.database)
     acc.fact("dbid", log.dbid)
@@ -265,9 +279,15 @@ def _from_status(acc: _Acc, ops: list[RmanOperation], src: str) -> None:
     restores = [o for o in ops if o.operation == "RESTORE" and o.completed and o.end]
     if restores:
         big = max(restores, key=lambda o: o.data_bytes or 0)
-        acc.offer(MeasuredPhase("restore_level0", big.elapsed_s or 0.0, "wall",
-                                f"{src}: RESTORE row, START_TIME to END_TIME (line {big.line})",
-                                data_bytes=big.data_bytes))  # fmt: skip
+        acc.offer(
+            MeasuredPhase(
+                "restore_level0",
+                big.elapsed_s or 0.0,
+                "wall",
+                f"{src}: RESTORE row, START_TIME to END_TIME (line {big.line})",
+                data_bytes=big.data_bytes,
+            )
+        )
         acc.fact("level0_bytes", big.data_bytes)
     for o in ops:
         if o.start and o.operation in ("RESTORE", "RECOVER"):
@@ -284,15 +304,21 @@ def _open_from_session(acc: _Acc, ops: list[RmanOperation], src: str) -> None:
     if session and recover and acc.facts.get("opened"):
         last = max(o.end for o in recover if o.end)
         if session.end and session.end >= last:
-            acc.offer(MeasuredPhase("open", (session.end - last).total_seconds(), "wall",
-                                    f"{src}: the RMAN session's END_TIME after RECOVER's "
-                                    "(the open was the session's last command)"))  # fmt: skip
+            acc.offer(
+                MeasuredPhase(
+                    "open",
+                    (session.end - last).total_seconds(),
+                    "wall",
+                    f"{src}: the RMAN session's END_TIME after RECOVER's "
+                    "(the open was the session's last command)",
+                )
+            )
             acc.ends.append(session.end)
 
 
 def _from_preview(acc: _Acc, p: RestorePreview, ratio: float) -> None:
     if p.summary:
-        acc.notes.append(f"{p.source}: PREVIEW SUMMARY prints no sizes: no volumes from it")
+        acc.notes.append(f"{_name(p.source)}: PREVIEW SUMMARY prints no sizes: no volumes from it")
         return
     lvl0 = [s.size_bytes for s in p.of_level("0") if s.size_bytes]
     lvl1 = p.of_level("1")
@@ -325,14 +351,16 @@ def drill_from_evidence(
             _from_log(acc, f.log)
     for f in files:
         if f.kind == "rman_status":
-            _from_status(acc, f.operations, f.source)
+            _from_status(acc, f.operations, _name(f.source))
         elif f.kind == "preview":
             _from_preview(acc, f.preview, compression_ratio)
         elif f.kind == "recovery":
             _from_recovery(acc, f.recovery)
         elif f.kind in ("longops", "rman_jobs"):
-            acc.notes.append(f"{f.source}: {f.kind} evidence is for the recovery clock and "
-                             "imports, not for a drill's phases")  # fmt: skip
+            acc.notes.append(
+                f"{_name(f.source)}: {f.kind} evidence is for the recovery clock and "
+                "imports, not for a drill's phases"
+            )
     for name, seconds in (typed or {}).items():
         acc.offer(MeasuredPhase(name, seconds, "typed", "typed by the user"))
     return _assemble(acc, files)
@@ -350,20 +378,30 @@ def _assemble(acc: _Acc, files: list[EvidenceFile]) -> Drill:
     f = acc.facts
     return Drill(
         phases=tuple(sorted(phases.values(), key=lambda p: PHASE_ORDER.index(p.name))),
-        started=min(acc.starts, default=f.get("session_start")), ended=max(acc.ends, default=None),
-        database=f.get("database"), dbid=f.get("dbid"), channels=f.get("channels"),
-        level0_bytes=f.get("level0_bytes"), incremental_bytes=f.get("incremental_bytes"),
-        incremental_count=f.get("incremental_count"), redo_bytes=f.get("redo_bytes"),
-        archived_logs=f.get("archived_logs"), sources=tuple(x.source for x in files),
-        notes=tuple(dict.fromkeys(acc.notes)), failed=_failure(files),
-    )  # fmt: skip
+        started=min(acc.starts, default=f.get("session_start")),
+        ended=max(acc.ends, default=None),
+        database=f.get("database"),
+        dbid=f.get("dbid"),
+        channels=f.get("channels"),
+        level0_bytes=f.get("level0_bytes"),
+        incremental_bytes=f.get("incremental_bytes"),
+        incremental_count=f.get("incremental_count"),
+        redo_bytes=f.get("redo_bytes"),
+        archived_logs=f.get("archived_logs"),
+        sources=tuple(x.source for x in files),
+        notes=tuple(dict.fromkeys(acc.notes)),
+        failed=_failure(files),
+    )
 
 
 def _with_volumes(acc: _Acc) -> dict[str, MeasuredPhase]:
     f, out = acc.facts, dict(acc.phases)
-    volumes = {"restore_level0": f.get("level0_bytes"), "redo_apply": f.get("redo_bytes"),
-               "restore_incremental": f.get("incremental_bytes"),
-               "apply_incremental": f.get("incremental_bytes")}  # fmt: skip
+    volumes = {
+        "restore_level0": f.get("level0_bytes"),
+        "redo_apply": f.get("redo_bytes"),
+        "restore_incremental": f.get("incremental_bytes"),
+        "apply_incremental": f.get("incremental_bytes"),
+    }
     for name, volume in volumes.items():
         if name in out and out[name].data_bytes is None and volume:
             out[name] = replace(out[name], data_bytes=volume)

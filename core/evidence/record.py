@@ -39,8 +39,9 @@ def read_evidence_paths(paths: list[str | os.PathLike[str]]) -> ReadEvidence:
         data = read_input(p, error=EvidenceError)
         f = read_evidence_bytes(data, str(p))
         files.append(f)
-        ids.append({"file": Path(p).name, "kind": f.kind,
-                    "sha256": hashlib.sha256(data).hexdigest()})  # fmt: skip
+        ids.append(
+            {"file": Path(p).name, "kind": f.kind, "sha256": hashlib.sha256(data).hexdigest()}
+        )
     return ReadEvidence(tuple(files), tuple(ids))
 
 
@@ -51,26 +52,54 @@ class RecordedDrill:
     comparison: DrillComparison
 
 
-def measure(scenario: Scenario, evidence: ReadEvidence,
-            typed: dict[str, float] | None = None) -> tuple[Drill, DrillComparison]:  # fmt: skip
+def measure(
+    scenario: Scenario, evidence: ReadEvidence, typed: dict[str, float] | None = None
+) -> tuple[Drill, DrillComparison]:
     """The drill the evidence measured and its plan vs actual, without storing anything."""
-    drill = drill_from_evidence(list(evidence.files), typed=typed,
-                                compression_ratio=scenario.backup.compression_ratio)  # fmt: skip
+    drill = drill_from_evidence(
+        list(evidence.files), typed=typed, compression_ratio=scenario.backup.compression_ratio
+    )
     return drill, compare_drill(scenario, drill)
 
 
 def record_drill(
-    store: Store, name: str, version: int, evidence: ReadEvidence, *,
-    typed: dict[str, float] | None = None, label: str = "",
-) -> RecordedDrill:  # fmt: skip
+    store: Store,
+    name: str,
+    version: int,
+    evidence: ReadEvidence,
+    *,
+    typed: dict[str, float] | None = None,
+    label: str = "",
+) -> RecordedDrill:
     """Measure, compare with stored scenario `name` version `version`, and store."""
     scenario = store.load_scenario(name, version)
     drill, comparison = measure(scenario, evidence, typed)
     stored = add_drill(
-        store, name, version, drill=drill.to_dict(), comparison=comparison.to_dict(),
-        evidence=list(evidence.identities), label=label, drilled_at=drill.started,
-    )  # fmt: skip
+        store,
+        name,
+        version,
+        drill=drill.to_dict(),
+        comparison=comparison.to_dict(),
+        evidence=list(evidence.identities),
+        label=label,
+        drilled_at=drill.started,
+    )
     return RecordedDrill(stored, drill, comparison)
+
+
+def version_for_text(store: Store, text: str, source: str, comment: str) -> tuple[str, int, bool]:
+    """(name, version, saved) of the stored scenario a drill is recorded against: the latest
+    version of the text's scenario when its text is the same, else a new version saved
+    with `comment` (a drill is tied to the exact figures it was compared with)."""
+    from ..scenario import load_scenario_text
+
+    name = load_scenario_text(text, source, catalog=store.catalog()).name
+    if any(s.name == name for s in store.scenarios()):
+        latest = store.history(name)[-1]
+        if latest.text == text:
+            return name, latest.version, False
+    v = store.save_scenario(text, comment=comment, source=source)
+    return v.scenario, v.version, True
 
 
 def recompare(store: Store, stored: StoredDrill, version: int | None = None) -> DrillComparison:
@@ -79,5 +108,12 @@ def recompare(store: Store, stored: StoredDrill, version: int | None = None) -> 
     return compare_drill(scenario, drill_from_dict(stored.drill))
 
 
-__all__ = ["ReadEvidence", "RecordedDrill", "measure", "read_evidence_paths", "recompare",
-           "record_drill"]  # fmt: skip
+__all__ = [
+    "ReadEvidence",
+    "RecordedDrill",
+    "measure",
+    "read_evidence_paths",
+    "recompare",
+    "record_drill",
+    "version_for_text",
+]

@@ -105,16 +105,22 @@ def _row(table: CsvTable, line: int, row: dict[str, str], block: float) -> LongO
     total = table.number(line, row, "TOTALWORK")
     assert sofar is not None and total is not None
     if sofar < 0 or total < 0:
-        raise EvidenceError("SOFAR and TOTALWORK cannot be negative", source=table.source,
-                            line=line)  # fmt: skip
+        raise EvidenceError(
+            "SOFAR and TOTALWORK cannot be negative", source=table.source, line=line
+        )
     return LongOp(
-        sid=row.get("SID", ""), opname=row["OPNAME"], units=row.get("UNITS", "Blocks"),
-        sofar=sofar, totalwork=total, start=table.when(line, row, "START_TIME", required=False),
+        sid=row.get("SID", ""),
+        opname=row["OPNAME"],
+        units=row.get("UNITS", "Blocks"),
+        sofar=sofar,
+        totalwork=total,
+        start=table.when(line, row, "START_TIME", required=False),
         last_update=table.when(line, row, "LAST_UPDATE_TIME", required=False),
         elapsed_s=table.number(line, row, "ELAPSED_SECONDS", required=False),
         time_remaining_s=table.number(line, row, "TIME_REMAINING", required=False),
-        block_size=block, line=line,
-    )  # fmt: skip
+        block_size=block,
+        line=line,
+    )
 
 
 def _moment(table: CsvTable, line: int, row: dict[str, str]) -> datetime | None:
@@ -126,9 +132,11 @@ def snapshots_from_table(table: CsvTable) -> list[LongopsSnapshot]:
     if "SNAPSHOT_TIME" not in table.columns and "LAST_UPDATE_TIME" not in table.columns:
         raise EvidenceError(
             "V$SESSION_LONGOPS export without SNAPSHOT_TIME or LAST_UPDATE_TIME: when was it "
-            "taken?", source=table.source, line=1,
+            "taken?",
+            source=table.source,
+            line=1,
             hint="add SYSDATE AS snapshot_time as in docs/evidence.md",
-        )  # fmt: skip
+        )
     groups: dict[datetime | None, list[LongOp]] = defaultdict(list)
     for line, row in table.rows:
         block = table.number(line, row, "BLOCK_SIZE", required=False) or DEFAULT_BLOCK_SIZE
@@ -144,8 +152,11 @@ def _assemble(
     for at, rows in groups.items():
         moment = at or max((r.last_update for r in rows if r.last_update), default=None)
         if moment is None:
-            raise EvidenceError("rows without SNAPSHOT_TIME or LAST_UPDATE_TIME",
-                                source=table.source, line=rows[0].line)  # fmt: skip
+            raise EvidenceError(
+                "rows without SNAPSHOT_TIME or LAST_UPDATE_TIME",
+                source=table.source,
+                line=rows[0].line,
+            )
         out.append(LongopsSnapshot(moment, tuple(rows), table.source, assumed))
     if not out:
         raise EvidenceError("V$SESSION_LONGOPS export without rows", source=table.source)

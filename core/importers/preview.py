@@ -161,9 +161,15 @@ class _Reader:
                 if m.group("type") is None
                 else ("0" if m.group("type") == "Full" or m.group("lv") == "0" else "1")
             )
-            self.sets.append(PreviewSet(
-                key=int(m.group("key")), level=level, size_bytes=parse_size(m.group("size")),
-                device=m.group("dev").upper(), line=n))  # fmt: skip
+            self.sets.append(
+                PreviewSet(
+                    key=int(m.group("key")),
+                    level=level,
+                    size_bytes=parse_size(m.group("size")),
+                    device=m.group("dev").upper(),
+                    line=n,
+                )
+            )
             self.multi_media = False
             return
         if not self.sets:
@@ -207,10 +213,18 @@ class _Reader:
             return
         lv = m.group("lv")
         level = "archivelog" if lv == "A" else "0" if lv in ("F", "0") else "1"
-        self.sets.append(PreviewSet(
-            key=int(m.group("key")), level=level, size_bytes=None, device=m.group("dev").upper(),
-            tag=m.group("tag"), compressed=m.group("comp") == "YES",
-            pieces=int(m.group("pieces")), line=n))  # fmt: skip
+        self.sets.append(
+            PreviewSet(
+                key=int(m.group("key")),
+                level=level,
+                size_bytes=None,
+                device=m.group("dev").upper(),
+                tag=m.group("tag"),
+                compressed=m.group("comp") == "YES",
+                pieces=int(m.group("pieces")),
+                line=n,
+            )
+        )
 
 
 def parse_preview_text(text: str, source: str = "<preview>") -> RestorePreview:
@@ -221,12 +235,18 @@ def parse_preview_text(text: str, source: str = "<preview>") -> RestorePreview:
     if not r.sets and not r.disk_logs:
         raise EvidenceError(
             "not RESTORE … PREVIEW output: no 'List of Backup Sets' or 'List of Backups' with "
-            "a backup in it", source=source,
+            "a backup in it",
+            source=source,
             hint="run `RESTORE DATABASE PREVIEW;` in RMAN with a log (docs/evidence.md)",
-        )  # fmt: skip
-    return RestorePreview(source=source, sets=tuple(r.sets), disk_logs=tuple(r.disk_logs),
-                          summary=r.summary, start_scn=r.start_scn,
-                          beyond_scn=r.beyond_scn)  # fmt: skip
+        )
+    return RestorePreview(
+        source=source,
+        sets=tuple(r.sets),
+        disk_logs=tuple(r.disk_logs),
+        summary=r.summary,
+        start_scn=r.start_scn,
+        beyond_scn=r.beyond_scn,
+    )
 
 
 def is_preview(text: str) -> bool:
@@ -244,5 +264,11 @@ def load_preview(path: str | os.PathLike[str]) -> RestorePreview:
     return parse_preview_text(decode(data), str(path))
 
 
-__all__ = ["PreviewSet", "RestorePreview", "is_preview", "load_preview", "parse_preview_text",
-           "parse_size"]  # fmt: skip
+__all__ = [
+    "PreviewSet",
+    "RestorePreview",
+    "is_preview",
+    "load_preview",
+    "parse_preview_text",
+    "parse_size",
+]

@@ -86,11 +86,13 @@ def _assemble(groups: dict[tuple, dict[str, float]], source: str) -> list[Recove
         if at is None:
             raise EvidenceError(
                 "V$RECOVERY_PROGRESS rows without SNAPSHOT_TIME, or START_TIME and 'Elapsed "
-                "Time': when were they taken?", source=source,
+                "Time': when were they taken?",
+                source=source,
                 hint="add SYSDATE AS snapshot_time as in docs/evidence.md",
-            )  # fmt: skip
-        out.append(RecoverySnapshot(at=at, start=start, recovery_type=rtype, source=source,
-                                    **values))  # fmt: skip
+            )
+        out.append(
+            RecoverySnapshot(at=at, start=start, recovery_type=rtype, source=source, **values)
+        )
     if not out:
         raise EvidenceError("no V$RECOVERY_PROGRESS item such as 'Redo Applied'", source=source)
     return sorted(out, key=lambda s: s.at)

@@ -93,8 +93,11 @@ def read_evidence_bytes(data: bytes, source: str = "<data>") -> EvidenceFile:
     if not data.strip():
         raise EvidenceError("empty file, not restore evidence", source=source)
     if b"\x00" in data[:4096] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise EvidenceError("binary file, not restore evidence", source=source,
-                            hint="give RMAN logs and V$ view exports as text or CSV")  # fmt: skip
+        raise EvidenceError(
+            "binary file, not restore evidence",
+            source=source,
+            hint="give RMAN logs and V$ view exports as text or CSV",
+        )
     text = decode(data)
     if is_rman_log(text) and (_TIMED_LOG_RE.search(text) or not is_preview(text)):
         return EvidenceFile(source, "rman_log", parse_rman_log_text(text, source))
@@ -114,8 +117,10 @@ def _read_table(data: bytes, source: str) -> EvidenceFile:
         raise EvidenceError(
             "not restore evidence: neither an RMAN log, RESTORE … PREVIEW output, nor an "
             f"export of V$RMAN_STATUS, V$SESSION_LONGOPS or V$RECOVERY_PROGRESS (columns: {cols})",
-            source=source, line=1, hint="see docs/evidence.md for what to give and how",
-        )  # fmt: skip
+            source=source,
+            line=1,
+            hint="see docs/evidence.md for what to give and how",
+        )
     return EvidenceFile(source, *found)
 
 

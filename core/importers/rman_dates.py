@@ -65,8 +65,14 @@ def parse_banner(text: str) -> datetime | None:
     if mon is None:
         return None
     try:
-        return datetime(int(m.group("y")), mon, int(m.group("d")), int(m.group("H")),
-                        int(m.group("M")), int(m.group("S")))  # fmt: skip
+        return datetime(
+            int(m.group("y")),
+            mon,
+            int(m.group("d")),
+            int(m.group("H")),
+            int(m.group("M")),
+            int(m.group("S")),
+        )
     except ValueError:
         return None
 

@@ -34,9 +34,17 @@ from .readfile import read_input
 from .rman_dates import DateReader, LogTime, parse_banner, parse_elapsed, read_failure_time
 
 STEP_KINDS = (
-    "datafile", "incremental", "archivelog", "controlfile", "spfile",
-    "backup_level0", "backup_level1", "backup_full", "backup_archivelog", "backup_controlfile",
-)  # fmt: skip
+    "datafile",
+    "incremental",
+    "archivelog",
+    "controlfile",
+    "spfile",
+    "backup_level0",
+    "backup_level1",
+    "backup_full",
+    "backup_archivelog",
+    "backup_controlfile",
+)
 
 
 @dataclass(frozen=True)
@@ -138,13 +146,20 @@ _CHANNEL_STARTS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^starting incremental datafile backup set restore"), "incremental"),
     (re.compile(r"^starting datafile backup set restore"), "datafile"),
     (re.compile(r"^starting archived log restore"), "archivelog"),
-    (re.compile(r"^starting (?:compressed )?incremental level 0 datafile backup set"),
-     "backup_level0"),
-    (re.compile(r"^starting (?:compressed )?incremental level [1-4] (?:cumulative )?datafile "
-                r"backup set"), "backup_level1"),
+    (
+        re.compile(r"^starting (?:compressed )?incremental level 0 datafile backup set"),
+        "backup_level0",
+    ),
+    (
+        re.compile(
+            r"^starting (?:compressed )?incremental level [1-4] (?:cumulative )?datafile "
+            r"backup set"
+        ),
+        "backup_level1",
+    ),
     (re.compile(r"^starting (?:compressed )?full datafile backup set"), "backup_full"),
     (re.compile(r"^starting (?:compressed )?archived log backup set"), "backup_archivelog"),
-)  # fmt: skip
+)
 _RESTORING = (("restoring control file", "controlfile"), ("restoring spfile", "spfile"))
 _ELAPSED_RE = re.compile(
     r"^(?:restore|backup set) complete, elapsed time: (?P<t>\d+:\d{2}:\d{2}(?:\.\d+)?)"
@@ -196,8 +211,9 @@ class _Builder:
         while self.stack:
             cmd = self.stack.pop()
             if cmd.verb == verb or not self.stack:
-                self.failing = replace(cmd, failed=f"RMAN-03002: failure of {verb} command",
-                                       failed_at=at)  # fmt: skip
+                self.failing = replace(
+                    cmd, failed=f"RMAN-03002: failure of {verb} command", failed_at=at
+                )
                 self.done.append(self.failing)
                 return
             self.done.append(cmd)
@@ -268,10 +284,16 @@ class _Builder:
         unfinished = list(self.stack)
         commands = sorted(self.done + unfinished, key=lambda c: c.line)
         return RmanLog(
-            source=self.source, session_start=self.session_start, database=self.database,
-            dbid=self.dbid, devices=dict(self.devices), commands=tuple(commands),
-            opened_line=self.opened_line, complete=self.complete, timed=timed,
-        )  # fmt: skip
+            source=self.source,
+            session_start=self.session_start,
+            database=self.database,
+            dbid=self.dbid,
+            devices=dict(self.devices),
+            commands=tuple(commands),
+            opened_line=self.opened_line,
+            complete=self.complete,
+            timed=timed,
+        )
 
 
 def _handlers(
@@ -368,8 +390,14 @@ def parse_rman_log_text(text: str, source: str = "<log>") -> RmanLog:
 
 def is_rman_log(text: str) -> bool:
     head = text[:200_000]
-    return bool(re.search(r"^\s*(?:Starting|Finished) (?:restore|recover|backup) at ", head,
-                          re.MULTILINE)) or "Recovery Manager: Release" in head  # fmt: skip
+    return (
+        bool(
+            re.search(
+                r"^\s*(?:Starting|Finished) (?:restore|recover|backup) at ", head, re.MULTILINE
+            )
+        )
+        or "Recovery Manager: Release" in head
+    )
 
 
 def load_rman_log(path: str | os.PathLike[str]) -> RmanLog:

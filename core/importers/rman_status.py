@@ -76,17 +76,26 @@ def operations_from_table(table: CsvTable) -> list[RmanOperation]:
         assert start is not None
         end = table.when(line, row, "END_TIME", required=False)
         if end is not None and end < start:
-            raise EvidenceError(f"END_TIME {row['END_TIME']} is before START_TIME "
-                                f"{row['START_TIME']}", source=table.source, line=line)  # fmt: skip
-        out.append(RmanOperation(
-            operation=" ".join(row["OPERATION"].upper().split()),
-            status=row["STATUS"].upper(), row_type=row.get("ROW_TYPE", "").upper(),
-            start=start, end=end, input_bytes=_bytes(table, line, row, "INPUT_BYTES"),
-            output_bytes=_bytes(table, line, row, "OUTPUT_BYTES"),
-            object_type=row.get("OBJECT_TYPE", "").upper(),
-            device_type=row.get("OUTPUT_DEVICE_TYPE", "").upper(),
-            session=row.get("SESSION_RECID") or row.get("SESSION_KEY") or "", line=line,
-        ))  # fmt: skip
+            raise EvidenceError(
+                f"END_TIME {row['END_TIME']} is before START_TIME {row['START_TIME']}",
+                source=table.source,
+                line=line,
+            )
+        out.append(
+            RmanOperation(
+                operation=" ".join(row["OPERATION"].upper().split()),
+                status=row["STATUS"].upper(),
+                row_type=row.get("ROW_TYPE", "").upper(),
+                start=start,
+                end=end,
+                input_bytes=_bytes(table, line, row, "INPUT_BYTES"),
+                output_bytes=_bytes(table, line, row, "OUTPUT_BYTES"),
+                object_type=row.get("OBJECT_TYPE", "").upper(),
+                device_type=row.get("OUTPUT_DEVICE_TYPE", "").upper(),
+                session=row.get("SESSION_RECID") or row.get("SESSION_KEY") or "",
+                line=line,
+            )
+        )
     if not out:
         raise EvidenceError("V$RMAN_STATUS export without rows", source=table.source)
     return out

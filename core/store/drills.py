@@ -50,10 +50,16 @@ _COLS = (
 
 def _from_row(row: tuple) -> StoredDrill:
     return StoredDrill(
-        number=int(row[0]), scenario=row[1], scenario_version=int(row[2]), drilled_at=row[3],
-        recorded_at=row[4].replace(tzinfo=UTC), label=row[5], drill=json.loads(row[6]),
-        comparison=json.loads(row[7]), evidence=json.loads(row[8]),
-    )  # fmt: skip
+        number=int(row[0]),
+        scenario=row[1],
+        scenario_version=int(row[2]),
+        drilled_at=row[3],
+        recorded_at=row[4].replace(tzinfo=UTC),
+        label=row[5],
+        drill=json.loads(row[6]),
+        comparison=json.loads(row[7]),
+        evidence=json.loads(row[8]),
+    )
 
 
 def _scenario_id(con: duckdb.DuckDBPyConnection, name: str, version: int) -> int:
@@ -63,8 +69,10 @@ def _scenario_id(con: duckdb.DuckDBPyConnection, name: str, version: int) -> int
         [name, version],
     ).fetchone()
     if row is None:
-        raise NotFoundError(f"no stored scenario '{name}' version {version}",
-                            hint="'rto-planner scenarios list' shows the names")  # fmt: skip
+        raise NotFoundError(
+            f"no stored scenario '{name}' version {version}",
+            hint="'rto-planner scenarios list' shows the names",
+        )
     return int(row[0])
 
 
@@ -82,10 +90,16 @@ def _refuse_duplicate(con: duckdb.DuckDBPyConnection, evidence: list[dict[str, s
 
 
 def add_drill(
-    store: Store, scenario: str, version: int, *, drill: dict[str, Any],
-    comparison: dict[str, Any], evidence: list[dict[str, str]], label: str = "",
+    store: Store,
+    scenario: str,
+    version: int,
+    *,
+    drill: dict[str, Any],
+    comparison: dict[str, Any],
+    evidence: list[dict[str, str]],
+    label: str = "",
     drilled_at: datetime | None = None,
-) -> StoredDrill:  # fmt: skip
+) -> StoredDrill:
     """Record a drill against `scenario` version `version`; its number is returned."""
 
     def add(con: duckdb.DuckDBPyConnection) -> StoredDrill:
@@ -95,9 +109,18 @@ def add_drill(
             "INSERT INTO drill (scenario_id, scenario_version, drilled_at, recorded_at, label, "
             "drill, comparison, evidence, app_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "RETURNING id",
-            [sid, version, drilled_at, _now(), label, json.dumps(drill),
-             json.dumps(comparison), json.dumps(evidence), __version__],
-        ).fetchone()  # fmt: skip
+            [
+                sid,
+                version,
+                drilled_at,
+                _now(),
+                label,
+                json.dumps(drill),
+                json.dumps(comparison),
+                json.dumps(evidence),
+                __version__,
+            ],
+        ).fetchone()
         row = con.execute(
             f"SELECT {_COLS} FROM drill d JOIN scenario s ON s.id = d.scenario_id WHERE d.id = ?",
             [number],
@@ -129,8 +152,9 @@ def drill(store: Store, number: int) -> StoredDrill:
         ).fetchone()
     )
     if row is None:
-        raise NotFoundError(f"no drill {number} in {store.path}",
-                            hint="'rto-planner drills list' shows the numbers")  # fmt: skip
+        raise NotFoundError(
+            f"no drill {number} in {store.path}", hint="'rto-planner drills list' shows the numbers"
+        )
     return _from_row(row)
 
 

@@ -28,8 +28,10 @@ def test_timed_log_measures_each_phase_as_it_happened(truth) -> None:
         (t["restore_end"] - t["restore_start"]).total_seconds(),
     )
     inc = [x for x in d.schedule if x[0] == "incremental"]
-    busiest = max(sum((b - a).total_seconds() for k, c, a, b, _, _ in inc if c == ch)
-                  for ch in {x[1] for x in inc})  # fmt: skip
+    busiest = max(
+        sum((b - a).total_seconds() for k, c, a, b, _, _ in inc if c == ch)
+        for ch in {x[1] for x in inc}
+    )
     assert drill.phase("apply_incremental").duration_s == pytest.approx(busiest, abs=14)
     applied = sum((b - a).total_seconds() for a, b, _ in d.applies)
     # media recovery less its archived-log restores ≈ the time spent applying redo
@@ -48,8 +50,12 @@ def test_default_nls_log_is_timed_by_channels_and_says_so() -> None:
 
 def test_status_preview_and_recovery_progress_add_volumes_and_the_open(truth) -> None:
     _, t = truth
-    drill = _drill("drill_prod_iso.log", "rman_status_drill.csv",
-                   "clock/20261012_0120_recovery.csv", "preview_prod.txt")  # fmt: skip
+    drill = _drill(
+        "drill_prod_iso.log",
+        "rman_status_drill.csv",
+        "clock/20261012_0120_recovery.csv",
+        "preview_prod.txt",
+    )
     assert drill.level0_bytes == 10e12 and drill.phase("restore_level0").data_bytes == 10e12
     assert drill.incremental_bytes == pytest.approx(2.4e12, rel=1e-3)
     assert drill.redo_bytes > 380e9
@@ -86,7 +92,8 @@ def test_plan_for_a_drill_without_volumes_is_the_plans_worst_case(exadata) -> No
     rec, jobs, _ = plan_for_drill(exadata, drill)
     plan = compute_plan(exadata, include_cycle=False, include_growth=False)
     assert [(p.name, p.duration_s) for p in rec.phases] == [
-        (p.name, p.duration_s) for p in plan.recovery.phases]  # fmt: skip
+        (p.name, p.duration_s) for p in plan.recovery.phases
+    ]
     assert jobs == {f"backup.{j.name}": j.duration_s for j in plan.jobs}
 
 
@@ -108,8 +115,12 @@ def test_plan_for_a_drill_uses_its_volumes_as_a_scenario_with_them_would(exadata
 
 
 def test_comparison_errors_and_totals(exadata) -> None:
-    drill = _drill("drill_prod_iso.log", "rman_status_drill.csv",
-                   "clock/20261012_0120_recovery.csv", "preview_prod.txt")  # fmt: skip
+    drill = _drill(
+        "drill_prod_iso.log",
+        "rman_status_drill.csv",
+        "clock/20261012_0120_recovery.csv",
+        "preview_prod.txt",
+    )
     c = compare_drill(exadata, drill)
     row = {r.name: r for r in c.rows}
     lvl0 = row["restore_level0"]
@@ -118,8 +129,11 @@ def test_comparison_errors_and_totals(exadata) -> None:
     assert lvl0.actual_rate_Bps == pytest.approx(10e12 / lvl0.actual_s)
     # the archived-log restore the plan does not have is shown but left out of the totals
     assert row["restore_archivelogs"].plan_s == 0 and row["restore_archivelogs"].error is None
-    timed = [r for r in c.rows if r.actual_s is not None and r.plan_s > 0
-             and r.name != "restore_incremental"]  # fmt: skip
+    timed = [
+        r
+        for r in c.rows
+        if r.actual_s is not None and r.plan_s > 0 and r.name != "restore_incremental"
+    ]
     assert c.actual_s == pytest.approx(sum(r.actual_s for r in timed))
     assert c.plan_s == pytest.approx(sum(r.plan_s for r in timed))
     assert any("archived logs that the plan keeps on disk" in n for n in c.notes)

@@ -13,8 +13,12 @@ from rtoplanner.core.store.drills import drills
 
 from .conftest import EVIDENCE, EXADATA
 
-FULL = ["drill_prod_iso.log", "rman_status_drill.csv", "clock/20261012_0120_recovery.csv",
-        "preview_prod.txt"]  # fmt: skip
+FULL = [
+    "drill_prod_iso.log",
+    "rman_status_drill.csv",
+    "clock/20261012_0120_recovery.csv",
+    "preview_prod.txt",
+]
 
 
 def _run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -52,8 +56,17 @@ def test_add_prints_plan_vs_actual_and_stores_the_drill(store_path, capsys) -> N
 def test_second_drill_on_the_same_file_reuses_the_version_and_lists(store_path, capsys) -> None:
     db = ["--db", str(store_path)]
     assert _run(capsys, *db, "drills", "add", str(EXADATA), *_files("drill_prod_iso.log"))[0] == 0
-    code, out, _ = _run(capsys, *db, "drills", "add", "Exadata", *_files("drill_prod_default_nls.log"),  # noqa: E501
-                        "--phase", "open=5min", "--json")  # fmt: skip
+    code, out, _ = _run(
+        capsys,
+        *db,
+        "drills",
+        "add",
+        "Exadata",
+        *_files("drill_prod_default_nls.log"),
+        "--phase",
+        "open=5min",
+        "--json",
+    )
     doc = json.loads(out)
     assert code == 0 and doc["drill"] == 2 and doc["version"] == 1
     assert next(p for p in doc["phases"] if p["name"] == "open")["how"] == "typed"
@@ -84,8 +97,10 @@ def test_same_evidence_twice_is_refused_and_nothing_is_stored(store_path, capsys
     ],
 )
 def test_errors_are_one_line_and_store_nothing(store_path, capsys, argv, message) -> None:
-    argv = [str(EXADATA) if a == "SC" else str(EVIDENCE / a[3:]) if a.startswith("EV:") else a
-            for a in argv]  # fmt: skip
+    argv = [
+        str(EXADATA) if a == "SC" else str(EVIDENCE / a[3:]) if a.startswith("EV:") else a
+        for a in argv
+    ]
     code, _out, err = _run(capsys, "--db", str(store_path), *argv)
     assert code == 2 and message in err and err.count("\n") == 1 and "Traceback" not in err
     with Store(store_path) as s:
@@ -122,8 +137,10 @@ def test_a_drill_file_copied_elsewhere_keeps_its_evidence_kind(
         capsys, "--db", str(store_path), "drills", "add", str(EXADATA), str(renamed), "--json"
     )
     assert code == 0 and json.loads(out)["evidence"][0] == {
-        "file": "monday.txt", "kind": "rman_log",
-        "sha256": json.loads(out)["evidence"][0]["sha256"]}  # fmt: skip
+        "file": "monday.txt",
+        "kind": "rman_log",
+        "sha256": json.loads(out)["evidence"][0]["sha256"],
+    }
 
 
 def test_old_stores_migrate_to_an_empty_drill_history_and_v5_keeps_its_drill(tmp_path) -> None:

@@ -140,9 +140,13 @@ def test_backup_runs_are_read_by_kind() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "hello\nworld\n", "Finished restore at 2026-10-10 10:00:00\n",
-     "SQL> select * from dual;\n\nD\n-\nX\n"],
-)  # fmt: skip
+    [
+        "",
+        "hello\nworld\n",
+        "Finished restore at 2026-10-10 10:00:00\n",
+        "SQL> select * from dual;\n\nD\n-\nX\n",
+    ],
+)
 def test_not_a_log_is_refused_in_one_line(text: str) -> None:
     with pytest.raises(EvidenceError) as e:
         parse_rman_log_text(text, "x.log")
@@ -185,8 +189,9 @@ def test_ambiguous_numeric_dates_read_so_the_log_stays_in_order() -> None:
 
 
 def test_banner_and_elapsed() -> None:
-    assert parse_banner("Recovery Manager: Release 19.0.0.0.0 - Production on Sun Oct 11 "
-                        "21:58:40 2026") == datetime(2026, 10, 11, 21, 58, 40)  # fmt: skip
+    assert parse_banner(
+        "Recovery Manager: Release 19.0.0.0.0 - Production on Sun Oct 11 21:58:40 2026"
+    ) == datetime(2026, 10, 11, 21, 58, 40)
     assert parse_elapsed("27:08:43") == 27 * 3600 + 8 * 60 + 43  # a restore over a day
     assert parse_elapsed("00:00:01.5") == 1.5
     assert parse_elapsed("1:2:3") is None

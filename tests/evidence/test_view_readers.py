@@ -154,9 +154,11 @@ def test_sizes_are_rman_binary_units() -> None:
 
 
 def test_sqlplus_table_with_pages_repeating_the_header() -> None:
-    text = ("\nOPNAME                 SOFAR\n---------------------- -----\nRMAN: aggregate input     5\n"  # noqa: E501
-            "\nOPNAME                 SOFAR\n---------------------- -----\nRMAN: full datafile re    7\n"  # noqa: E501
-            "\n2 rows selected.\n")  # fmt: skip
+    text = (
+        "\nOPNAME                 SOFAR\n---------------------- -----\nRMAN: aggregate input     5\n"  # noqa: E501
+        "\nOPNAME                 SOFAR\n---------------------- -----\nRMAN: full datafile re    7\n"  # noqa: E501
+        "\n2 rows selected.\n"
+    )
     t = find_text_table(text)
     assert t is not None and t.columns == ("OPNAME", "SOFAR")
     assert [r["OPNAME"] for _, r in t.rows] == ["RMAN: aggregate input", "RMAN: full datafile re"]
@@ -164,8 +166,16 @@ def test_sqlplus_table_with_pages_repeating_the_header() -> None:
 
 
 @settings(max_examples=80)
-@given(st.lists(st.tuples(st.text("ABC: xyz", min_size=1, max_size=14).map(str.strip).filter(bool),
-                          st.integers(0, 10**9)), min_size=1, max_size=6))  # fmt: skip
+@given(
+    st.lists(
+        st.tuples(
+            st.text("ABC: xyz", min_size=1, max_size=14).map(str.strip).filter(bool),
+            st.integers(0, 10**9),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
 def test_sqlplus_table_reads_back_what_was_printed(rows: list[tuple[str, int]]) -> None:
     w = max(6, *(len(a) for a, _ in rows))
     lines = [f"{'OPNAME':{w}} {'SOFAR':>10}", f"{'-' * w} {'-' * 10}"]
@@ -218,8 +228,10 @@ def test_bad_evidence_is_refused_in_one_line_naming_the_file(data: bytes, reason
 
 
 def test_bad_value_names_its_line() -> None:
-    data = (b"OPNAME,SOFAR,TOTALWORK,SNAPSHOT_TIME\nRMAN: aggregate input,5,10,2026-10-11 22:00:00\n"  # noqa: E501
-            b"RMAN: aggregate input,5,ten,2026-10-11 22:00:00\n")  # fmt: skip
+    data = (
+        b"OPNAME,SOFAR,TOTALWORK,SNAPSHOT_TIME\nRMAN: aggregate input,5,10,2026-10-11 22:00:00\n"
+        b"RMAN: aggregate input,5,ten,2026-10-11 22:00:00\n"
+    )
     with pytest.raises(ReportError, match=r"^x\.csv:3: TOTALWORK is 'ten'"):
         read_evidence_bytes(data, "x.csv")
 
