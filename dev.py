@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """One-command setup for RTO Planner: `python3 dev.py run` or `python3 dev.py test`.
 
+`python3 dev.py docs` regenerates the key tables of docs/scenario-format.md from the
+scenario format's field table (core/scenario/fields.py).
+
 Creates `.venv` next to this file (once), installs the project in editable mode with its
 test extras, then either launches the desktop app on the bundled demo scenario with the
 embedded DuckDB store, or runs lint, the import-layer check and the whole test suite.
@@ -61,14 +64,21 @@ def cmd_test(extra: list[str]) -> int:
     return 1 if rc else 0
 
 
+def cmd_docs(extra: list[str]) -> int:
+    ensure_env()
+    return _sh(PY, "-m", "rtoplanner.core.scenario.docs", *extra)
+
+
 def main() -> int:
-    if len(sys.argv) < 2 or sys.argv[1] not in {"run", "test", "setup"}:
+    if len(sys.argv) < 2 or sys.argv[1] not in {"run", "test", "setup", "docs"}:
         print(__doc__)
         return 2
     command, extra = sys.argv[1], sys.argv[2:]
     if command == "setup":
         ensure_env()
         return 0
+    if command == "docs":
+        return cmd_docs(extra)
     return cmd_run(extra) if command == "run" else cmd_test(extra)
 
 

@@ -3,9 +3,10 @@
 A value outside its range is not a bold assumption, it is a typo or a hostile file: an
 efficiency of 1e-308 prints `Infinity`, an RTO of 1e300 s makes every plan "meet", a
 level 0 every 10,000 weeks makes the cycle scan run for minutes. Each key of the scenario
-format carries a `Bound` on its `FieldSpec` (core/scenario.py); `check` refuses a value
-outside it with the reason, so the message tells the user what is sensible and why.
-The list of every bound is in docs/scenario-format.md ("Ranges") and docs/store.md.
+format carries a `Bound` in its field table entry (core/scenario/fields.py); `check`
+refuses a value outside it with the reason, so the message tells the user what is
+sensible and why. The list of every bound is in docs/scenario-format.md ("Ranges") and
+docs/store.md.
 
 Values are in the program's units: bytes, bytes per second, seconds, plain fractions.
 """
@@ -16,6 +17,7 @@ import math
 from dataclasses import dataclass
 
 from .errors import UnitError
+from .units import format_duration, format_rate, format_size
 
 MINUTE = 60.0
 HOUR = 3600.0
@@ -59,8 +61,8 @@ class Bound:
             raise UnitError(f"is {n:,} characters long; it needs at least {self.low:,.0f}{why}")
 
     def describe(self) -> str:
-        lo = None if self.low is None else _show(self.low, self.unit)
-        hi = None if self.high is None else _show(self.high, self.unit)
+        lo = None if self.low is None else show_bound_value(self.low, self.unit)
+        hi = None if self.high is None else show_bound_value(self.high, self.unit)
         if lo is not None and hi is not None:
             return f"it must be {'above' if self.low_open else 'at least'} {lo} and at most {hi}"
         if lo is not None:
@@ -68,9 +70,8 @@ class Bound:
         return f"it must be at most {hi}"
 
 
-def _show(value: float, unit: str) -> str:
-    from .units import format_duration, format_rate, format_size
-
+def show_bound_value(value: float, unit: str) -> str:
+    """One end of a bound in words, in its unit (`7 d`, `141 TB`, `90 %`)."""
     if unit == "s":
         return format_duration(value) if value else "0 s"
     if unit == "B":

@@ -55,24 +55,9 @@ def text_from_value(value: Any) -> str:
 
 
 def label_for(spec: FieldSpec) -> str:
-    """`channel_init` → `Channel init`; a few keys read better spelled out."""
-    special = {
-        "rto": "RTO",
-        "rpo": "RPO",
-        "hw_compression": "HW compression",
-        "level0_every": "Level 0 every",
-        "level1": "Level 1",
-        "level1_every": "Level 1 every",
-        "archivelogs_on_disk": "Archived logs on disk",
-        "archivelog_every": "Archived log backup every",
-        "cpu_cores": "CPU cores",
-        "block_change_tracking": "Block change tracking",
-        "job_overhead": "Job overhead",
-        "archivelog_restore": "Archived log restore",
-    }
-    if spec.key in special:
-        return special[spec.key]
-    return spec.key.replace("_", " ").capitalize()
+    """What the form and the Undo history call a key: the field table's DBA label (the
+    PDF's assumptions ledger uses the same words)."""
+    return spec.label
 
 
 def tooltip_for(spec: FieldSpec) -> str:

@@ -21,7 +21,7 @@ from rtoplanner.core.scenario import STAGE_FIELDS, FieldSpec, Scenario
 from rtoplanner.core.units import format_rate
 
 from ..document import ScenarioDocument
-from ..editor.fields import label_for, text_from_value, tooltip_for, value_from_text
+from ..editor.fields import text_from_value, tooltip_for, value_from_text
 from .row_table_model import RIGHT_ALIGNED, RowTableModel, bold_font
 
 # The capacity (what the stage lets through) sits next to count and rate, where it is
@@ -57,7 +57,7 @@ COLUMN_KEYS: dict[int, str] = {
 }
 SPECS: dict[str, FieldSpec] = {s.key: s for s in STAGE_FIELDS}
 HEADERS: dict[int, str] = {
-    col: "Capacity (data)" if col == COL_CAPACITY else label_for(SPECS[COLUMN_KEYS[col]])
+    col: "Capacity (data)" if col == COL_CAPACITY else SPECS[COLUMN_KEYS[col]].header
     for col in range(COLUMN_COUNT)
 }
 HEADER_TIPS: dict[int, str] = {

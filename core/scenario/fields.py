@@ -123,6 +123,8 @@ class FieldSpec:
     """"" (top level), "database", "backup", "path" (each stage), "recovery", "targets"."""
     label: str = ""
     """What a DBA calls it: the editor's form label, the ledger's row."""
+    header: str = ""
+    """The label as a column header of the editor's stage table, where it must be short."""
     phrase: str = ""
     """The label inside a sentence (lower case): how risk figures name it."""
     unit: str = ""
@@ -149,6 +151,7 @@ class FieldSpec:
         words = self.key.replace("_", " ")
         derived = {
             "label": words.capitalize(),
+            "header": self.label or words.capitalize(),
             "phrase": words,
             "unit": _UNIT_BY_KIND.get(self.kind, ""),
             "attr": self.key + _SUFFIX.get(self.kind, ""),
@@ -180,7 +183,8 @@ def entry(dotted: str, kind: str, **columns: object) -> FieldSpec:
 # fmt: off
 FIELDS: tuple[FieldSpec, ...] = (
     # ------------------------------------------------------------------ top level
-    entry("format", "int", help="Scenario format version.", attr=None),
+    entry("format", "int", help="Scenario format version.", attr=None,
+          default="1, this version"),
     entry("name", "str", required=True, help="Scenario name.", bound=NAME_CHARS),
     entry("customer", "str", help="Customer the plan is for.", bound=TEXT_CHARS),
     entry("author", "str", help="Who prepared the plan.", bound=TEXT_CHARS),
@@ -263,6 +267,7 @@ FIELDS: tuple[FieldSpec, ...] = (
                "Off (Oracle's default): they read the whole database."),
     # ------------------------------------------------------------------ [[path]]
     entry("path[].kind", "choice", required=True, choices=STAGE_KINDS, label="Kind of stage",
+          header="Kind",
           help="What the stage is: tape_drive, disk, nas_head, media_server, network, "
                "channel, cpu, storage_write or measured."),
     entry("path[].name", "str", bound=TEXT_CHARS, label="Name",
@@ -280,25 +285,27 @@ FIELDS: tuple[FieldSpec, ...] = (
     entry("path[].carries", "choice", choices=("backup", "data"), label="Carries",
           default="backup for media, disks and links; data otherwise",
           help="backup: compressed backup bytes flow here; data: datafile bytes."),
-    entry("path[].binds_channel", "bool", label="One channel per unit",
+    entry("path[].binds_channel", "bool", label="One channel per unit", header="Binds channel",
           default="true for tape_drive",
           help="Each unit serves one channel at a time (tape drives do)."),
     entry("path[].hw_compression", "ratio", positive=True, bound=RATIO,
           provenance="catalog", prior="tape_drive.hw_compression",
-          label="Drive compression", unit="data bytes per tape byte",
+          label="Drive compression", header="HW compression", unit="data bytes per tape byte",
           help="Tape drive compression ratio on uncompressed data."),
     entry("path[].max_rate", "rate", positive=True, bound=UNIT_RATE, label="Rate ceiling",
           provenance="catalog",
           help="Ceiling of one unit whatever the compression, e.g. a tape drive's host "
                "interface (LTO-9 on 8 Gb FC: 750 MB/s)."),
     entry("path[].backup_rate", "rate", positive=True, bound=UNIT_RATE, policy=True,
-          label="Rate when backing up",
+          label="Rate when backing up", header="Backup rate",
           help="Rate in the backup direction when it differs (compression on CPU)."),
     entry("path[].write_factor", "float", positive=True, bound=WRITE_FACTOR, policy=True,
-          label="Writes per data byte on restore (ASM, RAID)", unit="writes per data byte",
+          label="Writes per data byte on restore (ASM, RAID)", header="Write factor",
+          unit="writes per data byte",
           help="Storage writes per data byte on restore: 2 for ASM normal, 3 for high "
                "redundancy, about 1.33 for RAID 5. Backups read one copy."),
     entry("path[].shared", "str", bound=TEXT_CHARS, label="Shared with other databases",
+          header="Shared",
           help="In an estate: the [[shared]] resource (tape library, media servers, "
                "link) this stage uses with the other databases."),
     # ------------------------------------------------------------------ [recovery]

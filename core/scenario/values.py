@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..bounds import RISK_MARGIN_DURATION, RISK_MARGIN_FRACTION
+from ..bounds import GROWTH_COMPOUND, GROWTH_LINEAR, RISK_MARGIN_DURATION, RISK_MARGIN_FRACTION
 from ..errors import UnitError
 from ..units import (
     parse_duration,
@@ -35,6 +35,13 @@ def _parse_margin(value: Any) -> tuple[float | None, float | None]:
     return None, secs
 
 
+def _parse_growth(value: Any) -> tuple[str, float]:
+    """`25%/y` → ("compound", 0.25); `2 TB/y` → ("linear", 2e12), within its bound."""
+    mode, yearly = parse_growth(value)
+    (GROWTH_COMPOUND if mode == "compound" else GROWTH_LINEAR).check(yearly, value)
+    return mode, yearly
+
+
 _EXAMPLES = {
     "size": "'20 TiB'", "rate": "'140 MB/s'", "duration": "'4 h'", "fraction": "'5%'",
     "ratio": "2.0", "growth": "'25%/y'", "margin": "'10%' or '30 min'",
@@ -53,7 +60,7 @@ _PARSERS: dict[str, Callable[[Any], Any]] = {
     "duration": parse_duration,
     "fraction": parse_fraction,
     "ratio": parse_ratio,
-    "growth": parse_growth,
+    "growth": _parse_growth,
     "margin": _parse_margin,
 }
 

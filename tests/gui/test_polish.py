@@ -145,9 +145,9 @@ def test_a_bad_value_leads_to_its_field(qtbot, window, tmp_path):
 
 def test_size_edits_read_as_changes_in_undo(qtbot, window):
     window.doc.set_value("database.size", "30 TB")
-    assert window.undo_action.text() == "&Undo Size change"
+    assert window.undo_action.text() == "&Undo Database size (datafiles) change"
     window.doc.set_value("path[1].count", 3)
-    assert window.undo_action.text() == "&Undo Stage 2 count change"
+    assert window.undo_action.text() == "&Undo Stage 2 units change"
 
 
 def test_a_demo_opens_as_an_untitled_copy(qtbot, window, monkeypatch):
@@ -390,3 +390,20 @@ def test_every_result_view_fits_a_1024_wide_window(qtbot):
             assert win.minimumSizeHint().width() <= 1024, name
     finally:
         close_window(win)
+
+
+def test_form_labels_and_stage_headers_are_the_field_tables(window):
+    """The editor names each key as the field table does (the PDF ledger uses the same
+    label), so a key added to the table appears with its DBA words, not its TOML name."""
+    from rtoplanner.app.models.stage_table_model import COLUMN_KEYS, HEADERS
+    from rtoplanner.core.scenario import FIELDS, STAGE_FIELDS
+
+    for spec in FIELDS:
+        if spec.section == "path" or spec.key == "format":
+            continue
+        editor = window.editor.field(spec.dotted)
+        label = editor.parentWidget().layout().labelForField(editor)
+        assert label.text() == spec.label + ("*" if spec.required else ""), spec.dotted
+        assert spec.help in editor.input.toolTip()
+    headers = {s.key: s.header for s in STAGE_FIELDS}
+    assert {COLUMN_KEYS[c]: HEADERS[c] for c in COLUMN_KEYS} == headers

@@ -30,6 +30,18 @@ def test_every_scenario_key_is_documented_in_its_table():
         assert not missing, f"docs/scenario-format.md, {heading}: document {missing}"
 
 
+def test_the_key_tables_are_generated_from_the_field_table():
+    """docs/scenario-format.md's key and range tables are what the field table says now
+    (`python3 dev.py docs` regenerates them); a hand edit or a new key makes it stale."""
+    from rtoplanner.core.scenario.docs import render
+
+    text = (REPO / "docs" / "scenario-format.md").read_text(encoding="utf-8")
+    assert text.count("<!-- BEGIN GENERATED") == 2
+    assert render(text) == text, "docs/scenario-format.md is stale: run python3 dev.py docs"
+    edited = text.replace("| `channels` | RMAN channels | int | 1 |", "| `channels` | int |")
+    assert edited != text and render(edited) == text
+
+
 @pytest.mark.parametrize("doc", USER_DOCS, ids=lambda p: p.name)
 def test_user_docs_do_not_point_at_the_design_brief(doc):
     """DESIGN.md is the team's brief; a user has only the README, docs/ and the app."""

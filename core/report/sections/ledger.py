@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
-from ...labels import label_for_key
-from ...scenario import SECTIONS, STAGE_FIELDS, FieldSpec
+from ...scenario import SECTIONS, STAGE_FIELDS, FieldSpec, label_for_key
 from ...uncertainty.provenance import EXTRA_FIGURES, KIND_WORDS
 from ...uncertainty.result import InputRow
 from ...units import format_duration, format_fraction, format_rate, format_size
@@ -58,61 +57,13 @@ def render(r: ReportRenderer, part: LedgerPart) -> list[Flowable]:
     return out
 
 
-_UNIT_BY_KIND = {
-    "size": "data bytes",
-    "rate": "bytes/s",
-    "duration": "duration",
-    "fraction": "%",
-    "ratio": "ratio",
-    "int": "count",
-    "float": "factor",
-    "bool": "yes/no",
-    "choice": "option",
-    "growth": "per year",
-    "margin": "share of RTO or time",
-    "str": "text",
-}
-_UNIT_BY_KEY = {
-    "database.redo_rate": "redo bytes/s",
-    "database.daily_change": "share of the database per day",
-    "backup.compression_ratio": "data bytes per backup byte",
-    "backup.channels": "channels",
-    "backup.channel_init": "time per channel",
-    "backup.section_size": "data bytes per piece",
-    "recovery.incremental_apply_rate": "data bytes/s",
-    "recovery.redo_apply_rate": "redo bytes/s",
-    "recovery.incremental_overhead": "time per backup",
-    "recovery.incremental_size": "data bytes",
-    "recovery.redo_volume": "redo bytes",
-    "database.cpu_cores": "cores",
-    "backup.job_overhead": "time per RMAN job",
-    "recovery.failover": "duration",
-    "count": "units",
-    "efficiency": "share of the rate",
-    "hw_compression": "data bytes per tape byte",
-    "write_factor": "writes per data byte",
+_EXTRA_UNITS = {
     "load_time": "time per cartridge",
     "locate_time": "time per cartridge",
-    "backup.compress_rate": "data bytes/s per core",
-    "backup.decompress_rate": "data bytes/s per core",
     "compress_rate": "data bytes/s per core",
     "decompress_rate": "data bytes/s per core",
 }
-_UNSET = {
-    "database.largest_file": "not set (no single-file bound)",
-    "database.growth": "not set (no outlook)",
-    "backup.section_size": "not set (no multisection)",
-    "recovery.incremental_apply_rate": "not set",
-    "recovery.redo_apply_rate": "not set",
-    "recovery.incremental_size": "not set (from the daily change)",
-    "recovery.redo_volume": "not set (from the redo rate)",
-    "database.cpu_cores": "not set (compression CPU not modelled)",
-    "backup.compression": "not named (the ratio as given)",
-    "recovery.failover": "not set (no failover route)",
-    "targets.rpo": "not set",
-    "targets.backup_window": "not set",
-}
-_SUFFIX = {"size": "_bytes", "rate": "_Bps", "duration": "_s"}
+"""The units of the figures only the catalog gives (not keys of the field table)."""
 _CATALOG_STAGE_KEYS = ("rate", "efficiency", "hw_compression", "backup_rate", "max_rate")
 """Stage keys a catalog item fills when the scenario names it and gives no rate."""
 
@@ -151,10 +102,10 @@ class _Ledger:
             return f"{format_fraction(t.risk_margin_fraction or 0.0)} of the RTO"
         if dotted == "database.growth":
             g = self.s.database.growth
-            return g.text if g else _UNSET[dotted]
-        value = getattr(obj, spec.key + _SUFFIX.get(spec.kind, ""))
+            return g.text if g else spec.unset
+        value = getattr(obj, spec.attr) if spec.attr else None
         if value is None:
-            return _UNSET.get(dotted, "not set")
+            return spec.unset
         return self.fmt(spec, value)
 
     def row(self, key: str, value: str, unit: str, origin: str, source: str) -> tuple[str, ...]:
@@ -230,7 +181,7 @@ class _Ledger:
             table = raw.get(section) or {}
             for spec in SECTIONS[section]:
                 dotted = f"{section}.{spec.key}"
-                unit = _UNIT_BY_KEY.get(dotted, _UNIT_BY_KIND[spec.kind])
+                unit = spec.unit
                 src = catalog_sources.get(dotted, "")
                 cat = src[len("catalog:") :].strip() if src.startswith("catalog:") else None
                 add(dotted, spec, table.get(spec.key), self.model_value(section, spec), unit, cat)
@@ -267,11 +218,10 @@ class _Ledger:
                 continue
             if key == "write_factor" and st.kind != "storage_write":
                 continue
-            attr = key + _SUFFIX.get(spec.kind, "")
-            value = getattr(st, attr, None)
+            value = getattr(st, spec.attr, None) if spec.attr else None
             if value is None and key not in stage_raw:
                 continue  # an optional ceiling or override nobody set
-            unit = _UNIT_BY_KEY.get(key, _UNIT_BY_KIND[spec.kind])
+            unit = spec.unit
             if spec.kind == "rate":
                 unit = f"{st.carries} bytes/s per unit"
             from_catalog = cat if key in _CATALOG_STAGE_KEYS else None
@@ -286,7 +236,7 @@ class _Ledger:
                 f"{section}.{extra.spec.key}")  # fmt: skip
             row = self.inputs.get(dotted)
             if row is not None:
-                unit = _UNIT_BY_KEY.get(extra.spec.key, _UNIT_BY_KIND[extra.spec.kind])
+                unit = _EXTRA_UNITS.get(extra.spec.key, extra.spec.unit)
                 add(dotted, extra.spec, None, self.fmt(extra.spec, row.value), unit)
 
 
