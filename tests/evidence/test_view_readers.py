@@ -49,6 +49,27 @@ def test_recovery_snapshot_is_placed_in_time() -> None:
     assert snap.start == datetime(2026, 10, 11, 23, 32, 22) and snap.log_files == 66
 
 
+RECOVERY_TEXT = """
+SQL> @recovery_snapshot.sql
+
+SNAPSHOT_TIME       START_TIME          TYPE             ITEM                 UNITS          SOFAR
+------------------- ------------------- ---------------- -------------------- --------- ----------
+2026-10-12 00:10:27 2026-10-11 23:32:22 Media Recovery   Log Files            Files             66
+2026-10-12 00:10:27 2026-10-11 23:32:22 Media Recovery   Active Apply Rate    KB/sec         62500
+2026-10-12 00:10:27 2026-10-11 23:32:22 Media Recovery   Redo Applied         Megabytes     126770
+2026-10-12 00:10:27 2026-10-11 23:32:22 Media Recovery   Elapsed Time         Seconds         2285
+
+4 rows selected.
+"""
+
+
+def test_recovery_snapshot_as_sqlplus_text_reads_as_the_csv() -> None:
+    text = read_evidence_bytes(RECOVERY_TEXT.encode(), "r.txt").recovery[0]
+    csv = read_evidence(EVIDENCE / "clock" / "20261012_0010_recovery.csv").recovery[0]
+    for attr in ("at", "start", "redo_applied_bytes", "active_Bps", "log_files", "elapsed_s"):
+        assert getattr(text, attr) == getattr(csv, attr)
+
+
 def test_preview_counts_sets_volumes_cartridges_and_logs() -> None:
     p = load_preview(EVIDENCE / "preview_prod.txt")
     assert (len(p.of_level("0")), len(p.of_level("1")), len(p.of_level("archivelog"))) == (
