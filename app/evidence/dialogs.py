@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
     QMessageBox,
+    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -107,8 +108,12 @@ class CalibrationDialog(_DiffDialog):
         super().__init__("Calibrate from Drill", lead, table, list(cal.notes), "Apply", parent)
 
 
+NEW_SCENARIO = 2
+"""PreviewDialog's result when the volumes go into a new scenario."""
+
+
 class PreviewDialog(_DiffDialog):
-    """The volumes a RESTORE PREVIEW puts in the scenario."""
+    """The volumes a RESTORE PREVIEW puts in the scenario (or in a new one)."""
 
     def __init__(self, fill: PreviewFill, parent: QWidget | None = None) -> None:
         rows = [
@@ -131,6 +136,10 @@ class PreviewDialog(_DiffDialog):
         super().__init__(
             "Fill from RESTORE PREVIEW", lead, table, list(fill.notes), "Apply", parent
         )
+        new = QPushButton("New Scenario from It")
+        new.setToolTip("Open a new, untitled scenario with these volumes; this one stays as it is")
+        new.clicked.connect(lambda _c=False: self.done(NEW_SCENARIO))
+        self.findChild(QDialogButtonBox).addButton(new, QDialogButtonBox.ButtonRole.ActionRole)
 
 
 class PreviewCommands:
@@ -139,7 +148,9 @@ class PreviewCommands:
     def __init__(self, host: Any) -> None:
         self.host = host
 
-    def fill(self, path: str | None = None, apply: bool | None = None) -> bool:
+    def fill(self, path: str | None = None, apply: bool | str | None = None) -> bool:
+        """Read a PREVIEW, show the diff and apply it (`apply`: True, "new" for a new
+        scenario, False; None asks)."""
         doc = self.host.doc
         parent = self.host if isinstance(self.host, QWidget) else None
         if doc.scenario is None:
@@ -161,10 +172,24 @@ class PreviewCommands:
             QMessageBox.warning(parent, "Fill from RESTORE PREVIEW", str(exc))
             return False
         if apply is None:
-            apply = PreviewDialog(fill, parent).exec() == QDialog.DialogCode.Accepted
+            code = PreviewDialog(fill, parent).exec()
+            apply = "new" if code == NEW_SCENARIO else code == QDialog.DialogCode.Accepted
+        if apply == "new":
+            return self._new(fill)
         if apply:
             doc.set_values(raw_edits(doc.scenario, fill.scenario), "Volumes from RESTORE PREVIEW")
         return bool(apply)
+
+    def _new(self, fill: PreviewFill) -> bool:
+        """A new untitled scenario with the filled figures (after the unsaved-changes
+        question), named after the old one."""
+        files = self.host.view("files")
+        if files is not None and not files.maybe_save():
+            return False
+        raw = dict(fill.scenario.raw)
+        raw["name"] = f"{fill.scenario.name} (from RESTORE PREVIEW)"
+        self.host.doc.new(raw)
+        return True
 
 
 __all__ = ["CalibrationDialog", "PreviewCommands", "PreviewDialog", "calibration_for"]

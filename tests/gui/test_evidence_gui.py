@@ -113,3 +113,13 @@ def test_recovery_in_progress_forecasts_and_writes_the_status_pdf(
     finally:
         clock.runner.wait()
         window.recovery_clock.shutdown()
+
+
+def test_preview_into_a_new_scenario_leaves_this_one(qtbot, window) -> None:
+    doc = window.doc
+    before = doc.file_path
+    assert window.preview_fill.fill(str(EVIDENCE / "preview_prod.txt"), apply="new")
+    doc.wait_idle()
+    assert doc.scenario.name.endswith("(from RESTORE PREVIEW)") and doc.file_path is None
+    assert doc.scenario.recovery.redo_volume_bytes == pytest.approx(400e9, rel=1e-3)
+    assert before is not None and "redo_volume" not in before.read_text()
