@@ -234,7 +234,7 @@ def fill_from_preview(
     new = with_values(scenario, f.changes, catalog, provenance=f.prov)
     note = _cartridge_note(new, preview.media)
     values = tuple(
-        FilledValue(k, v, _previous(scenario, k), f.prov.get(k, "setting"))
+        FilledValue(k, v, _previous(scenario, k), f.prov.get(k, "a setting: see the notes"))
         for k, v in f.changes.items()
     )
     return PreviewFill(
