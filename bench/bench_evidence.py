@@ -10,9 +10,7 @@ Run: .venv/bin/python bench/bench_evidence.py
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
 from pathlib import Path
 
 from rtoplanner.core.evidence.calibrate import calibrate
@@ -22,19 +20,12 @@ from rtoplanner.core.evidence.drill import drill_from_evidence
 from rtoplanner.core.importers.restore_evidence import read_evidence, read_evidence_bytes
 from rtoplanner.core.scenario import load_scenario
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_risk import median_s
+
 REPO = Path(__file__).resolve().parent.parent
 EVIDENCE = REPO / "tests" / "fixtures" / "evidence"
 SCENARIO = REPO / "data" / "scenarios" / "exadata_tape_infiniband.toml"
-
-
-def median_s(fn, repeat: int) -> tuple[float, float]:
-    wall, cpu = [], []
-    for _ in range(repeat):
-        t, c = time.perf_counter(), time.process_time()
-        fn()
-        wall.append(time.perf_counter() - t)
-        cpu.append(time.process_time() - c)
-    return statistics.median(wall), statistics.median(cpu)
 
 
 def long_log() -> bytes:

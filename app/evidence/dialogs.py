@@ -20,12 +20,16 @@ from PySide6.QtWidgets import (
 )
 
 from rtoplanner.core.errors import CoreError
-from rtoplanner.core.evidence.calibrate import Calibration, calibrate
+from rtoplanner.core.evidence.calibrate import (
+    CALIBRATION_HEADER,
+    Calibration,
+    calibrate,
+    calibration_rows,
+)
 from rtoplanner.core.evidence.drill import drill_from_dict
 from rtoplanner.core.evidence.edits import raw_edits
 from rtoplanner.core.evidence.preview_fill import PreviewFill, fill_from_preview
 from rtoplanner.core.scenario import Scenario
-from rtoplanner.core.uncertainty.inputs import describe_value
 from rtoplanner.core.units import format_duration
 
 from .panel import EVIDENCE_FILTER
@@ -84,20 +88,8 @@ class CalibrationDialog(_DiffDialog):
     """The figures a drill updates: before, the drill's value, after, and their ranges."""
 
     def __init__(self, cal: Calibration, stored: Any, parent: QWidget | None = None) -> None:
-        rows = [
-            [
-                u.label,
-                describe_value(u.kind, u.prior),
-                u.prior_range,
-                describe_value(u.kind, u.measured),
-                describe_value(u.kind, u.posterior),
-                u.range_text,
-            ]
-            for u in cal.updates
-        ]
-        table = _table(
-            "calibration_table", ["Figure", "Before", "Range", "Drill", "After", "Range"], rows
-        )
+        rows = calibration_rows(cal.updates)
+        table = _table("calibration_table", list(CALIBRATION_HEADER), rows)
         lead = (
             f"Drill {stored.number} updates {len(cal.updates)} figure(s): each becomes the "
             "Bayesian posterior of its range and the drill's measurement, stated as measured "

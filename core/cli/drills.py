@@ -322,21 +322,10 @@ def calibration_json(cal: Any, saved: Any) -> dict[str, Any]:
 
 
 def render_calibration(cal: Any, stored: Any, saved: Any) -> str:
-    from ..uncertainty.inputs import describe_value
+    from ..evidence.calibrate import CALIBRATION_HEADER, calibration_rows
 
     lines = [f"Calibration of '{stored.scenario}' from drill {stored.number}", ""]
-    rows = [["Figure", "Before", "Range", "Drill", "After", "Range"]]
-    for u in cal.updates:
-        rows.append(
-            [
-                u.label,
-                describe_value(u.kind, u.prior),
-                u.prior_range,
-                describe_value(u.kind, u.measured),
-                describe_value(u.kind, u.posterior),
-                u.range_text,
-            ]
-        )
+    rows = [list(CALIBRATION_HEADER), *calibration_rows(cal.updates)]
     lines += _table(rows, set())
     lines += [
         "",

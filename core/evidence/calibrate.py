@@ -83,6 +83,26 @@ class Update:
         )
 
 
+CALIBRATION_HEADER = ("Figure", "Before", "Range", "Drill", "After", "Range")
+
+
+def calibration_rows(updates: tuple[Update, ...]) -> list[list[str]]:
+    """The diff as printed (CLI) and shown (GUI): one row per figure, CALIBRATION_HEADER."""
+    from ..uncertainty.inputs import describe_value
+
+    return [
+        [
+            u.label,
+            describe_value(u.kind, u.prior),
+            u.prior_range,
+            describe_value(u.kind, u.measured),
+            describe_value(u.kind, u.posterior),
+            u.range_text,
+        ]
+        for u in updates
+    ]
+
+
 @dataclass(frozen=True)
 class Calibration:
     scenario: Scenario
@@ -276,10 +296,12 @@ def _apply(scenario: Scenario, updates: list[Update], catalog: Catalog | None) -
 
 
 __all__ = [
+    "CALIBRATION_HEADER",
     "Calibration",
     "CalibrationError",
     "Update",
     "calibrate",
+    "calibration_rows",
     "log_moments_of_triangle",
     "measured_sigma",
     "posterior",

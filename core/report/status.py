@@ -21,7 +21,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from ..result import PHASE_TITLES
-from .charts import AMBER, BLUE, GRID, INK, MUTED, NAVY, RED, _drawing
+from .charts import AMBER, BLUE, GRID, INK, MUTED, NAVY, RED, _drawing, _text
 from .fonts import FONT, FONT_BOLD, markup, register_fonts
 
 if TYPE_CHECKING:
@@ -94,15 +94,7 @@ def _label(
     bold: bool = False,
     size: float = 7,
 ) -> String:
-    return String(
-        x,
-        y,
-        text,
-        fontName=FONT_BOLD if bold else FONT,
-        fontSize=size,
-        fillColor=colour,
-        textAnchor=anchor,
-    )
+    return _text(x, y, text, size=size, colour=colour, anchor=anchor, bold=bold)
 
 
 class _Frame:
