@@ -215,3 +215,35 @@ def test_every_format_reads_back_the_time_it_printed(when: datetime, style: str)
     }[style]
     t = DateReader([text, f"{when + timedelta(days=40):%d.%m.%Y %H:%M:%S}"]).read(text)
     assert t is not None and t.timed and t.at == when
+
+
+LINES = (EVIDENCE / "drill_prod_iso.log").read_text().splitlines()
+
+
+@settings(max_examples=60)
+@given(st.integers(0, len(LINES)), st.integers(0, len(LINES)))
+def test_any_cut_of_a_log_reads_or_is_refused_in_one_line(a: int, b: int) -> None:
+    """A log cut anywhere (at its start and end) is read, or refused with an EvidenceError
+    / DrillError — never a traceback."""
+    from rtoplanner.core.evidence.drill import DrillError, drill_from_evidence
+    from rtoplanner.core.importers.restore_evidence import read_evidence_bytes
+
+    text = "\n".join(LINES[min(a, b) : max(a, b)]).encode()
+    try:
+        drill = drill_from_evidence([read_evidence_bytes(text, "cut.log")])
+    except (EvidenceError, DrillError) as exc:
+        assert "\n" not in str(exc)
+        return
+    assert all(p.duration_s >= 0 for p in drill.phases)
+
+
+@settings(max_examples=60)
+@given(st.binary(max_size=400))
+def test_garbage_is_refused_as_evidence(data: bytes) -> None:
+    from rtoplanner.core.importers.errors import ReportError
+    from rtoplanner.core.importers.restore_evidence import read_evidence_bytes
+
+    try:
+        read_evidence_bytes(data, "g.bin")
+    except ReportError as exc:
+        assert str(exc).startswith("g.bin") and "\n" not in str(exc)
