@@ -1,5 +1,9 @@
-"""Evidence views (issue 21): the *Evidence* tab (drills: plan vs actual, calibration),
+"""Evidence views (issue 21): the *Evidence* window (drills: plan vs actual, calibration),
 *Recovery in Progress* (the recovery clock) and *Fill from RESTORE PREVIEW…*.
+
+Evidence is a window rather than a result tab: the tab bar has room for the plan's own
+views at 1024 × 700 (tests/gui/test_polish.py), and drills are looked at beside the plan,
+not instead of it.
 
 Importing this package registers them (`shell/registry.py`); the views' modules are
 imported when first used.
@@ -12,8 +16,11 @@ from typing import Any
 from ..shell.registry import Command, Need, Place, View, load, register
 
 
-class _Clock:
-    """View › Recovery in Progress…: the window's controller, loaded on first use."""
+class _Windows:
+    """A window made the first time it is asked for (`module`.`cls`(host))."""
+
+    module = ""
+    cls = ""
 
     def __init__(self, host: Any) -> None:
         self.host = host
@@ -21,7 +28,7 @@ class _Clock:
 
     def show_window(self) -> Any:
         if self._impl is None:
-            self._impl = load("evidence.clock_window", "ClockController")(self.host)
+            self._impl = load(self.module, self.cls)(self.host)
         return self._impl.show_window()
 
     @property
@@ -31,6 +38,28 @@ class _Clock:
     def shutdown(self) -> None:
         if self._impl is not None:
             self._impl.shutdown()
+
+    def set_binary(self, binary: bool) -> None:
+        forward = getattr(self._impl, "set_binary", None)
+        if forward is not None:
+            forward(binary)
+
+    def apply_theme(self) -> None:
+        forward = getattr(self._impl, "apply_theme", None)
+        if forward is not None:
+            forward()
+
+
+class _Evidence(_Windows):
+    """View › Evidence…: the drills of the scenario in the window."""
+
+    module, cls = "evidence.panel", "EvidenceController"
+
+
+class _Clock(_Windows):
+    """View › Recovery in Progress…: the recovery clock."""
+
+    module, cls = "evidence.clock_window", "ClockController"
 
 
 class _Preview:
@@ -47,11 +76,22 @@ register(
     View(
         "evidence",
         "Evidence",
-        lambda host: load("evidence.panel", "EvidencePanel")(host),
-        order=80,
-        tip="Restore tests (drills) measured against the plan; calibration",
-        needs=frozenset({Need.PLAN, Need.BINARY, Need.THEME}),
-        help="Evidence",
+        _Evidence,
+        Place.WINDOW,
+        order=155,
+        attr="evidence",
+        needs=frozenset({Need.BINARY, Need.THEME}),
+        commands=(
+            Command(
+                "View",
+                "windows",
+                "E&vidence (Drills)…",
+                "show_window",
+                shortcut="Ctrl+Shift+D",
+                tip="Restore tests (drills) measured against the plan; calibration from them",
+                name="evidence_action",
+            ),
+        ),
     )
 )
 register(

@@ -1,6 +1,7 @@
-"""The Evidence view: the scenario's drills (restore tests) and each one's plan vs actual.
+"""The Evidence window: the scenario's drills (restore tests) and each one's plan vs actual.
 
-A self-contained tab (registered in `evidence/__init__.py`): the drill history of the
+A self-contained panel in a window of its own (registered in `evidence/__init__.py`),
+following the plan of the scenario in the main window: the drill history of the
 scenario in the window (table, and each drill's error over time), the selected drill's
 phases (plan vs actual, table and bars), and the commands: *Add Drill…* (RMAN log and V$
 exports, read and recorded off the GUI thread), *Calibrate from Drill…* (the Bayesian
@@ -116,10 +117,10 @@ class EvidencePanel(QWidget):
         bottom.addWidget(self.bars)
         split.addWidget(top)
         split.addWidget(bottom)
-        top.setStretchFactor(0, 3)
-        top.setStretchFactor(1, 2)
-        bottom.setStretchFactor(0, 3)
-        bottom.setStretchFactor(1, 2)
+        for pair in (top, bottom):  # the tables get most of the width: they carry the figures
+            pair.setStretchFactor(0, 3)
+            pair.setStretchFactor(1, 2)
+            pair.setSizes([660, 440])
         split.setStretchFactor(0, 2)
         split.setStretchFactor(1, 3)
         layout.addWidget(split, 1)
@@ -376,4 +377,50 @@ class EvidencePanel(QWidget):
             self.reload()
 
 
-__all__ = ["EvidencePanel", "record_from_files"]
+class EvidenceController:
+    """View › Evidence (Drills)…: the window, made the first time, following the
+    document's plan, units and theme."""
+
+    def __init__(self, host: Any) -> None:
+        self.host = host
+        self.window: QWidget | None = None
+        self.panel: EvidencePanel | None = None
+
+    def show_window(self) -> EvidencePanel:
+        if self.window is None:
+            self.window = QWidget(None)
+            self.window.setWindowFlag(Qt.WindowType.Window, True)
+            self.window.setObjectName("evidence_window")
+            self.window.setWindowTitle("Evidence: drills — RTO Planner")
+            self.window.resize(1100, 720)
+            self.panel = EvidencePanel(self.host)
+            QVBoxLayout(self.window).addWidget(self.panel)
+            self.host.doc.plan_changed.connect(self._plan)
+            if self.host.doc.plan is not None:
+                self.panel.set_plan(self.host.doc.plan)
+        self.window.show()
+        self.window.raise_()
+        assert self.panel is not None
+        return self.panel
+
+    @Slot(object)
+    def _plan(self, plan: object) -> None:
+        if self.panel is not None and isinstance(plan, Plan):
+            self.panel.set_plan(plan)
+
+    def set_binary(self, binary: bool) -> None:
+        if self.panel is not None:
+            self.panel.set_binary(binary)
+
+    def apply_theme(self) -> None:
+        if self.panel is not None:
+            self.panel.apply_theme()
+
+    def shutdown(self) -> None:
+        if self.panel is not None:
+            self.panel.shutdown()
+        if self.window is not None:
+            self.window.close()
+
+
+__all__ = ["EvidenceController", "EvidencePanel", "record_from_files"]

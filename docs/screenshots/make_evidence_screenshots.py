@@ -1,4 +1,4 @@
-"""Regenerate `evidence_tab.png` and `recovery_in_progress.png` (offscreen): the Exadata
+"""Regenerate `evidence_window.png` and `recovery_in_progress.png` (offscreen): the Exadata
 demo with the two drills of tests/fixtures/evidence in a temporary store, and the recovery
 clock after 14 of the fixtures' snapshots and the RESTORE PREVIEW.
 
@@ -64,13 +64,13 @@ def main() -> int:
     win.resize(1800, 1000)
     win.show()
     win.doc.wait_idle()
-    win.results.show_view("evidence")
-    panel = win.view("evidence")
+    panel = win.evidence.show_window()
+    panel.window().resize(1100, 720)
     add_drill(app, panel, FULL)
     add_drill(app, panel, ("drill_prod_default_nls.log",))
     panel.drill_table.selectRow(1)
     pump(app, 0.5)
-    win.grab().save(str(HERE / "evidence_tab.png"))
+    panel.window().grab().save(str(HERE / "evidence_window.png"))
     clock = win.recovery_clock.show_window()
     snaps = sorted((EVIDENCE / "clock").glob("*.csv"))[:14]
     clock.add_files([str(p) for p in snaps] + [str(EVIDENCE / "preview_prod.txt")])

@@ -23,8 +23,7 @@ SNAPSHOTS = sorted((EVIDENCE / "clock").glob("*.csv"))
 
 
 def _panel(win):
-    win.results.show_view("evidence")
-    return win.view("evidence")
+    return win.evidence.show_window()
 
 
 def _add_drill(qtbot, panel, paths) -> None:

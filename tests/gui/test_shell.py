@@ -143,7 +143,7 @@ def test_the_shipped_views_are_all_registrations():
 
     views = {v.name: v for v in registered()}
     tabs = [v.name for v in views.values() if v.place is Place.TAB]
-    assert tabs == ["timeline", "path", "backups", "cycle", "rpo", "confidence", "fix", "evidence"]
+    assert tabs == ["timeline", "path", "backups", "cycle", "rpo", "confidence", "fix"]
     assert views["scenarios"].place is Place.DOCK
     assert {"files", "edit", "units", "help", "compare", "catalog", "import", "pdf",
             "estate"} <= {v.name for v in views.values() if v.place is Place.WINDOW}  # fmt: skip
