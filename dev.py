@@ -2,7 +2,8 @@
 """One-command setup for RTO Planner: `python3 dev.py run` or `python3 dev.py test`.
 
 `python3 dev.py docs` regenerates the key tables of docs/scenario-format.md from the
-scenario format's field table (core/scenario/fields.py).
+scenario format's field table (core/scenario/fields.py); `python3 dev.py stats` prints
+the function-length measure of issue 24 (bench/function_lengths.py).
 
 Creates `.venv` next to this file (once), installs the project in editable mode with its
 test extras, then either launches the desktop app on the bundled demo scenario with the
@@ -70,7 +71,7 @@ def cmd_docs(extra: list[str]) -> int:
 
 
 def main() -> int:
-    if len(sys.argv) < 2 or sys.argv[1] not in {"run", "test", "setup", "docs"}:
+    if len(sys.argv) < 2 or sys.argv[1] not in {"run", "test", "setup", "docs", "stats"}:
         print(__doc__)
         return 2
     command, extra = sys.argv[1], sys.argv[2:]
@@ -79,6 +80,8 @@ def main() -> int:
         return 0
     if command == "docs":
         return cmd_docs(extra)
+    if command == "stats":
+        return _sh(sys.executable, ROOT / "bench" / "function_lengths.py", *extra)
     return cmd_run(extra) if command == "run" else cmd_test(extra)
 
 

@@ -135,20 +135,13 @@ def _num(x: float | None) -> float | None:
 
 def plan_to_json(plan: Plan) -> dict[str, Any]:
     """The JSON of `rto-planner plan --json` (DESIGN §5; more keys than required)."""
-    s = plan.scenario
-    rec = plan.recovery
     out: dict[str, Any] = {
-        "scenario": s.name,
+        "scenario": plan.scenario.name,
         "engine_version": ENGINE_VERSION,
         "verdict": plan.verdict,
         "decided_by": plan.decided_by,
         "checks": [
-            {
-                "name": c.name,
-                "verdict": c.verdict,
-                "value_s": c.value_s,
-                "target_s": c.target_s,
-            }
+            {"name": c.name, "verdict": c.verdict, "value_s": c.value_s, "target_s": c.target_s}
             for c in plan.checks
         ],
         "notes": list(plan.notes),
@@ -156,49 +149,11 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
             {"name": r.name, "total_s": r.total_s, "verdict": r.verdict} for r in plan.routes
         ],
         "as_of": plan.as_of.isoformat(),
-        "units": {
-            "time": "s",
-            "size": "bytes",
-            "rate": "bytes/s",
-            "note": "sizes and rates count data bytes (datafile bytes) unless named backup_",
-        },
-        "recovery": {
-            "phases": [
-                {
-                    "name": p.name,
-                    "start_s": p.start_s,
-                    "duration_s": p.duration_s,
-                    "data_bytes": p.data_bytes,
-                    "rate_Bps": p.rate_Bps,
-                    "bottleneck": p.bottleneck,
-                    "detail": p.detail,
-                }
-                for p in rec.phases
-            ],
-            "total_s": rec.total_s,
-            "rto_s": rec.rto_s,
-            "margin_s": rec.margin_s,
-            "risk_margin_s": rec.risk_margin_s,
-            "verdict": rec.verdict,
-            "failure_since_level0_s": rec.failure.since_level0_s,
-            "incremental_count": rec.failure.incremental_count,
-        },
+        "units": dict(_JSON_UNITS),
+        "recovery": _recovery_json(plan.recovery),
         "backup": {
-            "jobs": [
-                {
-                    "name": j.name,
-                    "duration_s": j.duration_s,
-                    "data_bytes": j.data_bytes,
-                    "backup_bytes": j.backup_bytes,
-                    "effective_rate_Bps": j.effective_rate_Bps,
-                    "steady_rate_Bps": j.steady_rate_Bps,
-                    "bottleneck": j.bottleneck,
-                    "fits_window": j.fits_window,
-                    "window_s": j.window_s,
-                }
-                for j in plan.jobs
-            ],
-            "window_s": s.targets.backup_window_s,
+            "jobs": [_job_json(j) for j in plan.jobs],
+            "window_s": plan.scenario.targets.backup_window_s,
         },
         "rpo": {
             "media_failure_s": plan.rpo.media_failure_s,
@@ -207,41 +162,88 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
             "verdict": plan.rpo.verdict,
         },
         "path": {
-            direction: {
-                "rate_Bps": _num(model.rate_Bps),
-                "bottleneck": model.bottleneck,
-                "active_channels": model.active_channels,
-                "stages": [
-                    {
-                        "label": st.label,
-                        "kind": st.kind,
-                        "count": st.count,
-                        "unit_Bps": _num(st.unit_Bps),
-                        "total_Bps": _num(st.total_Bps),
-                        "binds_channel": st.binds_channel,
-                        "source": st.source,
-                    }
-                    for st in model.stages
-                ],
-            }
+            direction: _path_json(model)
             for direction, model in (("restore", plan.restore_path), ("backup", plan.backup_path))
         },
     }
     if plan.cycle:
-        out["cycle"] = {
-            "worst_s": plan.cycle.worst_s,
-            "worst_at_s": plan.cycle.worst_at_s,
-            "best_s": plan.cycle.best_s,
-            "hours_missing_rto": plan.cycle.hours_missing,
-            "points": [[p.since_level0_s, p.total_s] for p in plan.cycle.points],
-        }
+        out["cycle"] = _cycle_json(plan.cycle)
     if plan.growth:
-        g = plan.growth
-        out["growth"] = {
-            "as_of": g.as_of.isoformat(),
-            "breaks_on": g.breaks_on.isoformat() if g.breaks_on else None,
-            "reason": g.reason,
-            "size_at_break_bytes": g.size_at_break_bytes,
-            "horizon_years": g.horizon_years,
-        }
+        out["growth"] = _growth_json(plan.growth)
     return out
+
+
+_JSON_UNITS = {
+    "time": "s",
+    "size": "bytes",
+    "rate": "bytes/s",
+    "note": "sizes and rates count data bytes (datafile bytes) unless named backup_",
+}
+
+
+def _recovery_json(rec: Any) -> dict[str, Any]:
+    phases = [
+        {"name": p.name, "start_s": p.start_s, "duration_s": p.duration_s,
+         "data_bytes": p.data_bytes, "rate_Bps": p.rate_Bps, "bottleneck": p.bottleneck,
+         "detail": p.detail}
+        for p in rec.phases
+    ]  # fmt: skip
+    return {
+        "phases": phases,
+        "total_s": rec.total_s,
+        "rto_s": rec.rto_s,
+        "margin_s": rec.margin_s,
+        "risk_margin_s": rec.risk_margin_s,
+        "verdict": rec.verdict,
+        "failure_since_level0_s": rec.failure.since_level0_s,
+        "incremental_count": rec.failure.incremental_count,
+    }
+
+
+def _job_json(j: Any) -> dict[str, Any]:
+    return {
+        "name": j.name,
+        "duration_s": j.duration_s,
+        "data_bytes": j.data_bytes,
+        "backup_bytes": j.backup_bytes,
+        "effective_rate_Bps": j.effective_rate_Bps,
+        "steady_rate_Bps": j.steady_rate_Bps,
+        "bottleneck": j.bottleneck,
+        "fits_window": j.fits_window,
+        "window_s": j.window_s,
+    }
+
+
+def _path_json(model: Any) -> dict[str, Any]:
+    stages = [
+        {"label": st.label, "kind": st.kind, "count": st.count, "unit_Bps": _num(st.unit_Bps),
+         "total_Bps": _num(st.total_Bps), "binds_channel": st.binds_channel,
+         "source": st.source}
+        for st in model.stages
+    ]  # fmt: skip
+    return {
+        "rate_Bps": _num(model.rate_Bps),
+        "bottleneck": model.bottleneck,
+        "active_channels": model.active_channels,
+        "stages": stages,
+    }
+
+
+def _cycle_json(c: Any) -> dict[str, Any]:
+    return {
+        "worst_s": c.worst_s,
+        "worst_at_s": c.worst_at_s,
+        "best_s": c.best_s,
+        "hours_missing_rto": c.hours_missing,
+        "points": [[p.since_level0_s, p.total_s] for p in c.points],
+    }
+
+
+def _growth_json(g: Any) -> dict[str, Any]:
+    return {
+        "as_of": g.as_of.isoformat(),
+        "breaks_on": g.breaks_on.isoformat() if g.breaks_on else None,
+        "reason": g.reason,
+        "size_at_break_bytes": g.size_at_break_bytes,
+        "horizon_years": g.horizon_years,
+    }

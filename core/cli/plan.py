@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from datetime import date
+from typing import Any
 
 from ..catalog import Catalog
 from ..decisive import decisive_assumptions
@@ -100,41 +101,51 @@ def _pct(part: float, whole: float) -> str:
 
 
 def render_text(plan: Plan, *, binary: bool = False) -> str:
-    """The human-readable plan a DBA reads in a terminal."""
+    """The human-readable plan a DBA reads in a terminal: one block per part of the plan."""
+    u = _Units(binary)
+    lines = _heading(plan)
+    for block in (_timeline, _backups, _rpo, _cycle, _growth, _catalog_figures, _routes,
+                  _assumptions, _notes, _closing):  # fmt: skip
+        lines += block(plan, u)
+    return "\n".join(lines) + "\n"
+
+
+class _Units:
+    """Sizes and rates in decimal (TB) or binary (TiB) units; "—" for nothing."""
+
+    def __init__(self, binary: bool) -> None:
+        self.binary = binary
+
+    def size(self, b: float) -> str:
+        return format_size(b, binary=self.binary) if b else "—"
+
+    def rate(self, r: float, per: str = "s") -> str:
+        return format_rate(r, binary=self.binary, per=per) if r else "—"
+
+
+def _heading(plan: Plan) -> list[str]:
     s = plan.scenario
-    rec = plan.recovery
-
-    def size(b: float) -> str:
-        return format_size(b, binary=binary) if b else "—"
-
-    def rate(r: float, per: str = "s") -> str:
-        return format_rate(r, binary=binary, per=per) if r else "—"
-
     lines = [f"Scenario: {s.name}"]
     if s.customer:
         lines.append(f"Customer: {s.customer}")
-    lines.append(f"Plan verdict: {headline(plan.deciding)}")
+    return [*lines, f"Plan verdict: {headline(plan.deciding)}"]
+
+
+def _timeline(plan: Plan, u: _Units) -> list[str]:
+    rec = plan.recovery
     f = rec.failure
     inc = (
-        f"{plural(f.incremental_count, f'{s.backup.level1} level 1 backup')}, "
+        f"{plural(f.incremental_count, f'{plan.scenario.backup.level1} level 1 backup')}, "
         if f.incremental_count
         else "no level 1 backup, "
     )
-    lines += [
+    lines = [
         "",
         f"Recovery timeline — worst case: failure just before the next level 0 finishes "
         f"({inc}{format_duration(f.redo_since_s)} of redo)",
     ]
     rows = [["Phase", "Start", "Duration", "Volume", "Rate", "Bottleneck"]]
-    for p in rec.phases:
-        rows.append([
-            PHASE_TITLES[p.name],
-            format_duration(p.start_s),
-            format_duration(p.duration_s) if p.duration_s else "—",
-            size(p.data_bytes),
-            rate(p.rate_Bps),
-            bottleneck_words(p.bottleneck) if p.duration_s else "",
-        ])  # fmt: skip
+    rows += [_phase_row(p, u) for p in rec.phases]
     rows.append(["Total", "", format_duration(rec.total_s), "", "", ""])
     lines += _table(rows, right={1, 2, 3, 4})
     lines.append(
@@ -143,10 +154,23 @@ def render_text(plan: Plan, *, binary: bool = False) -> str:
         f"{format_duration(rec.risk_margin_s)})"
     )
     lp = rec.longest_phase
-    lines.append(f"  Longest phase: {PHASE_TITLES[lp.name]} — {lp.detail}")
+    return [*lines, f"  Longest phase: {PHASE_TITLES[lp.name]} — {lp.detail}"]
 
-    window = s.targets.backup_window_s
-    lines += [
+
+def _phase_row(p: Any, u: _Units) -> list[str]:
+    return [
+        PHASE_TITLES[p.name],
+        format_duration(p.start_s),
+        format_duration(p.duration_s) if p.duration_s else "—",
+        u.size(p.data_bytes),
+        u.rate(p.rate_Bps),
+        bottleneck_words(p.bottleneck) if p.duration_s else "",
+    ]
+
+
+def _backups(plan: Plan, u: _Units) -> list[str]:
+    window = plan.scenario.targets.backup_window_s
+    lines = [
         "",
         "Backups" + (f" (window {format_duration(window)})" if window else " (no window given)"),
     ]
@@ -154,18 +178,21 @@ def render_text(plan: Plan, *, binary: bool = False) -> str:
     for j in plan.jobs:
         fits = {True: "yes", False: "NO", None: "—"}[j.fits_window]
         rows.append([
-            j.title, format_duration(j.duration_s), size(j.data_bytes),
-            rate(j.effective_rate_Bps, "h"), bottleneck_words(j.bottleneck), fits,
+            j.title, format_duration(j.duration_s), u.size(j.data_bytes),
+            u.rate(j.effective_rate_Bps, "h"), bottleneck_words(j.bottleneck), fits,
         ])  # fmt: skip
     lines += _table(rows, right={1, 2, 3})
     lines.append(
         "  Effective rate = database size ÷ backup time for level 0/1 (as vendors quote it), "
         "channel start-up included."
     )
+    return lines
 
+
+def _rpo(plan: Plan, u: _Units) -> list[str]:
     r = plan.rpo
     parts = " + ".join(f"{name} {format_duration(v)}" for name, v in r.site_loss_parts)
-    lines += [
+    lines = [
         "",
         "RPO (worst-case data loss)",
         "  Media failure, online redo intact: " + format_duration(r.media_failure_s),
@@ -173,62 +200,85 @@ def render_text(plan: Plan, *, binary: bool = False) -> str:
     ]
     if r.target_s is not None:
         lines.append(f"  Target {format_duration(r.target_s)}: {VERDICT_WORDS[r.verdict]}")
+    return lines
 
-    if plan.cycle:
-        c = plan.cycle
-        l0_s = plan.job("level0").duration_s if plan.job("level0") else 0.0
-        lines += [
-            "",
-            "Backup cycle",
-            f"  Worst case {format_duration(c.worst_s)} for a failure "
-            f"{describe_cycle_time(c.worst_at_s, s.backup.level0_every_s, l0_s)} "
-            f"(best {format_duration(c.best_s)}); "
-            + (
-                f"{plural(c.hours_missing, 'hour')} of the cycle miss the RTO"
-                if c.hours_missing
-                else "every hour of the cycle meets the RTO"
-            ),
-        ]
-    if plan.growth:
-        g = plan.growth
-        lines += ["", f"Growth ({s.database.growth.text if s.database.growth else ''})"]
-        if g.breaks_on:
-            lines.append(
-                f"  The plan breaks on {g.breaks_on.isoformat()}: {g.reason} "
-                f"(database {size(g.size_at_break_bytes or 0)})"
-            )
-        else:
-            lines.append(f"  The plan holds for the next {g.horizon_years:.0f} years")
 
+def _cycle(plan: Plan, u: _Units) -> list[str]:
+    c = plan.cycle
+    if not c:
+        return []
+    l0_s = plan.job("level0").duration_s if plan.job("level0") else 0.0
+    when = describe_cycle_time(c.worst_at_s, plan.scenario.backup.level0_every_s, l0_s)
+    hours = (
+        f"{plural(c.hours_missing, 'hour')} of the cycle miss the RTO"
+        if c.hours_missing
+        else "every hour of the cycle meets the RTO"
+    )
+    return [
+        "",
+        "Backup cycle",
+        f"  Worst case {format_duration(c.worst_s)} for a failure {when} "
+        f"(best {format_duration(c.best_s)}); " + hours,
+    ]
+
+
+def _growth(plan: Plan, u: _Units) -> list[str]:
+    g = plan.growth
+    if not g:
+        return []
+    growth = plan.scenario.database.growth
+    lines = ["", f"Growth ({growth.text if growth else ''})"]
+    if g.breaks_on:
+        lines.append(
+            f"  The plan breaks on {g.breaks_on.isoformat()}: {g.reason} "
+            f"(database {u.size(g.size_at_break_bytes or 0)})"
+        )
+    else:
+        lines.append(f"  The plan holds for the next {g.horizon_years:.0f} years")
+    return lines
+
+
+def _catalog_figures(plan: Plan, u: _Units) -> list[str]:
+    redo_source = plan.scenario.recovery.redo_apply_source
     sourced = [st for st in plan.restore_path.stages if st.source != "scenario"]
-    if sourced or s.recovery.redo_apply_source != "scenario":
-        lines += ["", "Figures taken from the catalog"]
-        for st in sourced:
-            lines.append(f"  {st.label}: {st.source}")
-        if s.recovery.redo_apply_source != "scenario":
-            lines.append(f"  Redo apply rate: {s.recovery.redo_apply_source}")
+    if not sourced and redo_source == "scenario":
+        return []
+    lines = ["", "Figures taken from the catalog"]
+    lines += [f"  {st.label}: {st.source}" for st in sourced]
+    if redo_source != "scenario":
+        lines.append(f"  Redo apply rate: {redo_source}")
+    return lines
 
-    routes = plan.routes[1:]
-    if routes:
-        lines += ["", "Routes"]
-        lines += [
-            f"  {r.title}: {format_duration(r.total_s)}, {VERDICT_WORDS[r.verdict]} ({r.detail})"
-            for r in plan.routes
-        ]
+
+def _routes(plan: Plan, u: _Units) -> list[str]:
+    if not plan.routes[1:]:
+        return []
+    return ["", "Routes"] + [
+        f"  {r.title}: {format_duration(r.total_s)}, {VERDICT_WORDS[r.verdict]} ({r.detail})"
+        for r in plan.routes
+    ]
+
+
+def _assumptions(plan: Plan, u: _Units) -> list[str]:
     found = decisive_assumptions(plan)
-    if found:
-        lines += ["", "Assumptions that decide the recovery time"]
-        lines += [f"  {a.sentence()}" for a in found]
-    if plan.notes:
-        lines += ["", "Notes"] + [f"  {n}" for n in plan.notes]
-    lines += [
+    if not found:
+        return []
+    return ["", "Assumptions that decide the recovery time"] + [f"  {a.sentence()}" for a in found]
+
+
+def _notes(plan: Plan, u: _Units) -> list[str]:
+    return ["", "Notes"] + [f"  {n}" for n in plan.notes] if plan.notes else []
+
+
+def _closing(plan: Plan, u: _Units) -> list[str]:
+    rec = plan.recovery
+    return [
         "",
         f"Recovery: {VERDICT_WORDS[rec.verdict]} the RTO of {format_duration(rec.rto_s)} — "
         f"worst-case recovery {format_duration(rec.total_s)}, margin "
         f"{format_duration(rec.margin_s)}.",
         f"Verdict: {headline(plan.deciding)}.",
         "Units: TB = 10^12 bytes, TiB = 2^40 bytes; volumes are datafile (data) bytes."
-        if not binary
+        if not u.binary
         else "Units: TiB = 2^40 bytes; volumes are datafile (data) bytes.",
     ]
-    return "\n".join(lines) + "\n"

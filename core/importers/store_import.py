@@ -38,6 +38,7 @@ from typing import Any, Literal
 import duckdb
 
 from ..store import Changes, Store, StoreError, StoreReadOnlyError
+from ..store.workloads import WorkloadRow, assign_database, delete_row, insert_row, stored_keys
 from . import sanity
 from .errors import CsvImportError, NotAReportError, ReportError
 from .exports import Export, read_export_bytes
@@ -56,23 +57,6 @@ KIND_LABELS = {
     "rman_job": "RMAN backup job",
     "recovery_progress": "V$RECOVERY_PROGRESS measurement",
 }
-
-
-@dataclass(frozen=True)
-class WorkloadRow:
-    """One row to store (the columns of `workload`, payload as a dict)."""
-
-    content_hash: str
-    kind: str
-    db_name: str | None
-    dbid: int | None
-    instance: str | None
-    begin: datetime | None
-    end: datetime | None
-    elapsed_s: float | None
-    redo_bytes_per_s: float | None
-    payload: dict[str, Any]
-    snap_key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -311,35 +295,6 @@ def rows_from_bytes(data: bytes, source: str) -> tuple[str, list[WorkloadRow]]:
 # ----------------------------------------------------------------------------- writing
 
 
-_INSERT = (
-    "INSERT INTO workload (content_hash, snap_key, file_name, kind, db_name, dbid, instance, "
-    "begin_time, end_time, elapsed_s, redo_bytes_per_s, payload, imported_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
-
-
-def insert_row(con: duckdb.DuckDBPyConnection, row: WorkloadRow, file_name: str, now: datetime):
-    """Insert one row (module level so a test can make the n-th insert fail)."""
-    con.execute(
-        _INSERT,
-        [
-            row.content_hash,
-            row.snap_key,
-            file_name,
-            row.kind,
-            row.db_name,
-            row.dbid,
-            row.instance,
-            row.begin,
-            row.end,
-            row.elapsed_s,
-            row.redo_bytes_per_s,
-            json.dumps(row.payload, allow_nan=False, default=str),
-            now,
-        ],
-    )
-
-
 @dataclass(frozen=True)
 class _WriteResult:
     imported: int
@@ -349,31 +304,15 @@ class _WriteResult:
     replaced: int = 0
 
 
-def _stored_keys(
-    con: duckdb.DuckDBPyConnection, column: str, keys: list[str], extra: str = ""
-) -> list[tuple]:
-    """(key, file name, *extra) of the stored rows whose `column` is one of `keys`, looked
-    up in the column's index (migration 0003), so the cost does not grow with the store
-    (`extra`: more columns, computed only for the rows found)."""
-    if not keys:
-        return []
-    unique = sorted(set(keys))
-    select = f"SELECT {column}, file_name{', ' + extra if extra else ''} FROM workload"
-    if len(unique) <= 64:  # a constant IN list: point lookups in the index
-        where = f"{column} IN ({', '.join('?' * len(unique))})"
-        return con.execute(f"{select} WHERE {where}", unique).fetchall()
-    return con.execute(f"{select} WHERE {column} IN (SELECT unnest(?))", [unique]).fetchall()
-
-
 def _write_rows(
     rows: list[WorkloadRow], file_name: str, database: str | None
 ) -> Callable[[duckdb.DuckDBPyConnection], _WriteResult]:
     def write(con: duckdb.DuckDBPyConnection) -> _WriteResult:
         hashes = [r.content_hash for r in rows]
-        seen = dict(_stored_keys(con, "content_hash", hashes))
+        seen = dict(stored_keys(con, "content_hash", hashes))
         keys = [r.snap_key for r in rows if r.snap_key]
         cut_off: dict[str, int] = {}  # snap_key -> id of a stored report cut off early
-        for key, f, rid, warnings in _stored_keys(
+        for key, f, rid, warnings in stored_keys(
             con, "snap_key", keys, "id, json_extract(payload, '$.warnings')"
         ):
             seen[key] = f
@@ -385,7 +324,7 @@ def _write_rows(
         new_in_file: set[str] = set()
         for row in rows:
             if _replaces_cut_off(row, cut_off, seen):
-                con.execute("DELETE FROM workload WHERE id = ?", [cut_off.pop(row.snap_key)])
+                delete_row(con, cut_off.pop(row.snap_key))
                 replaced += 1
             earlier = seen.get(row.content_hash) or (
                 seen.get(row.snap_key) if row.snap_key else None
@@ -401,13 +340,7 @@ def _write_rows(
             imported += 1
         assigned = 0
         if database and len(new_in_file) < len(rows):
-            assigned = len(
-                con.execute(
-                    "UPDATE workload SET db_name = ? WHERE db_name IS NULL "
-                    "AND list_contains(?, content_hash) RETURNING id",
-                    [database, hashes],
-                ).fetchall()
-            )
+            assigned = assign_database(con, database, hashes)
         return _WriteResult(imported, len(rows) - imported, tuple(dup_files), assigned, replaced)
 
     return write

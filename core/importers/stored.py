@@ -21,6 +21,7 @@ from typing import Any
 
 from ..jsonable import json_ready
 from ..store import NotFoundError, Store
+from ..store.workloads import import_groups, summary_rows, unassigned_counts
 from .recovery_progress import RedoApplyRate
 from .rman_csv import BackupRate, backup_rates
 from .sanity import plausible_interval, plausible_job
@@ -61,17 +62,7 @@ def list_imports(store: Store, database: str | None = None) -> list[StoredImport
 
     `database` keeps those of one database (name, case-insensitive, or DBID).
     """
-    sql = (
-        "SELECT file_name, kind, db_name, dbid, list(DISTINCT instance ORDER BY instance), "
-        "min(coalesce(begin_time, end_time)), max(coalesce(end_time, begin_time)), count(*), "
-        "min(imported_at) FROM workload "
-    )
-    params: list[Any] = []
-    if database:
-        sql += "WHERE upper(db_name) = upper(?) OR CAST(dbid AS VARCHAR) = ? "
-        params = [database, database]
-    sql += "GROUP BY file_name, kind, db_name, dbid ORDER BY min(id)"
-    rows = store.read(lambda cur: cur.execute(sql, params).fetchall())
+    rows = import_groups(store, database)
     return [
         StoredImport(
             file_name=f, kind=k, db_name=n, dbid=int(d) if d is not None else None,
@@ -180,17 +171,6 @@ def _join(parts: list[str]) -> str:
     if len(parts) <= 1:
         return "".join(parts)
     return ", ".join(parts[:-1]) + " and " + parts[-1]
-
-
-_ROW_SQL = (
-    "SELECT id, content_hash, kind, db_name, dbid, instance, begin_time, end_time, "
-    "redo_bytes_per_s, "
-    "json_extract_string(payload, '$.layout'), json_extract_string(payload, '$.inst_num'), "
-    "json_extract_string(payload, '$.block_changes_per_s'), "
-    "json_extract_string(payload, '$.redo_bytes'), file_name, "
-    "CASE WHEN kind IN ('rman_job', 'recovery_progress') THEN payload END "
-    "FROM workload ORDER BY id"
-)
 
 
 @dataclass
@@ -360,8 +340,7 @@ def _summarise(key: str, rows: list[_Row]) -> DatabaseWorkload:
 
 
 def _rows(store: Store) -> list[_Row]:
-    raw = store.read(lambda cur: cur.execute(_ROW_SQL).fetchall())
-    return [_Row(*r) for r in raw]
+    return [_Row(*r) for r in summary_rows(store)]
 
 
 def workload_summaries(store: Store) -> list[DatabaseWorkload]:
@@ -399,17 +378,6 @@ def find_database(summaries: list[DatabaseWorkload], database: str) -> DatabaseW
 def database_workload(store: Store, database: str) -> DatabaseWorkload:
     """Everything imported about one database; `NotFoundError` if none or ambiguous."""
     return find_database(workload_summaries(store), database)
-
-
-def unassigned_counts(store: Store) -> dict[str, int]:
-    """Rows no database is known for (RMAN / recovery exports imported without a name)."""
-    rows = store.read(
-        lambda cur: cur.execute(
-            "SELECT kind, count(*) FROM workload WHERE db_name IS NULL AND dbid IS NULL "
-            "GROUP BY kind"
-        ).fetchall()
-    )
-    return {k: int(n) for k, n in rows}
 
 
 __all__ = [

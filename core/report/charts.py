@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import Any
 
 from reportlab.graphics.shapes import Circle, Drawing, Group, Line, PolyLine, Rect, String
 from reportlab.lib import colors
@@ -19,10 +20,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from ..palette import STYLE_HEX, STYLE_LEGEND
 from ..units import DAY, GB, HOUR, MB, TB, GiB, MiB, TiB, format_duration
 from .fonts import FONT, FONT_BOLD
-from .model import ReportData
-
-if TYPE_CHECKING:
-    from .sections.path import CapacityRow
+from .model import CapacityRow, ReportData
 
 # A restrained palette that prints well in grey too.
 INK = colors.HexColor("#1d2733")
@@ -242,92 +240,95 @@ def _legend(
 # ----------------------------------------------------------------------------- Gantt
 
 
+@dataclass(frozen=True)
+class _Frame:
+    """A plot's area in points: x from `x0` to `x1`, y from `y0` to `y1`; `scale`
+    points per second of the time axis."""
+
+    x0: float
+    x1: float
+    y0: float
+    y1: float
+    scale: float
+
+    def x(self, s: float) -> float:
+        return self.x0 + s * self.scale
+
+
 def gantt_chart(data: ReportData, width: float) -> Drawing:
     """The recovery phases end to end, with the RTO and the at-risk band."""
     bars = data.gantt
     row = 17.0
-    label_w = max([_w(b.label) for b in bars] + [40]) + 10
-    x0 = label_w
-    x1 = width - 6
-    items: list[tuple[object, str, str]] = [
-        (PHASE_COLOURS[k], "box", label)
-        for k, label in PHASE_LEGEND
-        if any(b.style == k for b in bars)
-    ]
-    if data.risk_margin_s > 0:
-        items.append((AMBER_BAND, "band", "at-risk margin"))
+    x0, x1 = max([_w(b.label) for b in bars] + [40]) + 10, width - 6
+    items = _gantt_legend(data)
     extra = 11.0 * (_legend_rows(items, x0, x1) - 1)
-    top_pad, bottom_pad = 18.0, 44.0 + extra
-    height = top_pad + row * len(bars) + bottom_pad
-    d = _drawing(width, height)
-    g = Group()
+    bottom = 44.0 + extra
+    d = _drawing(width, 18.0 + row * len(bars) + bottom)
     vmax = max(data.total_s, data.rto_s) * 1.06
+    f = _Frame(x0, x1, bottom, bottom + row * len(bars), (x1 - x0) / vmax)
+    g = Group()
+    _gantt_bands(g, data, f, vmax)
     unit, name, step = _time_axis(vmax)
-    y_plot0 = bottom_pad
-    y_plot1 = bottom_pad + row * len(bars)
-    scale = (x1 - x0) / vmax
-
-    def X(s: float) -> float:
-        return x0 + s * scale
-
-    # At-risk band: between RTO − risk margin and the RTO; beyond the RTO a red band.
-    risk0 = max(0.0, data.rto_s - data.risk_margin_s)
-    if data.risk_margin_s > 0:
-        g.add(
-            Rect(
-                X(risk0),
-                y_plot0,
-                X(data.rto_s) - X(risk0),
-                y_plot1 - y_plot0,
-                fillColor=AMBER_BAND,
-                strokeColor=None,
-            )
-        )
-    if vmax > data.rto_s:
-        g.add(
-            Rect(
-                X(data.rto_s),
-                y_plot0,
-                x1 - X(data.rto_s),
-                y_plot1 - y_plot0,
-                fillColor=RED_BAND,
-                strokeColor=None,
-            )
-        )
-    _x_grid(g, x0, x1, y_plot0, y_plot1, vmax, unit, name, step, f"time from the failure ({name})")
+    _x_grid(g, x0, x1, f.y0, f.y1, vmax, unit, name, step, f"time from the failure ({name})")
     # The total line goes under the bars and their labels.
-    g.add(_dashed(X(data.total_s), y_plot0, X(data.total_s), y_plot1 + 4, NAVY, 1.0))
+    g.add(_dashed(f.x(data.total_s), f.y0, f.x(data.total_s), f.y1 + 4, NAVY, 1.0))
     for i, b in enumerate(bars):
-        yc = y_plot1 - (i + 0.5) * row
-        g.add(_text(x0 - 6, yc - 2.7, b.label, LABEL, INK, "end"))
-        bx, bw = X(b.start_s), max(b.duration_s * scale, 0.8)
-        g.add(Rect(bx, yc - 5.5, bw, 11, fillColor=PHASE_COLOURS[b.style], strokeColor=None))
-        tw = _w(b.text, SMALL)
-        if bw >= tw + 6:
-            g.add(_text(bx + bw / 2, yc - 2.3, b.text, SMALL, colors.white, "middle"))
-            continue
-        # Beside the bar, on a white ground: the dashed total line never runs through it.
-        tx = bx + bw + 3 if bx + bw + 3 + tw <= x1 else bx - 3 - tw
-        g.add(Rect(tx - 1.5, yc - 4.6, tw + 3, 9.2, fillColor=colors.white, strokeColor=None))
-        g.add(_text(tx, yc - 2.3, b.text, SMALL, INK))
-    # RTO and total markers.
-    g.add(
-        Line(X(data.rto_s), y_plot0, X(data.rto_s), y_plot1 + 4, strokeColor=RED, strokeWidth=1.4)
-    )
-    rto_label = f"RTO {data.rto_text}"
-    tot_label = f"total {data.total_text}"
-    xr = X(data.rto_s)
-    xt = X(data.total_s)
-    # Put the two labels on either side so they never overlap.
-    if xt <= xr:
-        _place(g, xt, y_plot1 + 6, tot_label, "end", x0, x1, NAVY)
-        _place(g, xr, y_plot1 + 6, rto_label, "start", x0, x1, RED)
-    else:
-        _place(g, xr, y_plot1 + 6, rto_label, "end", x0, x1, RED)
-        _place(g, xt, y_plot1 + 6, tot_label, "start", x0, x1, NAVY)
+        _gantt_bar(g, b, f.y1 - (i + 0.5) * row, f)
+    _gantt_markers(g, data, f)
     _legend(g, x0, 8 + extra, items, x1)
     d.add(g)
     return d
+
+
+def _gantt_legend(data: ReportData) -> list[tuple[object, str, str]]:
+    items: list[tuple[object, str, str]] = [
+        (PHASE_COLOURS[k], "box", label)
+        for k, label in PHASE_LEGEND
+        if any(b.style == k for b in data.gantt)
+    ]
+    if data.risk_margin_s > 0:
+        items.append((AMBER_BAND, "band", "at-risk margin"))
+    return items
+
+
+def _gantt_bands(g: Group, data: ReportData, f: _Frame, vmax: float) -> None:
+    """The at-risk band between RTO − risk margin and the RTO; beyond the RTO a red band."""
+    risk0 = max(0.0, data.rto_s - data.risk_margin_s)
+    h = f.y1 - f.y0
+    if data.risk_margin_s > 0:
+        width = f.x(data.rto_s) - f.x(risk0)
+        g.add(Rect(f.x(risk0), f.y0, width, h, fillColor=AMBER_BAND, strokeColor=None))
+    if vmax > data.rto_s:
+        width = f.x1 - f.x(data.rto_s)
+        g.add(Rect(f.x(data.rto_s), f.y0, width, h, fillColor=RED_BAND, strokeColor=None))
+
+
+def _gantt_bar(g: Group, b: Any, yc: float, f: _Frame) -> None:
+    """One phase (a `GanttBar`): its label, its bar, and its text inside the bar or beside it."""
+    g.add(_text(f.x0 - 6, yc - 2.7, b.label, LABEL, INK, "end"))
+    bx, bw = f.x(b.start_s), max(b.duration_s * f.scale, 0.8)
+    g.add(Rect(bx, yc - 5.5, bw, 11, fillColor=PHASE_COLOURS[b.style], strokeColor=None))
+    tw = _w(b.text, SMALL)
+    if bw >= tw + 6:
+        g.add(_text(bx + bw / 2, yc - 2.3, b.text, SMALL, colors.white, "middle"))
+        return
+    # Beside the bar, on a white ground: the dashed total line never runs through it.
+    tx = bx + bw + 3 if bx + bw + 3 + tw <= f.x1 else bx - 3 - tw
+    g.add(Rect(tx - 1.5, yc - 4.6, tw + 3, 9.2, fillColor=colors.white, strokeColor=None))
+    g.add(_text(tx, yc - 2.3, b.text, SMALL, INK))
+
+
+def _gantt_markers(g: Group, data: ReportData, f: _Frame) -> None:
+    """The RTO line, and the RTO and total labels on either side so they never overlap."""
+    xr, xt, y = f.x(data.rto_s), f.x(data.total_s), f.y1 + 6
+    g.add(Line(xr, f.y0, xr, f.y1 + 4, strokeColor=RED, strokeWidth=1.4))
+    rto_label, tot_label = f"RTO {data.rto_text}", f"total {data.total_text}"
+    if xt <= xr:
+        _place(g, xt, y, tot_label, "end", f.x0, f.x1, NAVY)
+        _place(g, xr, y, rto_label, "start", f.x0, f.x1, RED)
+    else:
+        _place(g, xr, y, rto_label, "end", f.x0, f.x1, RED)
+        _place(g, xt, y, tot_label, "start", f.x0, f.x1, NAVY)
 
 
 def _place(
@@ -487,6 +488,32 @@ def growth_chart(data: ReportData, width: float, height: float = 180.0) -> Drawi
     assert gr is not None
     x0, x1 = 40.0, width - 8
     window = next((j.window_s for j in data.jobs if j.label == "Level 0"), None)
+    items = _growth_legend(data, window)
+    extra = 11.0 * (_legend_rows(items, x0, x1) - 1)
+    height += extra
+    d = _drawing(width, height)
+    g = Group()
+    y0, y1 = 46.0 + extra, height - 16
+    ymax_s = _growth_top(gr.points, max(data.rto_s, window or 0.0))
+    yunit, yname, ystep = _time_axis(ymax_s)
+    xmax = max(p[0] for p in gr.points) or 1.0
+    _x_grid(g, x0, x1, y0, y1, xmax, 1.0, "years", 1.0 if xmax <= 12 else 2.0,
+            f"years from {gr.as_of.isoformat()}")  # fmt: skip
+    _y_grid(g, x0, x1, y0, y1, ymax_s / yunit, ystep, f"time ({yname})",
+            lambda v: _tick(v, yname))  # fmt: skip
+    plot = _Plot(x0, y0, y1, (x1 - x0) / xmax, (y1 - y0) / ymax_s, ymax_s)
+    _growth_lines(g, data, plot, x1, window)
+    if gr.breaks_at_years is not None and gr.breaks_at_years <= xmax:
+        xb = x0 + gr.breaks_at_years * plot.sx
+        g.add(Line(xb, y0, xb, y1, strokeColor=AMBER, strokeWidth=1.2))
+    _legend(g, x0, 8 + extra, items, x1)
+    d.add(g)
+    return d
+
+
+def _growth_legend(data: ReportData, window: float | None) -> list[tuple[object, str, str]]:
+    gr = data.growth
+    assert gr is not None
     items: list[tuple[object, str, str]] = [
         (NAVY, "line", "worst-case recovery"),
         (TEAL, "line", "level 0 backup"),
@@ -496,73 +523,72 @@ def growth_chart(data: ReportData, width: float, height: float = 180.0) -> Drawi
         items.append((TEAL, "dash", f"backup window {format_duration(window)}"))
     if gr.breaks_at_years is not None:
         items.append((AMBER, "line", f"plan breaks {gr.breaks_on_text}"))
-    extra = 11.0 * (_legend_rows(items, x0, x1) - 1)
-    height += extra
-    d = _drawing(width, height)
-    g = Group()
-    y0, y1 = 46.0 + extra, height - 16
-    limit = max(data.rto_s, window or 0.0)
-    top = max(max(p[2] for p in gr.points), max(p[3] for p in gr.points))
+    return items
+
+
+def _growth_top(points: Sequence[Sequence[float]], limit: float) -> float:
+    """The time axis' top: the curves with a little room, the RTO and window in sight,
+    and a curve that runs away cut rather than squashing the others."""
+    top = max(max(p[2] for p in points), max(p[3] for p in points))
     ymax_s = min(top * 1.08, limit * 2.2) if top > 0 else limit * 1.2
-    ymax_s = max(ymax_s, limit * 1.15)
-    yunit, yname, ystep = _time_axis(ymax_s)
-    xmax = max(p[0] for p in gr.points) or 1.0
-    _x_grid(
-        g,
-        x0,
-        x1,
-        y0,
-        y1,
-        xmax,
-        1.0,
-        "years",
-        1.0 if xmax <= 12 else 2.0,
-        f"years from {gr.as_of.isoformat()}",
-    )
-    _y_grid(g, x0, x1, y0, y1, ymax_s / yunit, ystep, f"time ({yname})",
-            lambda v: _tick(v, yname))  # fmt: skip
-    sx = (x1 - x0) / xmax
-    sy = (y1 - y0) / ymax_s
+    return max(ymax_s, limit * 1.15)
 
-    def line(values: list[tuple[float, float]], colour, dash=None) -> None:
-        """A polyline clipped at the top of the plot."""
-        pts: list[float] = []
-        segs: list[list[float]] = []
-        prev = None
-        for t, v in values:
-            if prev is not None:
-                (pt, pv) = prev
-                if pv <= ymax_s < v:  # leaves the plot: cut at the top
-                    tc = pt + (t - pt) * (ymax_s - pv) / (v - pv)
-                    pts.extend((x0 + tc * sx, y1))
-                    segs.append(pts)
-                    pts = []
-                elif pv > ymax_s >= v:  # comes back
-                    tc = pt + (t - pt) * (ymax_s - pv) / (v - pv)
-                    pts.extend((x0 + tc * sx, y1))
-            if v <= ymax_s:
-                pts.extend((x0 + t * sx, y0 + v * sy))
-            prev = (t, v)
-        if pts:
-            segs.append(pts)
-        for s in segs:
-            if len(s) >= 4:
-                kw = {"strokeDashArray": list(dash)} if dash else {}
-                g.add(PolyLine(s, strokeColor=colour, strokeWidth=1.4, **kw))
 
-    yr = y0 + data.rto_s * sy
-    g.add(Line(x0, yr, x1, yr, strokeColor=RED, strokeWidth=1.1))
+def _growth_lines(g: Group, data: ReportData, plot: _Plot, x1: float, window: float | None) -> None:
+    """The RTO, the backup window, and the recovery and level 0 curves."""
+    gr = data.growth
+    assert gr is not None
+    yr = plot.y0 + data.rto_s * plot.sy
+    g.add(Line(plot.x0, yr, x1, yr, strokeColor=RED, strokeWidth=1.1))
     if window:
-        yw = y0 + window * sy
-        g.add(_dashed(x0, yw, x1, yw, TEAL, 1.1))
-    line([(p[0], p[2]) for p in gr.points], NAVY)
-    line([(p[0], p[3]) for p in gr.points], TEAL)
-    if gr.breaks_at_years is not None and gr.breaks_at_years <= xmax:
-        xb = x0 + gr.breaks_at_years * sx
-        g.add(Line(xb, y0, xb, y1, strokeColor=AMBER, strokeWidth=1.2))
-    _legend(g, x0, 8 + extra, items, x1)
-    d.add(g)
-    return d
+        yw = plot.y0 + window * plot.sy
+        g.add(_dashed(plot.x0, yw, x1, yw, TEAL, 1.1))
+    _clipped_line(g, plot, [(p[0], p[2]) for p in gr.points], NAVY)
+    _clipped_line(g, plot, [(p[0], p[3]) for p in gr.points], TEAL)
+
+
+@dataclass(frozen=True)
+class _Plot:
+    """A line plot's origin (`x0`, `y0`), top `y1`, points per unit (`sx`, `sy`) and the
+    highest value shown (`ymax`)."""
+
+    x0: float
+    y0: float
+    y1: float
+    sx: float
+    sy: float
+    ymax: float
+
+
+def _clipped_line(g: Group, plot: _Plot, values: list[tuple[float, float]], colour: object,
+                  dash: Sequence[float] | None = None) -> None:  # fmt: skip
+    """A polyline clipped at the top of the plot."""
+    for s in _clip_segments(plot, values):
+        if len(s) >= 4:
+            kw = {"strokeDashArray": list(dash)} if dash else {}
+            g.add(PolyLine(s, strokeColor=colour, strokeWidth=1.4, **kw))
+
+
+def _clip_segments(plot: _Plot, values: list[tuple[float, float]]) -> list[list[float]]:
+    """The line's points in pieces: cut where it leaves the top, resumed where it returns."""
+    pts: list[float] = []
+    segs: list[list[float]] = []
+    prev = None
+    for t, v in values:
+        if prev is not None:
+            (pt, pv) = prev
+            if pv <= plot.ymax < v or pv > plot.ymax >= v:
+                tc = pt + (t - pt) * (plot.ymax - pv) / (v - pv)
+                pts.extend((plot.x0 + tc * plot.sx, plot.y1))
+            if pv <= plot.ymax < v:  # leaves the plot: this piece ends at the top
+                segs.append(pts)
+                pts = []
+        if v <= plot.ymax:
+            pts.extend((plot.x0 + t * plot.sx, plot.y0 + v * plot.sy))
+        prev = (t, v)
+    if pts:
+        segs.append(pts)
+    return segs
 
 
 # ----------------------------------------------------------------------------- RPO

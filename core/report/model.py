@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..catalog import Catalog
 from ..plan import Plan
@@ -22,9 +22,9 @@ from ..scenario import Scenario
 from ..units import format_fraction, format_rate, format_size
 
 if TYPE_CHECKING:
-    from reportlab.platypus import Flowable
-
-    from .pdf import ReportRenderer
+    from reportlab.lib.colors import Color
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Flowable, Paragraph, TableStyle
 
 REPORT_TITLE = "Restore and recovery plan"
 
@@ -218,10 +218,50 @@ class ReportContext:
         return format_rate(r, binary=self.binary, per=per)
 
 
+class Renderer(Protocol):
+    """What a section's `render` uses of the PDF renderer (`pdf.ReportRenderer`, which
+    implements it). Sections depend on this model, the renderer on the sections'
+    registry, and nothing back: the report has no import circle."""
+
+    data: ReportData
+    width: float
+    styles: Mapping[str, ParagraphStyle]
+
+    def p(self, text: str) -> str: ...
+
+    def table_style(self, commands: list[Any]) -> TableStyle: ...
+
+    def verdict_colour(self, verdict: str) -> Color: ...
+
+    def heading(self, text: str, level: int) -> Paragraph: ...
+
+    def section(self, text: str, *lead: Flowable) -> list[Flowable]: ...
+
+    def para(self, text: str, style: str = "body") -> Paragraph: ...
+
+    def table(
+        self, t: Table, widths: list[float], *, extra: list[Any] | None = None,
+        repeat: bool = True,
+    ) -> Flowable: ...  # fmt: skip
+
+
 Build = Callable[[ReportContext], Any]
 """A section's data from the context; None leaves the section out of the report."""
-Render = Callable[["ReportRenderer", Any], "list[Flowable]"]
-"""A section's flowables from the renderer (styles, width, `_table`…) and its data."""
+Render = Callable[[Renderer, Any], "list[Flowable]"]
+"""A section's flowables from the renderer (styles, width, tables…) and its data."""
+
+
+@dataclass(frozen=True)
+class CapacityRow:
+    """One stage of the restore path as the path section and its chart show it."""
+
+    label: str
+    kind: str
+    capacity_Bps: float
+    """What the stage delivers with the channels the plan runs [data bytes/s]."""
+    load: float
+    """Share of the capacity the path's rate uses (1.0 at the bottleneck)."""
+    bottleneck: bool
 
 
 @dataclass(frozen=True)

@@ -151,6 +151,49 @@ class _Doc(BaseDocTemplate):
             self.notify("TOCEntry", (0, flowable.outline_text, self.page, key))
 
 
+_STYLES: dict[str, dict[str, Any]] = {
+    "small": {"fontSize": 7.5, "leading": 10, "textColor": "muted"},
+    "cell": {"fontSize": 7.5, "leading": 9.5, "spaceAfter": 0},
+    "cell_r": {"fontSize": 7.5, "leading": 9.5, "spaceAfter": 0, "alignment": TA_RIGHT},
+    "cell_b": {"fontName": "bold", "fontSize": 7.5, "leading": 9.5, "spaceAfter": 0},
+    "cell_help": {"fontSize": 6.3, "leading": 7.8, "spaceAfter": 0, "textColor": "muted"},
+    "h1": {"fontName": "bold", "fontSize": 15, "leading": 19, "textColor": "navy",
+           "spaceBefore": 4, "spaceAfter": 8},
+    "h2": {"fontName": "bold", "fontSize": 11, "leading": 14, "textColor": "navy",
+           "spaceBefore": 8, "spaceAfter": 4},
+    "cover_title": {"fontName": "bold", "fontSize": 26, "leading": 32, "textColor": "navy",
+                    "spaceAfter": 10},
+    "cover_name": {"fontSize": 15, "leading": 20, "spaceAfter": 18},
+    "cover_meta": {"fontSize": 10, "leading": 15, "spaceAfter": 0},
+    "verdict": {"fontName": "bold", "fontSize": 24, "leading": 28, "textColor": "white",
+                "spaceAfter": 0},
+    "verdict_line": {"fontSize": 10.5, "leading": 14, "textColor": "white", "spaceAfter": 0},
+    "fig_label": {"fontSize": 7.5, "leading": 9, "textColor": "muted", "spaceAfter": 0},
+    "fig_value": {"fontName": "bold", "fontSize": 14, "leading": 18, "spaceAfter": 0},
+    "formula": {"fontName": "bold", "fontSize": 8.5, "leading": 12, "leftIndent": 10,
+                "textColor": "navy", "spaceAfter": 2},
+}  # fmt: skip
+"""The report's paragraph styles: what each changes from the body text."""
+
+
+def _style_changes(changes: dict[str, Any]) -> dict[str, Any]:
+    """A style's changes with the palette's colours and the bold font by name."""
+    names = {"bold": FONT_BOLD, "muted": MUTED, "navy": NAVY, "white": colors.white}
+    return {k: names.get(v, v) if isinstance(v, str) else v for k, v in changes.items()}
+
+
+_TABLE_STYLE = (
+    ("BACKGROUND", (0, 0), (-1, 0), NAVY),
+    ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+    ("TOPPADDING", (0, 0), (-1, -1), 2.2),
+    ("BOTTOMPADDING", (0, 0), (-1, -1), 2.6),
+    ("LEFTPADDING", (0, 0), (-1, -1), 4),
+    ("RIGHTPADDING", (0, 0), (-1, -1), 4),
+    ("LINEBELOW", (0, -1), (-1, -1), 0.6, GRID),
+)
+"""Every data table's style: navy header, padding, a rule below."""
+
+
 class ReportRenderer:
     """Renders one `ReportData` to PDF bytes."""
 
@@ -180,95 +223,13 @@ class ReportRenderer:
     def _stylesheet(self) -> dict[str, ParagraphStyle]:
         # allowWidows=0: a paragraph never leaves its last line alone atop the next page.
         base = ParagraphStyle(
-            "body",
-            fontName=FONT,
-            fontSize=9,
-            leading=12.5,
-            textColor=INK,
-            spaceAfter=5,
+            "body", fontName=FONT, fontSize=9, leading=12.5, textColor=INK, spaceAfter=5,
             allowWidows=0,
-        )
-        s = {
-            "body": base,
-            "small": ParagraphStyle("small", base, fontSize=7.5, leading=10, textColor=MUTED),
-            "cell": ParagraphStyle("cell", base, fontSize=7.5, leading=9.5, spaceAfter=0),
-            "cell_r": ParagraphStyle(
-                "cell_r", base, fontSize=7.5, leading=9.5, spaceAfter=0, alignment=TA_RIGHT
-            ),
-            "cell_b": ParagraphStyle(
-                "cell_b", base, fontName=FONT_BOLD, fontSize=7.5, leading=9.5, spaceAfter=0
-            ),
-            "cell_help": ParagraphStyle(
-                "cell_help", base, fontSize=6.3, leading=7.8, spaceAfter=0, textColor=MUTED
-            ),
-            "h1": ParagraphStyle(
-                "h1",
-                base,
-                fontName=FONT_BOLD,
-                fontSize=15,
-                leading=19,
-                textColor=NAVY,
-                spaceBefore=4,
-                spaceAfter=8,
-            ),
-            "h2": ParagraphStyle(
-                "h2",
-                base,
-                fontName=FONT_BOLD,
-                fontSize=11,
-                leading=14,
-                textColor=NAVY,
-                spaceBefore=8,
-                spaceAfter=4,
-            ),
-            "cover_title": ParagraphStyle(
-                "cover_title",
-                base,
-                fontName=FONT_BOLD,
-                fontSize=26,
-                leading=32,
-                textColor=NAVY,
-                spaceAfter=10,
-            ),
-            "cover_name": ParagraphStyle(
-                "cover_name", base, fontSize=15, leading=20, spaceAfter=18
-            ),
-            "cover_meta": ParagraphStyle("cover_meta", base, fontSize=10, leading=15, spaceAfter=0),
-            "verdict": ParagraphStyle(
-                "verdict",
-                base,
-                fontName=FONT_BOLD,
-                fontSize=24,
-                leading=28,
-                textColor=colors.white,
-                spaceAfter=0,
-            ),
-            "verdict_line": ParagraphStyle(
-                "verdict_line",
-                base,
-                fontSize=10.5,
-                leading=14,
-                textColor=colors.white,
-                spaceAfter=0,
-            ),
-            "fig_label": ParagraphStyle(
-                "fig_label", base, fontSize=7.5, leading=9, textColor=MUTED, spaceAfter=0
-            ),
-            "fig_value": ParagraphStyle(
-                "fig_value", base, fontName=FONT_BOLD, fontSize=14, leading=18, spaceAfter=0
-            ),
-            "formula": ParagraphStyle(
-                "formula",
-                base,
-                fontName=FONT_BOLD,
-                fontSize=8.5,
-                leading=12,
-                leftIndent=10,
-                textColor=NAVY,
-                spaceAfter=2,
-            ),
-        }
-        return s
+        )  # fmt: skip
+        styles = {"body": base}
+        for name, changes in _STYLES.items():
+            styles[name] = ParagraphStyle(name, base, **_style_changes(changes))
+        return styles
 
     # ---------------------------------------------------------------- page hooks
 
@@ -352,50 +313,18 @@ class ReportRenderer:
         repeat: bool = True,
     ) -> Table:
         """A data table: header row, zebra rows, bold and group rows, wrapped cells."""
-        cell, cell_r, cell_b = self.styles["cell"], self.styles["cell_r"], self.styles["cell_b"]
-        help_style = self.styles["cell_help"]
-        head = [
-            Paragraph(
-                _p(h),
-                ParagraphStyle(
-                    "th",
-                    cell_b,
-                    textColor=colors.white,
-                    alignment=TA_RIGHT if a == "r" else TA_LEFT,
-                ),
-            )
-            for h, a in zip(t.header, t.align, strict=True)
-        ]
-        rows: list[list[Any]] = [head]
-        style = [
-            ("BACKGROUND", (0, 0), (-1, 0), NAVY),
-            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-            ("TOPPADDING", (0, 0), (-1, -1), 2.2),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), 2.6),
-            ("LEFTPADDING", (0, 0), (-1, -1), 4),
-            ("RIGHTPADDING", (0, 0), (-1, -1), 4),
-            ("LINEBELOW", (0, -1), (-1, -1), 0.6, GRID),
-        ]
+        rows: list[list[Any]] = [self._head(t)]
+        style = list(_TABLE_STYLE)
         for i, r in enumerate(t.rows):
             ri = i + 1
             if i in t.group_rows:
-                rows.append([Paragraph(_p(r[0]), cell_b)] + [""] * (len(r) - 1))
+                rows.append([Paragraph(_p(r[0]), self.styles["cell_b"])] + [""] * (len(r) - 1))
                 style += [
                     ("SPAN", (0, ri), (-1, ri)),
                     ("BACKGROUND", (0, ri), (-1, ri), GROUP_SHADE),
                 ]
                 continue
-            bold = i in t.bold_rows
-            out = []
-            for c, a in zip(r, t.align, strict=True):
-                st = cell_b if bold else (cell_r if a == "r" else cell)
-                if bold and a == "r":
-                    st = ParagraphStyle("b_r", cell_b, alignment=TA_RIGHT)
-                if "\n" in c:  # a second line in small grey: a kind, a help text
-                    first, rest = c.split("\n", 1)
-                    out.append([Paragraph(_p(first), st), Paragraph(_p(rest), help_style)])
-                else:
-                    out.append(Paragraph(_p(c), st))
+            out = self._cells(r, t.align, i in t.bold_rows)
             if extra is not None:
                 out.append(extra[i])
             rows.append(out)
@@ -406,6 +335,30 @@ class ReportRenderer:
         tbl = Table(rows, colWidths=widths, repeatRows=1 if repeat else 0, hAlign="LEFT")
         tbl.setStyle(_style(style))
         return tbl
+
+    def _head(self, t: DataTable) -> list[Paragraph]:
+        return [
+            Paragraph(_p(h), ParagraphStyle("th", self.styles["cell_b"], textColor=colors.white,
+                                            alignment=TA_RIGHT if a == "r" else TA_LEFT))
+            for h, a in zip(t.header, t.align, strict=True)
+        ]  # fmt: skip
+
+    def _cells(self, row: Sequence[str], align: str, bold: bool) -> list[Any]:
+        """A row's cells; a second line of a cell in small grey (a kind, a help text)."""
+        cell, cell_r, cell_b = self.styles["cell"], self.styles["cell_r"], self.styles["cell_b"]
+        out: list[Any] = []
+        for c, a in zip(row, align, strict=True):
+            st = cell_b if bold else (cell_r if a == "r" else cell)
+            if bold and a == "r":
+                st = ParagraphStyle("b_r", cell_b, alignment=TA_RIGHT)
+            if "\n" in c:
+                first, rest = c.split("\n", 1)
+                out.append(
+                    [Paragraph(_p(first), st), Paragraph(_p(rest), self.styles["cell_help"])]
+                )
+            else:
+                out.append(Paragraph(_p(c), st))
+        return out
 
     # ---------------------------------------------------------------- sections
 
@@ -424,50 +377,35 @@ class ReportRenderer:
 
     def render(self) -> bytes:
         register_fonts()
-        d = self.data
         with _RENDER_LOCK:
             story = self._story()
             self.total_flowables = len(story)
             buf = BytesIO()
-            doc = _Doc(
-                buf,
-                self,
-                pagesize=self.pagesize,
-                leftMargin=self.left_margin,
-                rightMargin=self.right_margin,
-                topMargin=self.top_margin,
-                bottomMargin=self.bottom_margin,
-                title=d.document_title,
-                author=d.author or d.producer,
-                subject=d.subject,
-                creator=d.producer,
-                keywords=["RTO", "RPO", "Oracle", "RMAN", "restore", "recovery"],
-                lang="en",
-                invariant=1 if _reproducible() else None,
-                initialFontName=FONT,
-                initialFontSize=9,
-            )
-            frame = Frame(
-                self.left_margin,
-                self.bottom_margin,
-                self.width,
-                self.pagesize[1] - self.top_margin - self.bottom_margin,
-                id="body",
-                leftPadding=0,
-                rightPadding=0,
-                topPadding=0,
-                bottomPadding=0,
-            )
-            doc.addPageTemplates(
-                [
-                    PageTemplate("cover", [frame], onPage=self._first_page),
-                    PageTemplate("body", [frame], onPage=self._later_pages),
-                ]
-            )
+            doc = self._document(buf)
             # Two passes (or more): the contents learn the pages of the sections.
             doc.multiBuild(story, canvasmaker=_canvas_maker(self))
             self.progress(1.0, "done")
             return buf.getvalue()
+
+    def _document(self, buf: BytesIO) -> _Doc:
+        """The document: A4, its metadata, a cover page template and a body one."""
+        d = self.data
+        doc = _Doc(
+            buf, self, pagesize=self.pagesize, leftMargin=self.left_margin,
+            rightMargin=self.right_margin, topMargin=self.top_margin,
+            bottomMargin=self.bottom_margin, title=d.document_title,
+            author=d.author or d.producer, subject=d.subject, creator=d.producer,
+            keywords=["RTO", "RPO", "Oracle", "RMAN", "restore", "recovery"], lang="en",
+            invariant=1 if _reproducible() else None, initialFontName=FONT, initialFontSize=9,
+        )  # fmt: skip
+        frame = Frame(
+            self.left_margin, self.bottom_margin, self.width,
+            self.pagesize[1] - self.top_margin - self.bottom_margin, id="body",
+            leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
+        )  # fmt: skip
+        doc.addPageTemplates([PageTemplate("cover", [frame], onPage=self._first_page),
+                              PageTemplate("body", [frame], onPage=self._later_pages)])  # fmt: skip
+        return doc
 
 
 def _canvas_maker(renderer: ReportRenderer) -> type[NumberedCanvas]:

@@ -352,6 +352,18 @@ def _targets(vals: dict[str, Any]) -> Targets:
 # ------------------------------------------------------------------------ the document
 
 
+def _model_tables(
+    loader: _Loader, vals: dict[str, dict[str, Any]], raw: dict[str, Any], catalog: Catalog
+) -> dict[str, Any]:
+    """The database, backup, recovery and targets of the model, checked together."""
+    database = _database(loader, vals["database"], raw["database"])
+    backup = _backup(loader, vals["backup"], database, catalog)
+    _refuse_unused(loader, database, backup, vals["backup"], vals["recovery"])
+    recovery = _recovery(loader, vals["recovery"], database, backup, catalog)
+    targets = _targets(vals["targets"])
+    return {"database": database, "backup": backup, "recovery": recovery, "targets": targets}
+
+
 def _check_format(loader: _Loader, doc: Mapping[str, Any]) -> None:
     fmt = doc.get("format", FORMAT_VERSION)
     if isinstance(fmt, bool) or not isinstance(fmt, int):
@@ -430,29 +442,30 @@ def scenario_from_mapping(
     prov = _provenance(loader, doc.get("provenance", {}))
     if prov:
         raw["provenance"] = dict(prov)
-    database = _database(loader, vals["database"], raw["database"])
-    backup = _backup(loader, vals["backup"], database, catalog)
-    _refuse_unused(loader, database, backup, vals["backup"], vals["recovery"])
-    recovery = _recovery(loader, vals["recovery"], database, backup, catalog)
-    targets = _targets(vals["targets"])
+    tables = _model_tables(loader, vals, raw, catalog)
     uncertainty = _uncertainty_table(loader, doc.get("uncertainty", {}))
     if uncertainty:
         raw["uncertainty"] = uncertainty
     scenario = Scenario(
-        name=top["name"], database=database, backup=backup, path=stages, recovery=recovery,
-        targets=targets, customer=top.get("customer", ""), author=top.get("author", ""),
-        notes=top.get("notes", ""), provenance=prov, uncertainty=uncertainty, raw=raw,
-        comments=file_comments(text),
+        name=top["name"], path=stages, **tables, customer=top.get("customer", ""),
+        author=top.get("author", ""), notes=top.get("notes", ""), provenance=prov,
+        uncertainty=uncertainty, raw=raw, comments=file_comments(text),
     )  # fmt: skip
-    if uncertainty:
-        from ..uncertainty.inputs import check_uncertainty  # it needs the stages' names
+    _check_addressed(scenario, loader, catalog)
+    return scenario
+
+
+def _check_addressed(scenario: Scenario, loader: _Loader, catalog: Catalog) -> None:
+    """The `[uncertainty]` and `[provenance]` tables name figures of the scenario (by
+    stage name too, so they are checked once the stages are known)."""
+    if scenario.uncertainty:
+        from ..uncertainty.inputs import check_uncertainty
 
         check_uncertainty(scenario, loader.source, loader.lines)
-    if prov:
+    if scenario.provenance:
         from ..uncertainty.inputs import check_provenance
 
         check_provenance(scenario, loader.source, loader.lines, catalog)
-    return scenario
 
 
 # ------------------------------------------------------------------------ text and files

@@ -1,7 +1,10 @@
 """The embedded DuckDB store: catalog, scenarios with history, imported workloads, results.
 
-`Store` owns the file; `open_store_from_args` is how commands open it (`--db PATH`, else
-`$RTOPLANNER_DB`, else the user data directory). See docs/store.md.
+`StoreFile` owns the file (lock, connection, lanes, migrations); each concern is a module
+of functions over it (catalog, prices, scenarios, results, workloads, estates); `Store`
+is the file with the catalog, price, scenario and result functions as methods.
+`open_store_from_args` is how commands open it (`--db PATH`, else `$RTOPLANNER_DB`, else
+the user data directory). See docs/store.md.
 """
 
 from __future__ import annotations
@@ -35,7 +38,10 @@ from .models import (
     StoredResult,
     StoreInfo,
 )
-from .store import GRACE_PERIOD, Store, inputs_hash
+from .results import inputs_hash
+from .scenarios import GRACE_PERIOD
+from .store import Store
+from .storefile import StoreFile
 
 DB_FILE_NAME = "rtoplanner.duckdb"
 
@@ -102,6 +108,7 @@ __all__ = [
     "Store",
     "StoreCorruptError",
     "StoreError",
+    "StoreFile",
     "StoreInfo",
     "StoreLockedError",
     "StoreMigrationError",

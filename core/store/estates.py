@@ -5,7 +5,7 @@ Like scenarios: saving an estate file adds a version (1, 2, 3 …) under the est
 the file was saved from is kept too: a stored estate finds its relative scenario files
 there, and its other databases in the store by name.
 
-Functions over a `Store` (its read and write lanes), so the store's class stays small.
+Functions over a `StoreFile` (its read and write lanes), like every concern of the store.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import hashlib
 import tomllib
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,13 +22,15 @@ import duckdb
 
 from .. import __version__
 from ..errors import ScenarioError
+from .catalog import catalog as stored_catalog
 from .errors import NotFoundError
 from .models import Changes
+from .scenarios import load_scenario
+from .storefile import StoreFile
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
     from ..estate import Estate
-    from .store import Store
 
 
 @dataclass(frozen=True)
@@ -59,7 +62,7 @@ def estate_name_from_text(text: str, source: str) -> str:
 
 
 def save_estate(
-    store: Store, text: str, *, comment: str = "", base_dir: str | Path | None = None,
+    store: StoreFile, text: str, *, comment: str = "", base_dir: str | Path | None = None,
     source: str = "<estate>",
 ) -> EstateVersion:  # fmt: skip
     """Keep a new version of the estate the text names (created on first save)."""
@@ -90,7 +93,7 @@ def save_estate(
     return store.write(add, Changes(scenarios=True))
 
 
-def estates(store: Store) -> list[tuple[str, int, datetime]]:
+def estates(store: StoreFile) -> list[tuple[str, int, datetime]]:
     """(name, latest version, saved at) of every stored estate, by name."""
     rows = store.read(
         lambda cur: cur.execute(
@@ -101,7 +104,7 @@ def estates(store: Store) -> list[tuple[str, int, datetime]]:
     return [(n, int(v), t.replace(tzinfo=UTC)) for n, v, t in rows]
 
 
-def estate_history(store: Store, name: str) -> list[EstateVersion]:
+def estate_history(store: StoreFile, name: str) -> list[EstateVersion]:
     """Every version of a stored estate, oldest first."""
     rows = store.read(
         lambda cur: cur.execute(
@@ -119,7 +122,7 @@ def estate_history(store: Store, name: str) -> list[EstateVersion]:
     return [EstateVersion(name, int(v), t.replace(tzinfo=UTC), c, x, b) for v, t, c, x, b in rows]
 
 
-def estate_version(store: Store, name: str, version: int | None = None) -> EstateVersion:
+def estate_version(store: StoreFile, name: str, version: int | None = None) -> EstateVersion:
     history = estate_history(store, name)
     if version is None:
         return history[-1]
@@ -131,7 +134,7 @@ def estate_version(store: Store, name: str, version: int | None = None) -> Estat
 
 
 def load_stored_estate(
-    store: Store, name: str, version: int | None = None, catalog: Catalog | None = None
+    store: StoreFile, name: str, version: int | None = None, catalog: Catalog | None = None
 ) -> Estate:
     """A stored estate, its scenario files found in the folder it was saved from and its
     other databases in the store."""
@@ -142,6 +145,6 @@ def load_stored_estate(
         v.text,
         source=f"{name} v{v.version}",
         base_dir=Path(v.base_dir) if v.base_dir else None,
-        catalog=catalog or store.catalog(),
-        resolve=store.load_scenario,
+        catalog=catalog or stored_catalog(store),
+        resolve=partial(load_scenario, store),
     )

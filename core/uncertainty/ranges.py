@@ -86,27 +86,44 @@ def parse_range(text: object, parse_end: Callable[[str], float] | None = None) -
         return RangeSpec(s, True, 0.0, 0.0)
     m = _SYMMETRIC.match(s)
     if m:
-        if not s.rstrip().endswith("%"):
-            raise UnitError(f"{s!r}: write the share with '%', e.g. '±15%'")
-        frac = float(m.group(1)) / 100.0
-        _check_relative(s, -frac, frac)
-        return RangeSpec(s, True, -frac, frac)
+        return _symmetric(s, m)
     parts = _SEPARATOR.split(s)
     if len(parts) != 2 or not all(p.strip() for p in parts):
         raise UnitError(f"{s!r} is not a range: write e.g. {EXAMPLES}")
     lo_text, hi_text = (p.strip() for p in parts)
+    if _signed(lo_text) is not None or _signed(hi_text) is not None:
+        return _relative(s, lo_text, hi_text)
+    return _absolute(s, lo_text, hi_text, parse_end)
+
+
+def _symmetric(s: str, m: re.Match[str]) -> RangeSpec:
+    """`±15%`: the same share down and up."""
+    if not s.rstrip().endswith("%"):
+        raise UnitError(f"{s!r}: write the share with '%', e.g. '±15%'")
+    frac = float(m.group(1)) / 100.0
+    _check_relative(s, -frac, frac)
+    return RangeSpec(s, True, -frac, frac)
+
+
+def _relative(s: str, lo_text: str, hi_text: str) -> RangeSpec:
+    """`-40%..+20%`: both ends signed changes of the value (`0%` may go without)."""
     lo_signed, hi_signed = _signed(lo_text), _signed(hi_text)
-    if lo_signed is not None or hi_signed is not None:
-        lo = lo_signed if lo_signed is not None else _zero_or_none(lo_text)
-        hi = hi_signed if hi_signed is not None else _zero_or_none(hi_text)
-        if lo is None or hi is None:
-            raise UnitError(
-                f"{s!r} mixes a relative end (with a sign) and an absolute one",
-                hint="write both ends with a sign (-40%..+20%) for a change relative to the "
-                "value, or neither (3%..9%) for absolute ends",
-            )
-        _check_relative(s, lo, hi)
-        return RangeSpec(s, True, lo, hi)
+    lo = lo_signed if lo_signed is not None else _zero_or_none(lo_text)
+    hi = hi_signed if hi_signed is not None else _zero_or_none(hi_text)
+    if lo is None or hi is None:
+        raise UnitError(
+            f"{s!r} mixes a relative end (with a sign) and an absolute one",
+            hint="write both ends with a sign (-40%..+20%) for a change relative to the "
+            "value, or neither (3%..9%) for absolute ends",
+        )
+    _check_relative(s, lo, hi)
+    return RangeSpec(s, True, lo, hi)
+
+
+def _absolute(
+    s: str, lo_text: str, hi_text: str, parse_end: Callable[[str], float] | None
+) -> RangeSpec:
+    """`3%..9%`, `90 MB/s..140 MB/s`: both ends in the key's unit."""
     if parse_end is None:
         raise UnitError(f"{s!r}: absolute ends are not possible here; write e.g. '-40%..+20%'")
     try:

@@ -152,7 +152,7 @@ def test_results_of_a_missing_version_says_so(tmp_path, capsys) -> None:
 def test_store_permission_error_is_not_called_damage(tmp_path) -> None:
     import duckdb
 
-    from rtoplanner.core.store.store import translate_duckdb_error
+    from rtoplanner.core.store.errors import translate_duckdb_error
 
     for text, needle in (
         ('IO Error: Cannot open file "x.duckdb": Permission denied', "permission denied"),

@@ -73,3 +73,17 @@ def test_two_sections_may_not_share_a_field_name(plan):
     clash = Section("clash", "clash", lambda ctx: Clash("x"), _note_render)
     with pytest.raises(ValueError, match="phase_table"):
         build_report_data(plan, advice=(), sections=(*PLAN_SECTIONS, clash))
+
+
+def test_the_pdf_renderer_offers_all_a_section_may_use(plan):
+    """Sections type their renderer as `model.Renderer`, so they need not import the
+    renderer that imports them (no circle); the real renderer has every member."""
+    from rtoplanner.core.report.model import Renderer
+    from rtoplanner.core.report.pdf import ReportRenderer
+
+    renderer = ReportRenderer(build_report_data(plan, advice=()))
+    members = {n for n in vars(Renderer) if not n.startswith("_")}
+    members |= set(Renderer.__annotations__)
+    assert {"data", "width", "styles", "para", "table", "section", "heading"} <= members
+    missing = [n for n in members if not hasattr(renderer, n)]
+    assert not missing, f"ReportRenderer lacks {missing} of the Renderer protocol"

@@ -4,7 +4,7 @@ backup bytes, effective rate, bottleneck."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
@@ -15,7 +15,7 @@ from .. import charts
 from ..model import ReportContext, Section, Table
 
 if TYPE_CHECKING:
-    from ..pdf import ReportRenderer
+    from ..model import Renderer as ReportRenderer
 
 
 @dataclass(frozen=True)
@@ -35,50 +35,28 @@ class BackupsPart:
     jobs_text: str
 
 
+_HEADER = ("Job", "Duration", "Data", "Backup pieces", "Effective rate", "Limited by",
+           "Window", "Fits")  # fmt: skip
+
+
 def build(ctx: ReportContext) -> BackupsPart:
     window = ctx.s.targets.backup_window_s
-    bars = []
-    rows = []
-    misses = []
-    for j in ctx.plan.jobs:
-        fits = {True: "yes", False: "NO", None: "—"}[j.fits_window]
-        if j.fits_window is False:
-            misses.append(j.title)
-        bars.append(
-            JobBar(j.title, j.duration_s, j.window_s, j.fits_window, format_duration(j.duration_s))
-        )
-        rows.append(
-            (
-                j.title,
-                format_duration(j.duration_s),
-                ctx.size(j.data_bytes),
-                ctx.size(j.backup_bytes),
-                ctx.rate(j.effective_rate_Bps, "h"),
-                bottleneck_words(j.bottleneck),
-                format_duration(j.window_s) if j.window_s else "—",
-                fits,
-            )
-        )
-    table = Table(
-        (
-            "Job",
-            "Duration",
-            "Data",
-            "Backup pieces",
-            "Effective rate",
-            "Limited by",
-            "Window",
-            "Fits",
-        ),
-        tuple(rows),
-        "lrrrrlrl",
-    )
-    return BackupsPart(
-        format_duration(window) if window else "none given",
-        tuple(bars),
-        table,
-        _jobs_text(window, misses),
-    )
+    jobs = ctx.plan.jobs
+    bars = tuple(JobBar(j.title, j.duration_s, j.window_s, j.fits_window,
+                        format_duration(j.duration_s)) for j in jobs)  # fmt: skip
+    table = Table(_HEADER, tuple(_job_row(ctx, j) for j in jobs), "lrrrrlrl")
+    misses = [j.title for j in jobs if j.fits_window is False]
+    shown = format_duration(window) if window else "none given"
+    return BackupsPart(shown, bars, table, _jobs_text(window, misses))
+
+
+def _job_row(ctx: ReportContext, j: Any) -> tuple[str, ...]:
+    """One backup job: its time, volumes, rate, what limits it and whether it fits."""
+    fits = {True: "yes", False: "NO", None: "—"}[j.fits_window]
+    window = format_duration(j.window_s) if j.window_s else "—"
+    return (j.title, format_duration(j.duration_s), ctx.size(j.data_bytes),
+            ctx.size(j.backup_bytes), ctx.rate(j.effective_rate_Bps, "h"),
+            bottleneck_words(j.bottleneck), window, fits)  # fmt: skip
 
 
 def _jobs_text(window: float | None, misses: list[str]) -> str:

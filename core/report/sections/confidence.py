@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from reportlab.graphics.shapes import Drawing
 
     from ...uncertainty.result import RiskResult
-    from ..pdf import ReportRenderer
+    from ..model import Renderer as ReportRenderer
 
 REPORT_TRIALS = 100_000
 TORNADO_ROWS = 8

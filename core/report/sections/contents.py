@@ -15,7 +15,7 @@ from ..fonts import FONT
 from ..model import ReportContext, Section
 
 if TYPE_CHECKING:
-    from ..pdf import ReportRenderer
+    from ..model import Renderer as ReportRenderer
 
 
 @dataclass(frozen=True)

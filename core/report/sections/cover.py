@@ -17,7 +17,7 @@ from ..charts import GREEN, GRID, INK, MUTED, RED
 from ..model import ReportContext, Section, pct
 
 if TYPE_CHECKING:
-    from ..pdf import ReportRenderer
+    from ..model import Renderer as ReportRenderer
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from reportlab.platypus import Flowable, KeepTogether
 from ..model import Formula, ReportContext, Section
 
 if TYPE_CHECKING:
-    from ..pdf import ReportRenderer
+    from ..model import Renderer as ReportRenderer
 
 FORMULAS = (
     Formula(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
@@ -14,7 +14,7 @@ from .. import charts
 from ..model import ReportContext, Section, Table, long_date
 
 if TYPE_CHECKING:
-    from ..pdf import ReportRenderer
+    from ..model import Renderer as ReportRenderer
 
 
 @dataclass(frozen=True)
@@ -41,52 +41,48 @@ def build(ctx: ReportContext) -> GrowthPart:
     gr = ctx.s.database.growth
     if g is None or gr is None:
         return GrowthPart(None, "No growth rate was given, so the outlook is not computed.", None)
-    pts = []
-    rows = []
-    for p in g.points:
-        years = (p.on - g.as_of).days * DAY / YEAR
-        pts.append((years, p.size_bytes, p.worst_recovery_s, p.level0_backup_s))
-        ok_rec = p.worst_recovery_s <= ctx.s.targets.rto_s
-        win = ctx.s.targets.backup_window_s
-        ok_l0 = win is None or p.level0_backup_s <= win
-        rows.append(
-            (
-                p.on.isoformat(),
-                ctx.size(p.size_bytes),
-                format_duration(p.worst_recovery_s),
-                format_duration(p.level0_backup_s),
-                "holds" if ok_rec and ok_l0 else "breaks",
-            )
-        )
-    breaks_years = None
+    pts = [(_years(g.as_of, p.on), p.size_bytes, p.worst_recovery_s, p.level0_backup_s)
+           for p in g.points]  # fmt: skip
+    rows = tuple(_point_row(ctx, p) for p in g.points)
+    table = Table(("Date", "Database", "Worst recovery", "Level 0 backup", "Plan"), rows, "lrrrl")
+    series = GrowthSeries(g.as_of, tuple(pts), _breaks_years(g),
+                          long_date(g.breaks_on) if g.breaks_on else "")  # fmt: skip
+    return GrowthPart(series, _outlook_text(ctx, g, gr.text), table)
+
+
+def _years(start: Any, on: Any) -> float:
+    return (on - start).days * DAY / YEAR
+
+
+def _point_row(ctx: ReportContext, p: Any) -> tuple[str, ...]:
+    """One date of the outlook: the size, the times, and whether the plan still holds."""
+    ok_rec = p.worst_recovery_s <= ctx.s.targets.rto_s
+    win = ctx.s.targets.backup_window_s
+    ok_l0 = win is None or p.level0_backup_s <= win
+    plan = "holds" if ok_rec and ok_l0 else "breaks"
+    return (p.on.isoformat(), ctx.size(p.size_bytes), format_duration(p.worst_recovery_s),
+            format_duration(p.level0_backup_s), plan)  # fmt: skip
+
+
+def _breaks_years(g: Any) -> float | None:
+    """Years until the plan breaks: 0 when it already fails, None when it holds."""
     if g.breaks_on and g.breaks_on <= g.as_of:
-        breaks_years = 0.0
-        text = (
-            f"The plan already fails at today's size: {g.reason}. At {gr.text} growth "
+        return 0.0
+    return _years(g.as_of, g.breaks_on) if g.breaks_on else None
+
+
+def _outlook_text(ctx: ReportContext, g: Any, rate: str) -> str:
+    if g.breaks_on and g.breaks_on <= g.as_of:
+        return (
+            f"The plan already fails at today's size: {g.reason}. At {rate} growth "
             f"the gap only widens; the table shows by how much. {_HELD}"
         )
-    elif g.breaks_on:
-        breaks_years = (g.breaks_on - g.as_of).days * DAY / YEAR
-        text = (
-            f"At {gr.text} growth the plan breaks on {long_date(g.breaks_on)}: "
+    if g.breaks_on:
+        return (
+            f"At {rate} growth the plan breaks on {long_date(g.breaks_on)}: "
             f"{g.reason} (database {ctx.size(g.size_at_break_bytes)}). {_HELD}"
         )
-    else:
-        text = (
-            f"At {gr.text} growth the plan holds for the next {g.horizon_years:.0f} years. " + _HELD
-        )
-    table = Table(
-        ("Date", "Database", "Worst recovery", "Level 0 backup", "Plan"),
-        tuple(rows),
-        "lrrrl",
-    )
-    series = GrowthSeries(
-        g.as_of,
-        tuple(pts),
-        breaks_years,
-        long_date(g.breaks_on) if g.breaks_on else "",
-    )
-    return GrowthPart(series, text, table)
+    return f"At {rate} growth the plan holds for the next {g.horizon_years:.0f} years. " + _HELD
 
 
 def render(r: ReportRenderer, part: GrowthPart) -> list[Flowable]:

@@ -8,7 +8,7 @@ the per-core compression rates) have rows of their own."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +22,7 @@ from ...units import format_duration, format_fraction, format_rate, format_size
 from ..model import ReportContext, Section, Table
 
 if TYPE_CHECKING:
-    from ..pdf import ReportRenderer
+    from ..model import Renderer as ReportRenderer
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,12 @@ _EXTRA_UNITS = {
     "decompress_rate": "data bytes/s per core",
 }
 """The units of the figures only the catalog gives (not keys of the field table)."""
+_TITLES = {
+    "database": "Database",
+    "backup": "Backup schedule and RMAN",
+    "recovery": "Recovery",
+    "targets": "Targets",
+}
 _CATALOG_STAGE_KEYS = ("rate", "efficiency", "hw_compression", "backup_rate", "max_rate")
 """Stage keys a catalog item fills when the scenario names it and gives no rate."""
 
@@ -73,6 +79,9 @@ class _Ledger:
         self.b = ctx
         self.s = ctx.s
         self.inputs = _inputs(ctx)
+        self.rows: list[tuple[str, ...]] = []
+        self.groups: list[int] = []
+        self.counts: dict[str, int] = {}
 
     def fmt(self, spec: FieldSpec, value: Any) -> str:
         if value is None:
@@ -139,75 +148,50 @@ class _Ledger:
         where = " [uncertainty]" if row.origin == "uncertainty" else ""
         return f"{value}\nrange {row.range_text}{where}"
 
-    def build(self) -> tuple[Table, str]:
-        s = self.s
-        raw = s.raw
-        rows: list[tuple[str, ...]] = []
-        groups: list[int] = []
-        counts: dict[str, int] = {}
+    def add(self, dotted: str, spec: FieldSpec, given: Any, model_text: str, unit: str,
+            catalog_source: str | None = None) -> None:  # fmt: skip
+        """One input's row: its value (text as written, "18 TiB/h"; bare numbers as the
+        model reads them) and range, unit, provenance and source."""
+        shown = given if isinstance(given, str) else model_text
+        origin, source = self.origin(dotted, given, catalog_source)
+        self.counts[origin] = self.counts.get(origin, 0) + 1
+        value = self.value_with_range(dotted, shown if given is not None else model_text)
+        self.rows.append(self.row(dotted, value, unit, origin, source))
 
-        def add(
-            dotted: str,
-            spec: FieldSpec,
-            given: Any,
-            model_text: str,
-            unit: str,
-            catalog_source: str | None = None,
-        ) -> None:
-            # Text is shown as written ("18 TiB/h"); bare numbers as the model reads them.
-            shown = given if isinstance(given, str) else model_text
-            origin, source = self.origin(dotted, given, catalog_source)
-            counts[origin] = counts.get(origin, 0) + 1
-            value = self.value_with_range(dotted, shown if given is not None else model_text)
-            rows.append(self.row(dotted, value, unit, origin, source))
+    def group(self, title: str) -> None:
+        self.groups.append(len(self.rows))
+        self.rows.append((title, "", "", "", ""))
 
-        def group(title: str) -> None:
-            groups.append(len(rows))
-            rows.append((title, "", "", "", ""))
-
-        titles = {
-            "database": "Database",
-            "backup": "Backup schedule and RMAN",
-            "recovery": "Recovery",
-            "targets": "Targets",
-        }
+    def section_rows(self, section: str) -> None:
+        self.group(_TITLES[section])
+        table = self.s.raw.get(section) or {}
         catalog_sources = {
-            "backup.compression_ratio": s.backup.compression_source or "",
-            "recovery.redo_apply_rate": s.recovery.redo_apply_source,
+            "backup.compression_ratio": self.s.backup.compression_source or "",
+            "recovery.redo_apply_rate": self.s.recovery.redo_apply_source,
         }
+        for spec in SECTIONS[section]:
+            src = catalog_sources.get(spec.dotted, "")
+            cat = src[len("catalog:") :].strip() if src.startswith("catalog:") else None
+            self.add(spec.dotted, spec, table.get(spec.key), self.model_value(section, spec),
+                     spec.unit, cat)  # fmt: skip
+        self.extra_rows(section, None)
 
-        def section_rows(section: str) -> None:
-            group(titles[section])
-            table = raw.get(section) or {}
-            for spec in SECTIONS[section]:
-                dotted = f"{section}.{spec.key}"
-                unit = spec.unit
-                src = catalog_sources.get(dotted, "")
-                cat = src[len("catalog:") :].strip() if src.startswith("catalog:") else None
-                add(dotted, spec, table.get(spec.key), self.model_value(section, spec), unit, cat)
-            self.extra_rows(section, None, add)
-
+    def build(self) -> tuple[Table, str]:
         for section in ("database", "backup"):
-            section_rows(section)
-        raw_path = raw.get("path") or [{} for _ in s.path]
-        for i, st in enumerate(s.path):
-            stage_note = s.comments.get(f"path[{i}]", "")
-            group(
-                f"Path stage {i + 1}: {st.label} ({st.kind.replace('_', ' ')})"
-                + (f" — {stage_note}" if stage_note else "")
-            )
-            self.stage_rows(i, raw_path[i] if i < len(raw_path) else {}, add)
+            self.section_rows(section)
+        raw_path = self.s.raw.get("path") or [{} for _ in self.s.path]
+        for i, st in enumerate(self.s.path):
+            stage_note = self.s.comments.get(f"path[{i}]", "")
+            self.group(f"Path stage {i + 1}: {st.label} ({st.kind.replace('_', ' ')})"
+                       + (f" — {stage_note}" if stage_note else ""))  # fmt: skip
+            self.stage_rows(i, raw_path[i] if i < len(raw_path) else {})
         for section in ("recovery", "targets"):
-            section_rows(section)
-        table = Table(
-            ("Input", "Value", "Unit", "Origin", "Source"),
-            tuple(rows),
-            "lllll",
-            group_rows=tuple(groups),
-        )
-        return table, _ledger_text(counts)
+            self.section_rows(section)
+        table = Table(("Input", "Value", "Unit", "Origin", "Source"), tuple(self.rows),
+                      "lllll", group_rows=tuple(self.groups))  # fmt: skip
+        return table, _ledger_text(self.counts)
 
-    def stage_rows(self, i: int, stage_raw: Mapping[str, Any], add: Callable[..., None]) -> None:
+    def stage_rows(self, i: int, stage_raw: Mapping[str, Any]) -> None:
         st = self.s.path[i]
         cat = st.source[len("catalog:") :].strip() if st.source.startswith("catalog:") else None
         for spec in STAGE_FIELDS:
@@ -225,11 +209,11 @@ class _Ledger:
             if spec.kind == "rate":
                 unit = f"{st.carries} bytes/s per unit"
             from_catalog = cat if key in _CATALOG_STAGE_KEYS else None
-            add(f"path[{i}].{key}", spec, stage_raw.get(key), self.fmt(spec, value), unit,
-                from_catalog)  # fmt: skip
-        self.extra_rows("path", i, add)
+            self.add(f"path[{i}].{key}", spec, stage_raw.get(key), self.fmt(spec, value), unit,
+                     from_catalog)  # fmt: skip
+        self.extra_rows("path", i)
 
-    def extra_rows(self, section: str, index: int | None, add: Callable[..., None]) -> None:
+    def extra_rows(self, section: str, index: int | None) -> None:
         """Rows for the figures only the catalog gives, when the plan uses them."""
         for extra in EXTRA_FIGURES.get(section, ()):
             dotted = f"path[{index}].{extra.spec.key}" if index is not None else (
@@ -237,7 +221,7 @@ class _Ledger:
             row = self.inputs.get(dotted)
             if row is not None:
                 unit = _EXTRA_UNITS.get(extra.spec.key, extra.spec.unit)
-                add(dotted, extra.spec, None, self.fmt(extra.spec, row.value), unit)
+                self.add(dotted, extra.spec, None, self.fmt(extra.spec, row.value), unit)
 
 
 _COUNT_WORDS = (

@@ -4,28 +4,17 @@ the plan runs, its load, and a capacity bar with the path rate marked."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
 from ...wording import bottleneck_words, plural
 from .. import charts
-from ..model import ReportContext, Section, Table, pct
+from ..model import CapacityRow, ReportContext, Section, Table, pct
 
 if TYPE_CHECKING:
-    from ..pdf import ReportRenderer
-
-
-@dataclass(frozen=True)
-class CapacityRow:
-    label: str
-    kind: str
-    capacity_Bps: float
-    """What the stage delivers with the channels the plan runs [data bytes/s]."""
-    load: float
-    """Share of the capacity the path's rate uses (1.0 at the bottleneck)."""
-    bottleneck: bool
+    from ..model import Renderer as ReportRenderer
 
 
 @dataclass(frozen=True)
@@ -40,65 +29,59 @@ class PathPart:
 def build(ctx: ReportContext) -> PathPart:
     model = ctx.plan.restore_path
     rate = model.rate_Bps
-    n = model.active_channels
-    bidx = model.bottleneck_index
     caps: list[CapacityRow] = []
-    rows = []
-    bold = []
+    rows: list[tuple[str, ...]] = []
+    bold: list[int] = []
     for i, st in enumerate(model.stages):
-        cap = model.capacity_at_Bps(i)
-        if st.per_channel_only:
-            units = f"{n} ch."
-            note = "each channel"
-        elif st.binds_channel:
-            units = f"{n} of {st.count}" if n < st.count else str(st.count)
-            note = "one channel per unit"
-        else:
-            units = str(st.count)
-            note = "all channels"
         load = model.load(i)
-        is_bn = i == bidx
         # A stage as loaded as the bottleneck (a tie) is just as limiting: mark it too.
-        saturated = is_bn or load >= 0.9995
+        saturated = i == model.bottleneck_index or load >= 0.9995
+        cap = model.capacity_at_Bps(i)
         caps.append(CapacityRow(st.label, st.kind, cap, min(load, 1.0), saturated))
-        if is_bn:
+        if i == model.bottleneck_index:
             bold.append(len(rows))
-        rows.append(
-            (
-                f"{st.label}\n{st.kind.replace('_', ' ')}",
-                units,
-                ctx.rate(st.unit_Bps),
-                ctx.rate(cap),
-                pct(min(load, 1.0)),
-                note,
-            )
-        )
-    if bidx is None:
+        rows.append(_stage_row(ctx, st, cap, load))
+    if model.bottleneck_index is None:
         bold.append(len(rows))
         caps.append(CapacityRow(f"RMAN channels ({model.channels})", "channels", rate, 1.0, True))
-        rows.append(
-            (
-                f"RMAN channels ({model.channels})\nchannel count",
-                str(model.channels),
-                ctx.rate(model.per_channel_Bps),
-                ctx.rate(rate),
-                "100%",
-                "too few channels",
-            )
-        )
-    table = Table(
-        ("Stage", "Units", "Per unit", "Capacity", "Load", "Serves"),
-        tuple(rows),
-        "lrrrrl",
-        bold_rows=tuple(bold),
-    )
-    path_text = (
+        rows.append(_channels_row(ctx))
+    table = Table(("Stage", "Units", "Per unit", "Capacity", "Load", "Serves"), tuple(rows),
+                  "lrrrrl", bold_rows=tuple(bold))  # fmt: skip
+    return PathPart(_path_text(ctx), tuple(caps), rate, table, _backup_path_text(ctx))
+
+
+def _units(st: Any, n: int) -> tuple[str, str]:
+    """How many units of a stage work with `n` channels, and whom each serves."""
+    if st.per_channel_only:
+        return f"{n} ch.", "each channel"
+    if st.binds_channel:
+        return (f"{n} of {st.count}" if n < st.count else str(st.count)), "one channel per unit"
+    return str(st.count), "all channels"
+
+
+def _stage_row(ctx: ReportContext, st: Any, cap: float, load: float) -> tuple[str, ...]:
+    units, note = _units(st, ctx.plan.restore_path.active_channels)
+    label = f"{st.label}\n{st.kind.replace('_', ' ')}"
+    return (label, units, ctx.rate(st.unit_Bps), ctx.rate(cap), pct(min(load, 1.0)), note)
+
+
+def _channels_row(ctx: ReportContext) -> tuple[str, ...]:
+    """The row of the channels when they, not a stage, limit the path."""
+    model = ctx.plan.restore_path
+    return (f"RMAN channels ({model.channels})\nchannel count", str(model.channels),
+            ctx.rate(model.per_channel_Bps), ctx.rate(model.rate_Bps), "100%",
+            "too few channels")  # fmt: skip
+
+
+def _path_text(ctx: ReportContext) -> str:
+    model = ctx.plan.restore_path
+    rate, n = model.rate_Bps, model.active_channels
+    return (
         f"Once {n} of {plural(model.channels, 'RMAN channel')} stream, restores run at "
         f"{ctx.rate(rate)} ({ctx.rate(rate, 'h')}) of datafile bytes; with the channels' "
         f"start-up the level 0 restore averages {ctx.level0_rate_text()}. "
         f"What limits it: {model.explain()}."
     )
-    return PathPart(path_text, tuple(caps), rate, table, _backup_path_text(ctx))
 
 
 def _backup_path_text(ctx: ReportContext) -> str:

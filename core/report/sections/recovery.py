@@ -17,7 +17,7 @@ from .. import charts
 from ..model import ReportContext, Section, Table, pct
 
 if TYPE_CHECKING:
-    from ..pdf import ReportRenderer
+    from ..model import Renderer as ReportRenderer
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from .. import charts
 from ..model import ReportContext, Section, Table
 
 if TYPE_CHECKING:
-    from ..pdf import ReportRenderer
+    from ..model import Renderer as ReportRenderer
 
 
 @dataclass(frozen=True)

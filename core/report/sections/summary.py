@@ -17,7 +17,7 @@ from ..model import ReportContext, Section, long_date, pct
 from .what_it_takes import recommendation_sentence
 
 if TYPE_CHECKING:
-    from ..pdf import ReportRenderer
+    from ..model import Renderer as ReportRenderer
 
 
 @dataclass(frozen=True)

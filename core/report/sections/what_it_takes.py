@@ -21,7 +21,7 @@ from ...wording import VERDICT_WORDS
 from ..model import ReportContext, Section, Table
 
 if TYPE_CHECKING:
-    from ..pdf import ReportRenderer
+    from ..model import Renderer as ReportRenderer
 
 
 def fix_result(ctx: ReportContext) -> FixResult | None:

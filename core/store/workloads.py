@@ -1,0 +1,132 @@
+"""Imported workloads in the store (the `workload` table: AWR/Statspack reports,
+DBA_HIST_SYSSTAT intervals, RMAN jobs, recovery progress), as rows.
+
+What a row means and which file gives which rows is the importers' (core/importers/);
+this module is every statement about the table: inserting rows, the duplicate lookups in
+the indexes of schema 3, attributing rows to a database, and the queries the summaries
+are computed from. Functions over a connection inside a write, or a `StoreFile`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import duckdb
+
+from .storefile import StoreFile
+
+
+@dataclass(frozen=True)
+class WorkloadRow:
+    """One row to store (the columns of `workload`, payload as a dict)."""
+
+    content_hash: str
+    kind: str
+    db_name: str | None
+    dbid: int | None
+    instance: str | None
+    begin: datetime | None
+    end: datetime | None
+    elapsed_s: float | None
+    redo_bytes_per_s: float | None
+    payload: dict[str, Any]
+    snap_key: str | None = None
+
+
+_INSERT = (
+    "INSERT INTO workload (content_hash, snap_key, file_name, kind, db_name, dbid, instance, "
+    "begin_time, end_time, elapsed_s, redo_bytes_per_s, payload, imported_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def insert_row(con: duckdb.DuckDBPyConnection, row: WorkloadRow, file_name: str, now: datetime):
+    """Insert one row (module level so a test can make the n-th insert fail)."""
+    con.execute(
+        _INSERT,
+        [
+            row.content_hash, row.snap_key, file_name, row.kind, row.db_name, row.dbid,
+            row.instance, row.begin, row.end, row.elapsed_s, row.redo_bytes_per_s,
+            json.dumps(row.payload, allow_nan=False, default=str), now,
+        ],
+    )  # fmt: skip
+
+
+def delete_row(con: duckdb.DuckDBPyConnection, row_id: int) -> None:
+    con.execute("DELETE FROM workload WHERE id = ?", [row_id])
+
+
+def stored_keys(
+    con: duckdb.DuckDBPyConnection, column: str, keys: list[str], extra: str = ""
+) -> list[tuple]:
+    """(key, file name, *extra) of the stored rows whose `column` is one of `keys`, looked
+    up in the column's index (migration 0003), so the cost does not grow with the store
+    (`extra`: more columns, computed only for the rows found)."""
+    if not keys:
+        return []
+    unique = sorted(set(keys))
+    select = f"SELECT {column}, file_name{', ' + extra if extra else ''} FROM workload"
+    if len(unique) <= 64:  # a constant IN list: point lookups in the index
+        where = f"{column} IN ({', '.join('?' * len(unique))})"
+        return con.execute(f"{select} WHERE {where}", unique).fetchall()
+    return con.execute(f"{select} WHERE {column} IN (SELECT unnest(?))", [unique]).fetchall()
+
+
+def assign_database(con: duckdb.DuckDBPyConnection, database: str, hashes: list[str]) -> int:
+    """Name the database of stored rows among `hashes` that have none; how many."""
+    return len(
+        con.execute(
+            "UPDATE workload SET db_name = ? WHERE db_name IS NULL "
+            "AND list_contains(?, content_hash) RETURNING id",
+            [database, hashes],
+        ).fetchall()
+    )
+
+
+# ----------------------------------------------------------------------------- reading
+
+_SUMMARY_SQL = (
+    "SELECT id, content_hash, kind, db_name, dbid, instance, begin_time, end_time, "
+    "redo_bytes_per_s, "
+    "json_extract_string(payload, '$.layout'), json_extract_string(payload, '$.inst_num'), "
+    "json_extract_string(payload, '$.block_changes_per_s'), "
+    "json_extract_string(payload, '$.redo_bytes'), file_name, "
+    "CASE WHEN kind IN ('rman_job', 'recovery_progress') THEN payload END "
+    "FROM workload ORDER BY id"
+)
+
+
+def summary_rows(store: StoreFile) -> list[tuple]:
+    """Every row, in import order, with the columns and payload fields the per-database
+    summaries are computed from (the payload whole only for RMAN and recovery rows)."""
+    return store.read(lambda cur: cur.execute(_SUMMARY_SQL).fetchall())
+
+
+def import_groups(store: StoreFile, database: str | None = None) -> list[tuple]:
+    """(file, kind, db name, dbid, instances, first, last, rows, imported at) per imported
+    file and database, oldest import first; `database`: one name (any case) or DBID."""
+    sql = (
+        "SELECT file_name, kind, db_name, dbid, list(DISTINCT instance ORDER BY instance), "
+        "min(coalesce(begin_time, end_time)), max(coalesce(end_time, begin_time)), count(*), "
+        "min(imported_at) FROM workload "
+    )
+    params: list[Any] = []
+    if database:
+        sql += "WHERE upper(db_name) = upper(?) OR CAST(dbid AS VARCHAR) = ? "
+        params = [database, database]
+    sql += "GROUP BY file_name, kind, db_name, dbid ORDER BY min(id)"
+    return store.read(lambda cur: cur.execute(sql, params).fetchall())
+
+
+def unassigned_counts(store: StoreFile) -> dict[str, int]:
+    """Rows no database is known for (RMAN / recovery exports imported without a name)."""
+    rows = store.read(
+        lambda cur: cur.execute(
+            "SELECT kind, count(*) FROM workload WHERE db_name IS NULL AND dbid IS NULL "
+            "GROUP BY kind"
+        ).fetchall()
+    )
+    return {k: int(n) for k, n in rows}
