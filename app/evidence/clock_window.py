@@ -289,8 +289,8 @@ class ClockWindow(QWidget):
             )
         if not path:
             return False
+        from rtoplanner.core.evidence.status_pdf import render_status_pdf
         from rtoplanner.core.outfile import write_output_bytes
-        from rtoplanner.core.report.status import render_status_pdf
 
         try:
             write_output_bytes(path, render_status_pdf(self.clock))

@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (
 )
 
 from rtoplanner.core.errors import CoreError
-from rtoplanner.core.evidence.history import fared
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.store.drills import StoredDrill, drills
+from rtoplanner.core.wording import fared
 
 from ..plots.common import DurationAxis, category_axis, mkpen
 from ..tables import read_only_table

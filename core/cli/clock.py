@@ -74,8 +74,8 @@ def run(args: argparse.Namespace) -> int:
     scenario = load_any_scenario(args, args.scenario)
     clock = recovery_clock(scenario, list(evidence.files), failed_at=args.failed_at)
     if args.output:
+        from ..evidence.status_pdf import render_status_pdf
         from ..outfile import write_output_bytes
-        from ..report.status import render_status_pdf
 
         path = write_output_bytes(args.output, render_status_pdf(clock))
         if not args.json:

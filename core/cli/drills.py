@@ -251,7 +251,7 @@ def run_list(args: argparse.Namespace) -> int:
         )
     sys.stdout.write("\n".join(_table(rows, {0, 3, 4, 5, 6})) + "\n")
     if name:
-        from ..evidence.history import fared
+        from ..wording import fared
 
         said = fared([s.comparison for s in found])
         if said:

@@ -20,10 +20,10 @@ from rtoplanner.core.evidence.calibrate import (
     solve,
 )
 from rtoplanner.core.evidence.drill import drill_from_evidence
-from rtoplanner.core.evidence.history import fared
 from rtoplanner.core.importers.restore_evidence import read_evidence
 from rtoplanner.core.uncertainty.analysis import run_risk
 from rtoplanner.core.uncertainty.inputs import uncertain_inputs
+from rtoplanner.core.wording import fared
 
 from .conftest import EVIDENCE, EXADATA
 

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Spacer
 
-from ...evidence.history import fared
 from ...result import JOB_TITLES, PHASE_TITLES
 from ...units import format_duration
+from ...wording import fared
 from ..model import ReportContext, Section, Table
 
 if TYPE_CHECKING:
-    from ..pdf import ReportRenderer
+    from ..model import Renderer as ReportRenderer
 
 HOW = {"wall": "wall clock", "channels": "channels", "typed": "typed", None: ""}
 

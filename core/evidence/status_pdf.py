@@ -20,12 +20,12 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
+from ..report.charts import AMBER, BLUE, GRID, INK, MUTED, NAVY, RED, _drawing, _text
+from ..report.fonts import FONT, FONT_BOLD, markup, register_fonts
 from ..result import PHASE_TITLES
-from .charts import AMBER, BLUE, GRID, INK, MUTED, NAVY, RED, _drawing, _text
-from .fonts import FONT, FONT_BOLD, markup, register_fonts
 
 if TYPE_CHECKING:
-    from ..evidence.clock import RecoveryClock
+    from .clock import RecoveryClock
 
 _STATUS_WORDS = {"done": "done", "running": "running", "to come": "to come"}
 
