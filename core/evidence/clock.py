@@ -232,27 +232,24 @@ def _drill_facts(files: list[EvidenceFile], scenario: Scenario) -> Drill:
 
 
 def _phases(points: list[Progress], now: Forecast, plan: PlanTrials) -> tuple[ClockPhase, ...]:
+    """Each phase: done (before the running one), running, or to come at the plan's P50
+    durations from the running phase's end (the incremental restore and apply overlap)."""
     started = {p.phase: p.started for p in points}
     last = {p.phase: p for p in points}
-    out, t = [], now.at + timedelta(seconds=now.remaining_phase_s)
-    seen_current = False
-    for name in PHASE_NAMES:
-        if name == now.phase:
-            seen_current = True
-            out.append(
-                ClockPhase(name, "done" if last[name].finished else "running", started.get(name), t)
-            )
-            continue
-        if not seen_current:
-            done_at = last[name].at if name in last else None
-            out.append(ClockPhase(name, "done", started.get(name), done_at))
-            continue
-        dur = plan.durations_p50.get(name, 0.0)
-        if name == "restore_incremental" and now.phase != name:
-            out.append(ClockPhase(name, "to come", t, t + timedelta(seconds=dur)))
-            continue
-        out.append(ClockPhase(name, "to come", t, t + timedelta(seconds=dur)))
-        t += timedelta(seconds=dur)
+    t = now.at + timedelta(seconds=now.remaining_phase_s)
+    order = list(PHASE_NAMES)
+    current = order.index(now.phase)
+    out = [
+        ClockPhase(n, "done", started.get(n), last[n].at if n in last else None)
+        for n in order[:current]
+    ]
+    status = "done" if last[now.phase].finished else "running"
+    out.append(ClockPhase(now.phase, status, started.get(now.phase), t))
+    for name in order[current + 1 :]:
+        end = t + timedelta(seconds=plan.durations_p50.get(name, 0.0))
+        out.append(ClockPhase(name, "to come", t, end))
+        if name != "restore_incremental":  # it ends with apply_incremental
+            t = end
     return tuple(out)
 
 
