@@ -91,15 +91,18 @@ ANY_DURATION = Bound(0, 10 * YEAR_366, "ten years is beyond any restore, backup 
                      unit="s")  # fmt: skip
 SHORT_DURATION = Bound(0, 7 * DAY, "a fixed step of a restore takes minutes or hours, not "
                        "more than a week", unit="s")  # fmt: skip
-UNIT_RATE = Bound(0, 1e12, "1 TB/s is beyond any single drive, server, link or channel",
-                  low_open=True, unit="B/s")  # fmt: skip
+UNIT_RATE = Bound(1e3, 1e12, "below 1 kB/s a drive, server, link or channel is broken, not "
+                  "slow: a 1 GB restore would take 12 days; 1 TB/s is beyond any single one",
+                  unit="B/s")  # fmt: skip
 DB_SIZE = Bound(0, 8e18, "Oracle's largest possible database is about 8 EB", low_open=True,
                 unit="B")  # fmt: skip
 FILE_SIZE = Bound(0, 140.8e12, "a bigfile datafile holds at most 128 TiB", low_open=True,
                   unit="B")  # fmt: skip
+LOG_SIZE = Bound(0, 1e12, "an archived log is one online redo log's worth: megabytes to a "
+                 "few gigabytes, never a terabyte", low_open=True, unit="B")  # fmt: skip
 VOLUME = Bound(0, 8e18, "more than the largest possible Oracle database", unit="B")
-RATIO = Bound(0, 100, "no compression gives more than 100:1 on database blocks",
-              low_open=True)  # fmt: skip
+RATIO = Bound(0.5, 100, "compression does not double the data: incompressible data stays "
+              "at about 1:1; none gives more than 100:1 on database blocks")  # fmt: skip
 COUNT = Bound(1, 10_000, "no restore runs more units than that in parallel")
 NAME_CHARS = Bound(1, 200, "a name is a line on the report's title page", unit="chars")
 TEXT_CHARS = Bound(0, 200, "it is printed on one line of the report", unit="chars")

@@ -8,7 +8,9 @@ reader drops comments; `source_comments(text)` keeps them by dotted key
 opening comment) so the assumptions ledger can print each figure's provenance by it.
 
 A comment block separated from the key below it by a blank line documents the file or
-the table, not the key, and is not taken.
+the table, not the key, and is not taken. Lines that start with `#@` are annotations for
+tools (the fidelity corpus's published outcome, bench/fidelity/README.md), not prose
+about a figure: they are skipped.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ def source_comments(text: str) -> dict[str, str]:
     above: list[str] = []
     first = True  # the block above the first key or table documents the whole file
     for raw_line in text.splitlines():
+        if raw_line.startswith("#@"):
+            continue  # a tool's annotation, not a comment on a figure
         code, comment = _split_comment(raw_line)
         if not code.strip():
             if comment:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .engine.recovery import redo_apply_s
 from .plan import Plan
-from .units import format_rate
+from .units import format_duration, format_rate
 
 DECISIVE_SHARE = 0.10
 """A default that sets more than this share of the recovery time is named."""
@@ -20,6 +21,10 @@ DECISIVE_SHARE = 0.10
 MEASURE_REDO = (
     "measure it: V$RECOVERY_PROGRESS 'Average Apply Rate' on a standby or during a timed "
     "test recovery, then set recovery.redo_apply_rate"
+)
+MEASURE_LOG_COST = (
+    "measure it: V$RECOVERY_PROGRESS 'Apply Time per Log' + 'Checkpoint Time per Log' "
+    "less the log's own redo at the 'Active Apply Rate', then set recovery.redo_log_cost"
 )
 MEASURE_STAGE = (
     "measure it: time a test restore (V$RMAN_BACKUP_JOB_DETAILS, V$BACKUP_ASYNC_IO) and "
@@ -64,22 +69,35 @@ def _share(plan: Plan, names: tuple[str, ...], bottleneck: str | None = None) ->
     return t / rec.total_s
 
 
+def _redo_assumptions(plan: Plan) -> list[Assumption]:
+    """The catalog's redo apply rate and per-log cost (model v3), each with the share of
+    the recovery its part of the redo apply phase takes."""
+    rc, total = plan.scenario.recovery, plan.recovery.total_s
+    phase = next((p for p in plan.recovery.phases if p.name == "redo_apply"), None)
+    if total <= 0 or phase is None or phase.duration_s <= 0:
+        return []
+    stream, logs = redo_apply_s(plan.scenario, phase.data_bytes)
+    out = []
+    if rc.redo_apply_source != "scenario" and rc.redo_apply_rate_Bps:
+        out.append(Assumption(
+            "recovery.redo_apply_rate", "Redo apply rate",
+            format_rate(rc.redo_apply_rate_Bps, per="h"),
+            rc.redo_apply_source.replace("catalog: ", "catalog default: "),
+            stream / total, MEASURE_REDO))  # fmt: skip
+    if rc.redo_log_cost_source != "scenario" and logs > 0:
+        out.append(Assumption(
+            "recovery.redo_log_cost", "Apply cost per archived log",
+            format_duration(rc.redo_log_cost_s or 0.0),
+            rc.redo_log_cost_source.replace("catalog: ", "catalog default: "),
+            logs / total, MEASURE_LOG_COST))  # fmt: skip
+    return out
+
+
 def all_assumptions(plan: Plan) -> list[Assumption]:
     """Every default or catalog figure that limits a recovery phase, largest share first."""
     s = plan.scenario
     out: list[Assumption] = []
-    rc = s.recovery
-    if rc.redo_apply_source != "scenario" and rc.redo_apply_rate_Bps:
-        out.append(
-            Assumption(
-                "recovery.redo_apply_rate",
-                "Redo apply rate",
-                format_rate(rc.redo_apply_rate_Bps, per="h"),
-                rc.redo_apply_source.replace("catalog: ", "catalog default: "),
-                _share(plan, ("redo_apply",)),
-                MEASURE_REDO,
-            )
-        )
+    out += _redo_assumptions(plan)
     for i, st in enumerate(s.path):
         model_st = plan.restore_path.stages[i]
         if st.source != "scenario":

@@ -17,10 +17,13 @@ PHASE_STYLE = {
     "redo_apply": "redo",
     "open": "fixed",
     "failover": "fixed",
+    "held": "held",
 }
-"""Phase → the kind of work it is."""
+"""Phase → the kind of work it is (`held`: an estate database waiting for the start its
+tier has in the runbook)."""
 
-STYLE_HEX = {"fixed": "#a7b1bc", "restore": "#3b73b9", "apply": "#2a9d8f", "redo": "#e08e2b"}
+STYLE_HEX = {"fixed": "#a7b1bc", "restore": "#3b73b9", "apply": "#2a9d8f", "redo": "#e08e2b",
+             "held": "#e3e7ec"}  # fmt: skip
 """Kind of work → its colour (prints well in grey too)."""
 
 
@@ -36,6 +39,9 @@ STYLE_LEGEND = (
     ("redo", "redo apply"),
 )
 """Kind of work → its words in a legend (the GUI's and the PDF's)."""
+
+ESTATE_STYLE_LEGEND = (*STYLE_LEGEND, ("held", "held back by the runbook"))
+"""The estate Gantt's legend: a plan's, and the wait a runbook's start puts in."""
 
 
 def phases_of(style: str) -> tuple[str, ...]:

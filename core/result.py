@@ -28,6 +28,7 @@ PHASE_TITLES = {
     "redo_apply": "Redo apply",
     "open": "Open database",
     "failover": "Fail over to the standby",
+    "held": "Held back by the runbook",
 }
 JOB_TITLES = {"level0": "Level 0", "level1": "Level 1", "archivelog": "Archived logs"}
 

@@ -14,6 +14,10 @@ _PSEUDO_BOTTLENECKS = {
     "incremental_apply_rate": "incremental apply rate",
     "largest_file": "largest file on one channel",
     "channels": "RMAN channel count",
+    "job_overhead": "fixed time per job (backup.job_overhead)",
+    "channel_startup": "serial channel start-up (backup.channel_init)",
+    "ramp_down": "ramp-down (the last channels run alone)",
+    "redo_log_cost": "apply cost per archived log",
 }
 
 

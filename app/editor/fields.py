@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from rtoplanner.core.scenario import FieldSpec
+from rtoplanner.core.scenario.docs import default_text
 
 _INT = re.compile(r"\s*\d+\s*")
 _NUMBER = re.compile(r"\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*")
@@ -61,7 +62,8 @@ def label_for(spec: FieldSpec) -> str:
 
 
 def tooltip_for(spec: FieldSpec) -> str:
-    """The spec's help in a DBA's words, plus how to type it."""
+    """The spec's help in a DBA's words, how to type it, its unit and its default (all
+    from the field table)."""
     parts = [spec.help or label_for(spec)]
     example = EXAMPLES.get(spec.kind)
     if spec.kind == "choice":
@@ -70,8 +72,16 @@ def tooltip_for(spec: FieldSpec) -> str:
         parts.append("yes or no.")
     elif example:
         parts.append(example[0].upper() + example[1:] + ".")
+    if spec.unit not in _PLAIN_UNITS:
+        parts.append(f"Unit: {spec.unit}.")
     if spec.required:
         parts.append("Required.")
     else:
-        parts.append("Optional: leave empty for the default.")
+        parts.append(f"Optional: leave empty for the default. Default: {default_text(spec)}.")
     return "<p>" + " ".join(parts) + "</p>"
+
+
+_PLAIN_UNITS = ("", "duration", "count", "ratio", "factor", "%", "text", "option", "yes/no",
+                "per year", "share of RTO or time")  # fmt: skip
+"""Units that say no more than the example does: the tooltip names only the others
+(`redo bytes/s`, `data bytes per backup byte`, `channels`)."""

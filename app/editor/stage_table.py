@@ -44,6 +44,7 @@ from ..models.stage_table_model import (
     COL_MAX_RATE,
     COL_NAME,
     COL_RATE,
+    COL_RESTORE_RATE,
     COL_WRITE_FACTOR,
     COLUMN_KEYS,
     SPECS,
@@ -224,7 +225,8 @@ class StageTablePanel(QWidget):
         widths = {COL_KIND: 95, COL_NAME: 190, COL_COUNT: 50, COL_RATE: 120,
                   COL_CAPACITY: 175, COL_EFFICIENCY: 70, COL_CARRIES: 62,
                   COL_BINDS_CHANNEL: 95, COL_HW_COMPRESSION: 110, COL_MAX_RATE: 85,
-                  COL_BACKUP_RATE: 88, COL_WRITE_FACTOR: 85}  # fmt: skip
+                  COL_BACKUP_RATE: 88, COL_RESTORE_RATE: 88,
+                  COL_WRITE_FACTOR: 85}  # fmt: skip
         for col, width in widths.items():
             self.view.setColumnWidth(col, width)
         self.view.selectionModel().currentRowChanged.connect(self._on_current_row)

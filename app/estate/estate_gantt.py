@@ -95,9 +95,12 @@ class EstateGantt(pg.PlotWidget):
         self.addItem(self.rto_ticks)
         self.addItem(self.opens)
         self.rows: list[DatabaseOutcome] = []
+        self.far: list[pg.TextItem] = []
+        """'RTO 3 d →' at the right edge for the rows in view whose RTO is beyond it."""
         self.hover = HoverTip(self, self.text_at)
         self.view.sigResized.connect(self._fit_marks)
         self.view.sigYRangeChanged.connect(self._fit_marks)
+        self.view.sigRangeChanged.connect(lambda *_: self.mark_far_rtos())
 
     def set_result(self, result: EstateResult, rows: list[DatabaseOutcome]) -> None:
         self.rows = rows
@@ -133,6 +136,27 @@ class EstateGantt(pg.PlotWidget):
         self.view.show_rows(-0.6)
         self.setMouseEnabled(x=True, y=self.view.scrolls())
         self._fit_marks()
+        self.mark_far_rtos()
+
+    def mark_far_rtos(self) -> None:
+        """An RTO beyond the chart's right edge (3 d when all open within 12 h) is said at
+        the edge, as the PDF does, for the rows in view (issue 23.12)."""
+        for item in self.far:
+            self.removeItem(item)
+        self.far = []
+        if not self.rows:
+            return
+        x1 = self.view.viewRange()[0][1]
+        first, last = self.visible_rows()
+        colour = VERDICT_COLORS["misses"]
+        for i in range(first, last + 1):
+            d = self.rows[i]
+            if d.rto_s > x1:
+                item = pg.TextItem(f"RTO {format_duration(d.rto_s)} →", color=colour,
+                                   anchor=(1.0, 0.5))  # fmt: skip
+                item.setPos(x1, i)
+                self.addItem(item)
+                self.far.append(item)
 
     def visible_rows(self) -> tuple[int, int]:
         """The first and last row in view."""

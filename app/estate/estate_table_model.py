@@ -14,7 +14,7 @@ from PySide6.QtGui import QBrush, QColor
 
 from rtoplanner.core.errors import UnitError
 from rtoplanner.core.estate import DatabaseOutcome
-from rtoplanner.core.estate.run import NOTHING
+from rtoplanner.core.estate.run import NOTHING, waited_words
 from rtoplanner.core.units import format_duration, parse_duration
 
 from ..models.row_table_model import RIGHT_ALIGNED, Index, RowTableModel, bold_font
@@ -65,6 +65,8 @@ class EstateTableModel(RowTableModel[DatabaseOutcome]):
             return QBrush(QColor(VERDICT_COLORS[item.verdict]))
         if role == Qt.ItemDataRole.FontRole and column == COL_VERDICT:
             return bold_font()
+        if role == Qt.ItemDataRole.ToolTipRole and column == COL_WAITED:
+            return waited_words(item)
         if role == Qt.ItemDataRole.ToolTipRole:
             return f"{item.name}: {item.source}\nDouble-click to open its own plan."
         if role == RowRole:

@@ -1,28 +1,28 @@
-"""The Estate window (DESIGN §9): every database after a site loss on shared hardware.
+"""The Estate window (DESIGN §9, §12): every database after a site loss on shared hardware.
 
     ┌ Estate: Site loss – Frankfurt … ───────────────────────────────────┐
-    │ [Open Estate…] [Save As…] [Export PDF…] [Open Plan]   (computing…) │
-    │ 2 OF 7 DATABASES MISS — deciding resource: LTO-8 library           │
+    │ [Open Estate…] [Save As…] [Export PDF…] [Open Plan] [Undo] (…)     │
+    │ 6 of 8 meet, 1 at risk, 1 miss — deciding resource: Media servers  │
     │ Tier Database   Opens  RTO  Margin Verdict Alone Waited for         │
-    │  1   Billing    5 h 01 …                      ← drag / edit tier,RTO│
-    │ [Gantt: one row per database, RTO ticks, opening dots]              │
-    │ Least hardware for priority 1: LTO-8 library 11 (now 10, +1) …      │
+    │  1   Billing    3 h 31 …                      ← drag / edit tier,RTO│
+    │ [When each database opens | Runbook order (free) | Least hardware] │
+    │ Priority 1: a runbook order is enough, nothing to buy …            │
     └─────────────────────────────────────────────────────────────────────┘
 
-Everything shown is computed by `core.estate` (`answer_estate`) in a worker; an edit
-(a tier, an RTO, a drag) builds the edited estate with core's `with_priority` /
-`with_rto` and recomputes. Double-clicking a database (or Open Plan) asks the main
-window to open that database's own scenario.
+Everything shown is computed by `core.estate` (`answer_estate`) in a worker. Every edit
+(a tier, an RTO, a drag, Apply of the runbook or of the least hardware) is one undoable
+step (`estate_edits.py`). With no estate open the window offers to open one, or the demo
+estate (`estate_start.py`). Double-clicking a database (or Open Plan) asks the main window
+to open that database's own scenario.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, Qt, Signal, Slot
-from PySide6.QtGui import QCloseEvent, QKeySequence, QUndoCommand, QUndoStack
+from PySide6.QtCore import QModelIndex, QSettings, Qt, Signal, Slot
+from PySide6.QtGui import QCloseEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QSplitter,
+    QStackedWidget,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -48,57 +49,25 @@ from rtoplanner.core.estate import (
     answer_estate,
     dump_estate,
     load_estate,
-    with_priority,
-    with_rto,
 )
-from rtoplanner.core.estate.least_apply import apply_answer
 from rtoplanner.core.estate.model import ScenarioResolver
 from rtoplanner.core.fix.prices import PriceBook
-from rtoplanner.core.palette import STYLE_HEX, STYLE_LEGEND, phases_of
-from rtoplanner.core.report.estate import least_sentences, recovery_order, write_estate_report
-from rtoplanner.core.result import PHASE_TITLES
+from rtoplanner.core.paths import estates_dir
+from rtoplanner.core.report.estate import recovery_order, write_estate_report
 from rtoplanner.core.toml_edit import merge_edits
-from rtoplanner.core.units import format_duration
-from rtoplanner.core.wording import name_list
 
-from ..theme import VERDICT_COLORS
 from ..workers import TaskRunner
+from .estate_edits import EstateEdits
 from .estate_gantt import EstateGantt
-from .estate_table_model import COL_NAME, COL_WAITED, EstateTableModel
+from .estate_start import DEMO_ESTATE, EstateStartPage
+from .estate_table_model import COL_NAME, COL_TIER, COL_WAITED, EstateTableModel
+from .estate_words import cautions, headline, least_line, phase_legend
 from .least_panel import LeastPanel
+from .runbook_panel import RunbookPanel
 
 FILE_FILTER = "Estate files (*.toml);;All files (*)"
-
-
-def phase_legend() -> str:
-    """The Gantt's colours in words (one line of HTML): one colour per kind of work, as
-    in the plan's timeline and the PDF."""
-    items = []
-    for style, words in STYLE_LEGEND:
-        phases = [
-            PHASE_TITLES[p].lower().removeprefix(f"{words.split()[0]} ") for p in phases_of(style)
-        ]
-        which = f" ({', '.join(phases)})" if len(phases) > 1 else ""
-        swatch = f"<span style='color:{STYLE_HEX[style]}'>■</span>"
-        items.append(f"{swatch}&nbsp;{words.capitalize()}{which}")
-    tick = VERDICT_COLORS["misses"]
-    return "&nbsp;&nbsp; ".join(
-        [*items, f"<span style='color:{tick}'>┃</span>&nbsp;RTO", "●&nbsp;opens (verdict colour)"]
-    )
-
-
-class _SetEstate(QUndoCommand):
-    """One undoable change of the window's estate (Apply of the least hardware)."""
-
-    def __init__(self, window: EstateWindow, before: Estate, after: Estate, text: str) -> None:
-        super().__init__(f"Apply: {text}")
-        self.window, self.before, self.after = window, before, after
-
-    def redo(self) -> None:
-        self.window.set_estate(self.after)
-
-    def undo(self) -> None:
-        self.window.set_estate(self.before)
+LAST_FOLDER_KEY = "estate/last_folder"
+"""QSettings: the folder of the last estate opened (where Open Estate… starts)."""
 
 
 class EstateWindow(QMainWindow):
@@ -137,6 +106,7 @@ class EstateWindow(QMainWindow):
         self.pdf_runner.done.connect(self._on_pdf_done)
         self.pdf_runner.failed.connect(self._on_failed)
         self.undo_stack = QUndoStack(self)
+        self.edits = EstateEdits(self, self.undo_stack)
         self._build()
         self.setWindowTitle("Estate")
         self.resize(1100, 760)
@@ -146,6 +116,18 @@ class EstateWindow(QMainWindow):
     def _build(self) -> None:
         central = QWidget(self)
         layout = QVBoxLayout(central)
+        layout.addLayout(self._buttons())
+        self.pages = QStackedWidget()
+        self.start = EstateStartPage()
+        self.start.open_requested.connect(self.open_dialog)
+        self.start.demo_requested.connect(self.open_demo)
+        self.pages.addWidget(self.start)
+        self.pages.addWidget(self._content())
+        layout.addWidget(self.pages, 1)
+        self.setCentralWidget(central)
+        self._enable()
+
+    def _buttons(self) -> QHBoxLayout:
         buttons = self.button_row = QHBoxLayout()
         self.open_button = QPushButton("Open Estate…")
         self.save_button = QPushButton("Save As…")
@@ -153,15 +135,18 @@ class EstateWindow(QMainWindow):
         self.plan_button = QPushButton("Open Plan")
         self.plan_button.setToolTip("Open the selected database's own scenario in the main window")
         for b, slot in ((self.open_button, self.open_dialog), (self.save_button, self.save_as),
-                        (self.pdf_button, self.export_pdf),
+                        (self.pdf_button, self.export_pdf_dialog),
                         (self.plan_button, self.open_selected_plan)):  # fmt: skip
             b.clicked.connect(slot)
             buttons.addWidget(b)
         self.undo_button = QPushButton("Undo")
-        self.undo_button.setToolTip("Take back the last Apply of the least hardware (Ctrl+Z)")
+        self.undo_button.setToolTip("Take back the last change: a tier, an RTO, an Apply (Ctrl+Z)")
         self.undo_button.clicked.connect(self.undo_stack.undo)
         self.undo_button.setEnabled(False)
         self.undo_stack.canUndoChanged.connect(self.undo_button.setEnabled)
+        self.undo_stack.undoTextChanged.connect(
+            lambda text: self.undo_button.setToolTip(f"Undo: {text} (Ctrl+Z)" if text else "Undo")
+        )
         buttons.addWidget(self.undo_button)
         for action, key in (
             (self.undo_stack.createUndoAction(self), QKeySequence.StandardKey.Undo),
@@ -172,15 +157,56 @@ class EstateWindow(QMainWindow):
         buttons.addStretch(1)
         self.busy_label = QLabel("")
         buttons.addWidget(self.busy_label)
-        layout.addLayout(buttons)
-        self.headline = QLabel("Open an estate file (File › Open Estate…).")
+        return buttons
+
+    def _content(self) -> QWidget:
+        content = QWidget()
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.headline = QLabel("")
         self.headline.setTextFormat(Qt.TextFormat.RichText)
         self.headline.setWordWrap(True)
         layout.addWidget(self.headline)
+        self._table()
+        self.gantt = EstateGantt()
+        self.table.selectionModel().currentRowChanged.connect(
+            lambda current, _previous: self.gantt.show_row(current.row())
+        )
+        self.legend = QLabel(phase_legend(held=False))
+        self.legend.setTextFormat(Qt.TextFormat.RichText)
+        self.legend.setWordWrap(True)
+        self.least_label = QLabel("")
+        self.least_label.setWordWrap(True)
+        self.least_label.setTextFormat(Qt.TextFormat.RichText)
+        self.least_panel = LeastPanel()
+        self.least_panel.apply_requested.connect(self.edits.apply_least)
+        self.runbook_panel = RunbookPanel()
+        self.runbook_panel.apply_requested.connect(self.edits.apply_runbook)
+        gantt_page = QWidget()
+        gantt_layout = QVBoxLayout(gantt_page)
+        gantt_layout.setContentsMargins(0, 0, 0, 0)
+        gantt_layout.addWidget(self.gantt, 1)
+        gantt_layout.addWidget(self.legend)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(gantt_page, "When each database opens")
+        self.tabs.addTab(self.runbook_panel, "Runbook order (free)")
+        self.tabs.addTab(self.least_panel, "Least hardware for priority 1")
+        lower = QWidget()
+        lower_layout = QVBoxLayout(lower)
+        lower_layout.setContentsMargins(0, 0, 0, 0)
+        lower_layout.addWidget(self.tabs, 1)
+        lower_layout.addWidget(self.least_label)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.table)
+        splitter.addWidget(lower)
+        splitter.setSizes([300, 420])
+        layout.addWidget(splitter, 1)
+        return content
 
+    def _table(self) -> None:
         self.model = EstateTableModel(self)
-        self.model.priority_edited.connect(self.set_priority)
-        self.model.rto_edited.connect(self.set_rto)
+        self.model.priority_edited.connect(self.edits.set_priority)
+        self.model.rto_edited.connect(self.edits.set_rto)
         self.model.edit_refused.connect(lambda msg: self.statusBar().showMessage(msg, 6000))
         self.table = QTableView()
         self.table.setModel(self.model)
@@ -195,54 +221,39 @@ class EstateWindow(QMainWindow):
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(COL_NAME, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(COL_WAITED, QHeaderView.ResizeMode.Stretch)
+        # The tier's editor is a spin box: its column is as wide as the editor
+        header.setSectionResizeMode(COL_TIER, QHeaderView.ResizeMode.Fixed)
+        header.resizeSection(COL_TIER, tier_column_width(self.table))
         self.table.doubleClicked.connect(self._on_double_click)
-
-        self.gantt = EstateGantt()
-        self.table.selectionModel().currentRowChanged.connect(
-            lambda current, _previous: self.gantt.show_row(current.row())
-        )
-        self.legend = QLabel(phase_legend())
-        self.legend.setTextFormat(Qt.TextFormat.RichText)
-        self.legend.setWordWrap(True)
-        self.least_label = QLabel("")
-        self.least_label.setWordWrap(True)
-        self.least_label.setTextFormat(Qt.TextFormat.RichText)
-        self.least_panel = LeastPanel()
-        self.least_panel.apply_requested.connect(self.apply_least)
-        gantt_page = QWidget()
-        gantt_layout = QVBoxLayout(gantt_page)
-        gantt_layout.setContentsMargins(0, 0, 0, 0)
-        gantt_layout.addWidget(self.gantt, 1)
-        gantt_layout.addWidget(self.legend)
-        self.tabs = QTabWidget()
-        self.tabs.addTab(gantt_page, "When each database opens")
-        self.tabs.addTab(self.least_panel, "Least hardware for priority 1")
-        lower = QWidget()
-        lower_layout = QVBoxLayout(lower)
-        lower_layout.setContentsMargins(0, 0, 0, 0)
-        lower_layout.addWidget(self.tabs, 1)
-        lower_layout.addWidget(self.least_label)
-        splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(self.table)
-        splitter.addWidget(lower)
-        splitter.setSizes([300, 420])
-        layout.addWidget(splitter, 1)
-        self.setCentralWidget(central)
-        self._enable()
 
     def _enable(self) -> None:
         has = self.estate is not None
         for b in (self.save_button, self.pdf_button, self.plan_button):
             b.setEnabled(has)
+        self.pages.setCurrentIndex(1 if has else 0)
 
     # ------------------------------------------------------------------ opening
 
+    def start_folder(self) -> Path:
+        """Where Open Estate… starts: the estate's folder, the last one opened, else the
+        demo estates."""
+        if self.path is not None:
+            return self.path.resolve().parent
+        last = QSettings().value(LAST_FOLDER_KEY, "", str)
+        if last and Path(last).is_dir():
+            return Path(last)
+        return estates_dir()
+
     @Slot()
     def open_dialog(self) -> None:
-        start = str(self.path.parent) if self.path else str(Path.home())
-        path, _ = QFileDialog.getOpenFileName(self, "Open estate", start, FILE_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self, "Open estate", str(self.start_folder()),
+                                              FILE_FILTER)  # fmt: skip
         if path:
             self.open_estate(path)
+
+    @Slot()
+    def open_demo(self) -> bool:
+        return self.open_estate(estates_dir() / DEMO_ESTATE)
 
     def open_estate(self, path: str | Path) -> bool:
         """Load an estate file and compute it in the background; errors are shown."""
@@ -251,6 +262,7 @@ class EstateWindow(QMainWindow):
         except CoreError as exc:
             QMessageBox.critical(self, "Estate", f"Cannot open the estate:\n\n{exc}")
             return False
+        QSettings().setValue(LAST_FOLDER_KEY, str(Path(path).resolve().parent))
         return True
 
     def load_file(self, path: str | Path) -> None:
@@ -259,7 +271,7 @@ class EstateWindow(QMainWindow):
         estate = load_estate(path, catalog=self.catalog, resolve=self.resolve)
         self.path, self._stored = Path(path), None
         self._on_disk = estate
-        self.undo_stack.clear()  # an Apply belongs to the estate it was made in
+        self.undo_stack.clear()  # an edit belongs to the estate it was made in
         self.set_estate(estate)
 
     def show_stored(self, estate: Estate, text: str, folder: str | None) -> None:
@@ -288,33 +300,13 @@ class EstateWindow(QMainWindow):
             prices = self.prices() if self.prices is not None else None
             self.runner.submit(answer_estate, self.estate, catalog=self.catalog, prices=prices)
 
-    # ------------------------------------------------------------------ edits
-
-    @Slot()
-    def apply_least(self) -> None:
-        """Make the least hardware's purchases in the estate: one undoable step."""
-        if self.estate is None or self.least is None or self.least.answer is None:
-            return
-        try:
-            fixed = apply_answer(self.estate, self.least, self.catalog)
-        except CoreError as exc:
-            QMessageBox.warning(self, "Estate", f"Cannot apply the least hardware:\n\n{exc}")
-            return
-        words = "; ".join(c.words for c in self.least.answer.changes)
-        self.undo_stack.push(_SetEstate(self, self.estate, fixed, words))
-        self.statusBar().showMessage(f"Applied: {words}", 6000)
-
-    @Slot(str, int)
     def set_priority(self, name: str, priority: int) -> None:
-        if self.estate is not None:
-            self.set_estate(with_priority(self.estate, name, priority))
-            self.statusBar().showMessage(f"{name} moved to tier {priority}", 4000)
+        """Move a database to another tier (an undoable step)."""
+        self.edits.set_priority(name, priority)
 
-    @Slot(str, float)
     def set_rto(self, name: str, rto_s: float) -> None:
-        if self.estate is not None:
-            self.set_estate(with_rto(self.estate, name, rto_s))
-            self.statusBar().showMessage(f"{name}: RTO {format_duration(rto_s)}", 4000)
+        """Override a database's RTO (an undoable step)."""
+        self.edits.set_rto(name, rto_s)
 
     # ------------------------------------------------------------------ results
 
@@ -325,53 +317,12 @@ class EstateWindow(QMainWindow):
         rows = recovery_order(result)
         self.model.set_rows(rows)
         self.gantt.set_result(result, rows)
-        self.headline.setText(self._headline(result) + self._cautions(result))
+        held = any(p.name == "held" for d in result.databases for p in d.phases)
+        self.legend.setText(phase_legend(held))
+        self.headline.setText(headline(result) + cautions(result))
+        self.runbook_panel.set_answer(result.estate, least)
         self.least_panel.set_least(least)
-        self.least_label.setText(self._least_line(least))
-
-    @staticmethod
-    def _least_line(least: LeastHardware) -> str:
-        """One line under the tabs: the answer, its cost (details in the tab)."""
-        head = "<b>Least hardware for priority 1:</b> "
-        if least.misses_alone:
-            n = len(least.misses_alone)
-            verb = "misses" if n == 1 else "miss"
-            return head + html.escape(
-                f"{name_list(least.misses_alone)} {verb} even with the shared hardware to "
-                f"{'itself' if n == 1 else 'themselves'}: "
-                f"{'its own plan' if n == 1 else 'their own plans'} must change (see the tab)."
-            )
-        if least.already_met or least.answer is None:
-            return head + html.escape(least_sentences(least)[0])
-        words = "; ".join(c.words for c in least.answer.changes)
-        cost = least.answer.cost.text(least.currency)
-        return head + html.escape(f"{words} — {cost}")
-
-    @staticmethod
-    def _cautions(result: EstateResult) -> str:
-        """What the estate computes differently from the databases' own plans, under the
-        headline in the at-risk colour."""
-        colour = VERDICT_COLORS["at_risk"]
-        return "".join(
-            f"<br><span style='color:{colour}'><b>Caution:</b> {html.escape(c)}</span>"
-            for c in result.estate.cautions
-        )
-
-    @staticmethod
-    def _headline(result: EstateResult) -> str:
-        c = result.counts
-        worst = "misses" if c["misses"] else ("at_risk" if c["at_risk"] else "meets")
-        colour = VERDICT_COLORS[worst]
-        n = len(result.databases)
-        deciding = (
-            f"deciding shared resource: <b>{result.deciding}</b>"
-            if result.deciding else "sharing costs no database any time"
-        )  # fmt: skip
-        return (
-            f"<span style='color:{colour}; font-weight:bold'>{c['meets']} of {n} meet, "
-            f"{c['at_risk']} at risk, {c['misses']} miss</span> — the last opens at "
-            f"{format_duration(result.last_open_s)}; {deciding}."
-        )
+        self.least_label.setText(least_line(least))
 
     @Slot(object)
     def _on_failed(self, exc: object) -> None:
@@ -381,6 +332,7 @@ class EstateWindow(QMainWindow):
     def _on_busy(self, busy: bool) -> None:
         self.busy_label.setText("computing…" if busy else "")
         self.least_panel.set_busy(busy)
+        self.runbook_panel.set_busy(busy)
 
     @Slot(float, str)
     def _on_progress(self, fraction: float, message: str) -> None:
@@ -435,8 +387,9 @@ class EstateWindow(QMainWindow):
 
     def estate_text(self) -> str:
         """The estate as TOML, written into the file (or stored version) it was opened
-        from: only the values edited here (tiers, RTOs) change; its comments (the sources
-        of the figures), the way it spells durations and names stay."""
+        from: only the values edited here (tiers, RTOs, purchases, the runbook) change;
+        its comments (the sources of the figures), the way it spells durations and names
+        stay."""
         assert self.estate is not None
         text = dump_estate(self.estate)
         if self._on_disk is None:
@@ -453,16 +406,23 @@ class EstateWindow(QMainWindow):
         return merge_edits(original, dump_estate(self._on_disk), text)
 
     @Slot()
-    def export_pdf(self, path: str | Path | None = None) -> None:
+    def export_pdf_dialog(self) -> None:
+        """Export PDF…: asks where (the button's `clicked(bool)` is not a path: it was
+        taken for one and the window crashed before any dialog, issue 22.4)."""
         if self.result is None:
             self.statusBar().showMessage("Wait for the estate to be computed", 4000)
             return
-        if path is None:
-            start = str((self.path or Path.home() / "estate").with_suffix(".pdf"))
-            path, _ = QFileDialog.getSaveFileName(self, "Export estate PDF", start,
-                                                  "PDF files (*.pdf)")  # fmt: skip
-            if not path:
-                return
+        start = str((self.path or Path.home() / "estate").with_suffix(".pdf"))
+        path, _ = QFileDialog.getSaveFileName(self, "Export estate PDF", start,
+                                              "PDF files (*.pdf)")  # fmt: skip
+        if path:
+            self.export_pdf(path)
+
+    def export_pdf(self, path: str | Path) -> None:
+        """Write the estate PDF to `path` in the background."""
+        if self.result is None:
+            self.statusBar().showMessage("Wait for the estate to be computed", 4000)
+            return
         self.statusBar().showMessage("Writing the estate PDF…")
         self.pdf_runner.submit(write_estate_report, self.result, Path(path), least=self.least)
 
@@ -474,3 +434,12 @@ class EstateWindow(QMainWindow):
         self.runner.wait()
         self.pdf_runner.wait()
         super().closeEvent(event)
+
+
+def tier_column_width(table: QTableView) -> int:
+    """Wide enough for the header and the tier's spin-box editor."""
+    from PySide6.QtWidgets import QSpinBox
+
+    editor = QSpinBox().sizeHint().width()
+    header = table.horizontalHeader().fontMetrics().horizontalAdvance("Tier") + 24
+    return max(editor, header)

@@ -91,7 +91,7 @@ class LeastPanel(QWidget):
         self.apply_button.setEnabled(self._can_apply)
         self.apply_button.setVisible(self._can_apply)
         sentences = list(least_summary(least)) if least is not None else []
-        searched = least is not None and not least.already_met and not least.misses_alone
+        searched = least is not None and least.purchase_needed and not least.misses_alone
         method = sentences.pop() if searched and sentences else ""
         self.summary.setText("\n".join(sentences) or "Not computed yet.")
         self.method.setText(method)

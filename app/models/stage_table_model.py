@@ -37,9 +37,10 @@ COL_BINDS_CHANNEL = 7
 COL_HW_COMPRESSION = 8
 COL_MAX_RATE = 9
 COL_BACKUP_RATE = 10
-COL_WRITE_FACTOR = 11
-COL_SHARED = 12
-COLUMN_COUNT = 13
+COL_RESTORE_RATE = 11
+COL_WRITE_FACTOR = 12
+COL_SHARED = 13
+COLUMN_COUNT = 14
 
 COLUMN_KEYS: dict[int, str] = {
     COL_KIND: "kind",
@@ -52,6 +53,7 @@ COLUMN_KEYS: dict[int, str] = {
     COL_HW_COMPRESSION: "hw_compression",
     COL_MAX_RATE: "max_rate",
     COL_BACKUP_RATE: "backup_rate",
+    COL_RESTORE_RATE: "restore_rate",
     COL_WRITE_FACTOR: "write_factor",
     COL_SHARED: "shared",
 }

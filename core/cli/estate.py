@@ -20,7 +20,15 @@ from ..estate import (
     run_estate,
 )
 from ..estate.least import MAX_SIMULATIONS, MIN_SIMULATIONS, WORK_BUDGET
-from ..estate.least_words import alone_rows, answer_rows, frontier_rows, least_summary
+from ..estate.least_words import (
+    alone_rows,
+    answer_rows,
+    frontier_rows,
+    least_summary,
+    purchase_runbook,
+)
+from ..estate.policy_search import PolicyAnswer
+from ..estate.policy_words import TITLE, method_line, policy_summary, policy_to_json
 from ..estate.run import estate_to_json
 from ..gc_pause import without_cyclic_gc
 from ..jsonable import dumps_json
@@ -163,7 +171,8 @@ def _check_fix_args(args: argparse.Namespace) -> None:
 def _write_fix(args: argparse.Namespace, estate: Estate, least: LeastHardware, catalog) -> str:
     from ..estate.least_apply import fixed_estate_text
 
-    if least.answer is None or not least.answer.changes:
+    runbook_only = not least.purchase_needed and not least.already_met
+    if not runbook_only and (least.answer is None or not least.answer.changes):
         why = "priority 1 already meets" if least.already_met else "no answer was found"
         raise CoreError(f"{args.output}: not written: {why}")
     original = Path(args.estate).read_text(encoding="utf-8")
@@ -205,6 +214,8 @@ def run(args: argparse.Namespace) -> int:
         out = estate_to_json(result)
         if least is not None:
             out["least_hardware"] = least_to_json(least)
+            if least.policy is not None:
+                out["runbook"] = policy_to_json(estate, least.policy)
         if args.fix:
             out["written"] = written
         print(dumps_json(out))
@@ -212,7 +223,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(render_text(result, least))
         if written:
-            print(f"\nWrote {written} (the least hardware for priority 1 bought).")
+            what = "the least hardware for priority 1 bought" if least and least.answer \
+                else "the runbook order for priority 1"  # fmt: skip
+            print(f"\nWrote {written} ({what}).")
     return 0
 
 
@@ -255,20 +268,32 @@ def render_text(result: EstateResult, least: LeastHardware | None) -> str:
     else:
         lines.append("Sharing costs no database any time: each opens as it would alone.")
     lines += [f"Caution: {c}" for c in result.estate.cautions]
+    if least is not None and least.policy is not None:
+        lines += ["", *policy_lines(est, least.policy)]
     if least is not None:
-        lines += ["", *least_lines(least)]
+        lines += ["", *least_lines(least, est)]
     return "\n".join(lines) + "\n"
 
 
-def least_lines(least: LeastHardware) -> list[str]:
-    """The least hardware for priority 1: the answer's changes and total, the frontier."""
+def policy_lines(estate: Estate, answer: PolicyAnswer) -> list[str]:
+    """Policy before purchase: the runbook order, and how it was found."""
+    summary = policy_summary(estate, answer)
+    return [TITLE, f"  {summary[0]}", *[f"    {s}" for s in summary[1:]],
+            f"  {method_line(answer)}"]  # fmt: skip
+
+
+def least_lines(least: LeastHardware, estate: Estate) -> list[str]:
+    """The least hardware for priority 1: the answer's changes and total, the runbook to
+    follow with it, the frontier."""
     out = ["Least hardware for every priority-1 database to meet its RTO"]
     summary = list(least_summary(least))
-    method = summary.pop() if not least.already_met and not least.misses_alone else None
+    method = summary.pop() if least.purchase_needed and not least.misses_alone else None
     out += [f"  {s}" for s in summary]
     if least.answer is not None:
         out += ["", *[f"  {line}" for line in _table(
             [["Change", "Cost"], *[list(r) for r in answer_rows(least)]], right={1})]]  # fmt: skip
+        steps = purchase_runbook(estate, least)
+        out += ["", *[f"  {steps[0]}"], *[f"    {s}" for s in steps[1:]]] if steps else []
     if least.alone_fixes:
         rows = [["Database", "Its own cheapest fix", "Cost"], *map(list, alone_rows(least))]
         out += ["", *[f"  {line}" for line in _table(rows, right=set())]]

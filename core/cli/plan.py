@@ -239,15 +239,16 @@ def _growth(plan: Plan, u: _Units) -> list[str]:
 
 
 def _catalog_figures(plan: Plan, u: _Units) -> list[str]:
-    redo_source = plan.scenario.recovery.redo_apply_source
-    sourced = [st for st in plan.restore_path.stages if st.source != "scenario"]
-    if not sourced and redo_source == "scenario":
-        return []
-    lines = ["", "Figures taken from the catalog"]
-    lines += [f"  {st.label}: {st.source}" for st in sourced]
-    if redo_source != "scenario":
-        lines.append(f"  Redo apply rate: {redo_source}")
-    return lines
+    """Where each figure the catalog filled in comes from."""
+    rc = plan.scenario.recovery
+    lines = [f"  {st.label}: {st.source}" for st in plan.restore_path.stages
+             if st.source != "scenario"]  # fmt: skip
+    if rc.redo_apply_source != "scenario":
+        lines.append(f"  Redo apply rate: {rc.redo_apply_source}")
+    if rc.redo_log_cost_source != "scenario" and rc.redo_log_cost_s is not None:
+        lines.append(f"  Apply cost per archived log ({format_duration(rc.redo_log_cost_s)}): "
+                     f"{rc.redo_log_cost_source}")  # fmt: skip
+    return ["", "Figures taken from the catalog", *lines] if lines else []
 
 
 def _routes(plan: Plan, u: _Units) -> list[str]:

@@ -45,7 +45,8 @@ def _job(
         if scan is not None:
             duration = maximum(duration, scan.duration_s)
     else:
-        bottleneck = LARGEST_FILE_LABEL if flow.bound_by_largest_piece else model.bottleneck
+        bottleneck = (LARGEST_FILE_LABEL if flow.bound_by_largest_piece
+                      else flow.limiter or model.bottleneck)  # fmt: skip
         if scan is not None and scan.duration_s > duration:
             duration, bottleneck = scan.duration_s, f"{FULL_SCAN_LABEL}: {scan_bottleneck}"
     eff = where(duration > 0, divide(effective_basis_bytes, duration), 0.0)

@@ -47,6 +47,10 @@ class Flow:
     init_s: Number
     largest_piece_bytes: Number | None
     bound_by_largest_piece: bool
+    limiter: str | None = None
+    """For a plan (floats): the fixed time that sets most of a short job — the job
+    overhead, the serial channel start-up or the ramp-down — else None (the path's rate
+    does). More channels do not shorten such a job (DESIGN §10)."""
 
     @property
     def effective_rate_Bps(self) -> Number:
@@ -165,10 +169,53 @@ def move(
     if not is_batch(t, assigned) and volume_bytes > 0 and assigned > t * (1 + 1e-12):
         # The largest file decides when its channel finishes last (a label: plans only).
         bound = bool(loads.first > loads.rest and first >= last)
+    limiter = None
+    if not is_batch(t, assigned, overhead_s) and volume_bytes > 0 and not bound:
+        limiter = short_job_limiter(
+            volume_bytes / model.rate_Bps,
+            max(t, assigned),
+            loads.channels * channel_init_s,
+            overhead_s,
+        )
     t = maximum(t, assigned)
     t = where(isfinite(t), t, math.inf)
     duration = where(volume_bytes > 0, t + overhead_s, 0.0)
-    return Flow(volume_bytes, duration, model.rate_Bps, channel_init_s, largest_piece_bytes, bound)
+    return Flow(volume_bytes, duration, model.rate_Bps, channel_init_s, largest_piece_bytes,
+                bound, limiter)  # fmt: skip
+
+
+JOB_OVERHEAD_LABEL = "job_overhead"
+STARTUP_LABEL = "channel_startup"
+RAMP_DOWN_LABEL = "ramp_down"
+LIMITER_WORDS = {
+    JOB_OVERHEAD_LABEL: "most of it is the fixed time per RMAN job (backup.job_overhead): "
+    "more channels do not shorten it",
+    STARTUP_LABEL: "most of it is the serial channel start-up (backup.channel_init): more "
+    "channels make it longer",
+    RAMP_DOWN_LABEL: "most of it is the ramp-down, the last channels running alone: fewer, "
+    "larger pieces or SECTION SIZE balance it, more channels do not",
+}
+"""What a short job's limiter means, in the plan's detail line."""
+
+
+def short_job_limiter(streaming_s: float, moving_s: float, startup_s: float,
+                      overhead_s: float) -> str | None:  # fmt: skip
+    """What sets a job's time when streaming at the path's full rate is less than half
+    of it: the largest of the job overhead, the start-up (until the last channel starts,
+    within the time the job is moving) and the ramp-down (the rest: channels running
+    alone at the end); None when streaming is at least half of the job. `moving_s` is the
+    job's time without its overhead."""
+    if not (math.isfinite(moving_s) and math.isfinite(streaming_s)):
+        return None
+    startup = max(min(startup_s, moving_s - streaming_s), 0.0)
+    parts = {
+        JOB_OVERHEAD_LABEL: overhead_s,
+        STARTUP_LABEL: startup,
+        RAMP_DOWN_LABEL: max(moving_s - streaming_s - startup, 0.0),
+    }
+    if streaming_s >= (moving_s + overhead_s) / 2:
+        return None
+    return max(parts, key=lambda k: parts[k])
 
 
 def ramp_curve(

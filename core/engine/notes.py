@@ -8,9 +8,10 @@ modelled, no per-channel ceiling, a tape drive that shoe-shines) are named here 
 
 from __future__ import annotations
 
-from ..scenario import Scenario
-from ..units import format_duration, format_rate
+from ..scenario import Scenario, Stage
+from ..units import format_duration, format_rate, format_size
 from .path import PathModel
+from .recovery import DEFAULT_LOG_SWITCH_S, assumed_log_size
 
 SBT_JOB_OVERHEAD_S = 150.0
 """Suggested `backup.job_overhead` for tape (SBT) jobs: a production RMAN log shows
@@ -80,18 +81,82 @@ def model_notes(scenario: Scenario, restore: PathModel, backup: PathModel) -> li
             "the last channels of a job) is taken to get 1/n of the path. Add a 'channel' "
             "stage with a measured per-channel rate."
         )
-    if b.job_overhead_s == 0 and any(st.kind == "tape_drive" for st in scenario.path):
+    sbt = sbt_stage(scenario)
+    if b.job_overhead_s == 0 and sbt is not None:
         out.append(
-            f"backup.job_overhead is 0 s: a small tape (SBT) job typically pays about "
-            f"{format_duration(SBT_JOB_OVERHEAD_S)} of fixed time ({SBT_JOB_OVERHEAD_SOURCE}); "
-            "set it to see short jobs as they run."
+            f"backup.job_overhead is 0 s on an SBT path ({sbt.label}): a small media-manager "
+            f"job typically pays about {format_duration(SBT_JOB_OVERHEAD_S)} of fixed time "
+            f"({SBT_JOB_OVERHEAD_SOURCE}); set it to see short jobs as they run."
         )
+    out += _omission_notes(scenario)
     if b.level1 != "none" and not b.block_change_tracking:
         out.append(
             "Block change tracking is off (Oracle's default): every level 1 backup reads the "
             "whole database (backup.block_change_tracking = true to change it)."
         )
     out += _shoe_shine(scenario, backup)
+    out += _redo_log_notes(scenario)
+    return out
+
+
+def _redo_log_notes(scenario: Scenario) -> list[str]:
+    """Model v3's per-log cost when the archived log size is not given: not counted, and
+    what it would add, said."""
+    db, rc = scenario.database, scenario.recovery
+    has_redo = db.redo_rate_Bps > 0 or (rc.redo_volume_bytes or 0) > 0
+    if not has_redo or not rc.redo_log_cost_s or db.log_size_bytes is not None:
+        return []
+    cost = format_duration(rc.redo_log_cost_s)
+    size = assumed_log_size(scenario)
+    if size is None:
+        return [
+            f"Redo apply's cost per archived log ({cost}) is not counted: the archived log "
+            "size is not given. Give database.log_size (V$ARCHIVED_LOG: BLOCKS × BLOCK_SIZE)."
+        ]
+    per_hour = db.redo_rate_Bps * 3600 / size
+    more = format_duration(per_hour * rc.redo_log_cost_s)
+    switch = format_duration(scenario.backup.log_switch_s or DEFAULT_LOG_SWITCH_S)
+    return [
+        f"Redo apply's cost per archived log ({cost}) is not counted: the archived log "
+        f"size is not given. With a log switch every {switch} (logs of {format_size(size)}) "
+        f"each hour of redo is {per_hour:.1f} logs, {more} more to apply; give "
+        "database.log_size (V$ARCHIVED_LOG: BLOCKS × BLOCK_SIZE) to count it."
+    ]
+
+
+SBT_WORDS = ("sbt", "tape", "boost", "zdlra", "recovery appliance", "networker", "netbackup",
+             "commvault", "spectrum protect", "tsm", "data protector", "secure backup",
+             "cloud module", "media manager")  # fmt: skip
+"""Words in a stage's name that say it is reached through a media manager (SBT)."""
+
+
+def sbt_stage(scenario: Scenario) -> Stage | None:
+    """The first stage reached through RMAN's SBT interface: a tape drive, a media
+    server, or any stage whose name names a media manager (DD Boost, ZDLRA, NetBackup,
+    …); None for a disk-only path."""
+    for st in scenario.path:
+        name = (st.name or "").lower()
+        if st.kind in ("tape_drive", "media_server") or any(w in name for w in SBT_WORDS):
+            return st
+    return None
+
+
+def _omission_notes(scenario: Scenario) -> list[str]:
+    """Figures the plan would otherwise take silently (model v3, DESIGN §10)."""
+    b, out = scenario.backup, []
+    if b.compression_ratio > 1.0 and b.compression is None:
+        out.append(
+            f"backup.compression_ratio is {b.compression_ratio:g} but no compression level is "
+            "named: the CPU cost of compressing is not modelled (name the RMAN level in "
+            "backup.compression: basic, low, medium or high)."
+        )
+    given = "offsite_delay" in (scenario.raw.get("backup") or {})
+    if b.standby == "none" and b.offsite_delay_s == 0 and not given:
+        out.append(
+            "backup.offsite_delay is not given (0 s): the site-loss RPO assumes each backup "
+            "is off site the moment it finishes (replicated disk). Give the vaulting or "
+            "replication delay if backups leave the site later."
+        )
     return out
 
 

@@ -167,6 +167,8 @@ def stage_unit_capacity(stage: Stage, ratio: float, direction: str) -> float:
     rate = stage.rate_Bps
     if direction == BACKUP and stage.backup_rate_Bps is not None:
         rate = stage.backup_rate_Bps
+    elif direction == RESTORE and stage.restore_rate_Bps is not None:
+        rate = stage.restore_rate_Bps
     cap = rate * stage.efficiency
     if stage.kind == "tape_drive":
         if is_batch(ratio):
@@ -192,7 +194,7 @@ def compression_cpu_stage(scenario: Scenario, direction: str, index: int) -> Sta
     a named compression level."""
     b, cores = scenario.backup, scenario.database.cpu_cores
     per_core = b.compress_core_Bps if direction == BACKUP else b.decompress_core_Bps
-    if not cores or not per_core or b.compression in (None, "none"):
+    if not cores or per_core is None or not first(per_core) or b.compression in (None, "none"):
         return None
     what = "compression" if direction == BACKUP else "decompression"
     return StageCapacity(

@@ -12,7 +12,7 @@ from ..result import FailureState, Phase, RecoveryResult
 from ..scenario import Scenario
 from ..units import DAY
 from ..wording import plural
-from .flow import LARGEST_FILE_LABEL, move
+from .flow import LARGEST_FILE_LABEL, LIMITER_WORDS, move
 from .path import PathModel
 from .shapes import (
     Number,
@@ -219,6 +219,8 @@ class _Timeline:
         if flow.bound_by_largest_piece:
             alone = "one channel must move the largest piece alone (use SECTION SIZE)"
             return flow.duration_s, LARGEST_FILE_LABEL, f"{what}; {alone}"
+        if flow.limiter:
+            return flow.duration_s, flow.limiter, f"{what}; {LIMITER_WORDS[flow.limiter]}"
         if not self._explain:
             self._explain = self.restore.explain()
         return flow.duration_s, self.restore.bottleneck, f"{what}; {self._explain}"
@@ -319,7 +321,6 @@ def _incrementals(tl: _Timeline, state: FailureState) -> None:
 
 def _redo_apply(tl: _Timeline, state: FailureState) -> None:
     rc, redo = tl.s.recovery, state.redo_bytes
-    batch = is_batch(redo)
     if not any_true(redo > 0):
         tl.add("redo_apply", 0.0, 0.0, "—", "no redo to apply")
         return
@@ -328,15 +329,56 @@ def _redo_apply(tl: _Timeline, state: FailureState) -> None:
         raise ModelError(
             "recovery.redo_apply_rate is needed (or a catalog workload class) to apply redo"
         )
+    stream, logs_s = redo_apply_s(tl.s, redo)
+    duration = where(redo > 0, stream + logs_s, 0.0)
+    if is_batch(redo, duration):  # a batch of trials: durations only, the labels are the plan's
+        tl.add("redo_apply", duration, redo, "", "")
+        return
     hours = first(state.redo_since_s) / 3600
-    if batch:
-        detail = ""
-    elif rc.redo_volume_bytes is not None:
-        detail = f"apply the redo of {hours:.1f} h, scaled from recovery.redo_volume"
-    else:
-        detail = f"apply {hours:.1f} h of redo"
-    tl.add("redo_apply", where(redo > 0, divide(redo, rate), 0.0), redo,
-           "" if batch else "redo_apply_rate", detail)  # fmt: skip
+    what = (f"apply the redo of {hours:.1f} h, scaled from recovery.redo_volume"
+            if rc.redo_volume_bytes is not None else f"apply {hours:.1f} h of redo")  # fmt: skip
+    if logs_s > 0:
+        what += f" in {redo / archived_log_size(tl.s):,.0f} archived logs"
+    tl.add("redo_apply", duration, redo, REDO_LOG_COST_LABEL if logs_s > stream
+           else "redo_apply_rate", what)  # fmt: skip
+
+
+REDO_LOG_COST_LABEL = "redo_log_cost"
+"""Bottleneck of a redo apply whose per-log cost outweighs the streaming of its redo."""
+
+DEFAULT_LOG_SWITCH_S = 15 * 60.0
+"""Log switch interval the plan's notes assume to size what an uncounted per-log cost
+would add, when `backup.log_switch` is not given: Oracle's guidance for online redo
+logs, "a range of 10 to 15 minutes or longer for log switching is preferable under a
+normal OLTP load" (Oracle MAA Data Guard best practices, 'Configure and Sizing Online
+Redo Logs Appropriately', copy at database-box.blogspot.com, 4 July 2026)."""
+
+
+def archived_log_size(scenario: Scenario) -> Number | None:
+    """Bytes in one archived log: `database.log_size`. None when it is not given: the
+    per-log cost is then not counted, and the plan's notes say what it would add (the
+    demos and older scenarios keep their figures until their log size is stated)."""
+    return scenario.database.log_size_bytes
+
+
+def assumed_log_size(scenario: Scenario) -> float | None:
+    """The redo of one log switch interval (`backup.log_switch`, else 15 min): what the
+    notes use to say what an uncounted per-log cost would add; None without a redo rate."""
+    db = scenario.database
+    if not first(db.redo_rate_Bps) > 0:
+        return None
+    return first(db.redo_rate_Bps) * (scenario.backup.log_switch_s or DEFAULT_LOG_SWITCH_S)
+
+
+def redo_apply_s(scenario: Scenario, redo: Number) -> tuple[Number, Number]:
+    """Model v3 (DESIGN §10): (redo ÷ apply rate, logs × per-log cost) for `redo` bytes,
+    logs = redo ÷ archived log size. Floats or arrays."""
+    rc = scenario.recovery
+    stream = divide(redo, rc.redo_apply_rate_Bps)
+    size, cost = archived_log_size(scenario), rc.redo_log_cost_s
+    if size is None or cost is None:
+        return stream, 0.0 * stream
+    return stream, where(size > 0, divide(redo, size), 0.0) * cost
 
 
 def recovery_total_s(

@@ -127,6 +127,10 @@ LIMIT_WORDS = {
     "incremental_apply_rate": "the incremental apply rate",
     "largest_file": "the largest file through one channel",
     "channels": "the number of RMAN channels",
+    "redo_log_cost": "the apply cost per archived log",
+    "job_overhead": "the fixed time per RMAN job",
+    "channel_startup": "the serial start-up of its channels",
+    "ramp_down": "the ramp-down (the last channels running alone)",
 }
 
 

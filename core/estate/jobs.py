@@ -38,6 +38,7 @@ from ..engine.routes import failover_timeline
 from ..plan import compute_core
 from ..result import Phase, RecoveryResult
 from .model import FAILOVER, Estate, EstateDatabase
+from .policy import ranks
 
 TRANSFER_PHASES = ("restore_level0", "restore_incremental", "restore_archivelogs")
 
@@ -78,6 +79,8 @@ class Job:
     index: int
     name: str
     priority: int
+    """Its place in the sharing (1 first): its tier, and the runbook's order within it
+    (`policy.ranks`)."""
     steps: tuple[Step, ...]
     channel_init_s: float
     channels: int
@@ -94,6 +97,10 @@ class Job:
     """The database's own plan on the estate's hardware, with nothing else running."""
     rto_s: float
     risk_margin_s: float
+    tier: int = 1
+    """Its tier in the estate (`priority` in the file)."""
+    start_s: float = 0.0
+    """The runbook's start for its tier: its first restore waits until then."""
 
 
 def _pieces(db: EstateDatabase, recovery: RecoveryResult) -> dict[str, float | None]:
@@ -157,6 +164,18 @@ def _redo_beside_level0(recovery: RecoveryResult) -> float:
     return 0.0
 
 
+def _own_time(p: Phase, restore: Phase | None) -> float:
+    """A phase beside a restore, on its own: the plan's applying of incrementals lasts
+    max(apply, restore) (it ends when both are done, DESIGN §3.7). Where the restore
+    decides, the apply ends with the estate's restore (never shorter than alone), so it
+    adds nothing of its own: 0, rather than the plan's restore time, which a restore
+    that took exactly as long would miss by a rounding error — a gap in which a lower
+    tier took the drives (issue 22.1)."""
+    if restore is not None and p.name == "apply_incremental" and p.duration_s <= restore.duration_s:
+        return 0.0
+    return p.duration_s
+
+
 def _steps(db: EstateDatabase, recovery: RecoveryResult, model: PathModel) -> tuple[Step, ...]:
     pieces = _pieces(db, recovery)
     assign = _Assigner(model, db.estate_scenario.backup.channel_init_s)
@@ -170,7 +189,8 @@ def _steps(db: EstateDatabase, recovery: RecoveryResult, model: PathModel) -> tu
     for p in recovery.phases:
         overlapping = prev is not None and p.duration_s > 0 and p.start_s < prev.end_s - 1e-9
         if overlapping:
-            steps.append(Step(p.name, False, duration_s=p.duration_s, overlaps=by_start[p.start_s]))
+            beside = by_start[p.start_s]
+            steps.append(Step(p.name, False, duration_s=_own_time(p, prev), overlaps=beside))
         elif p.name in TRANSFER_PHASES and p.data_bytes > 0 and p.duration_s > 0:
             # With the archived redo restored beside the level 0, one RMAN job moves both.
             volume = p.data_bytes + (beside if p.name == "restore_level0" else 0.0)
@@ -231,6 +251,7 @@ def build_jobs(estate: Estate) -> list[Job]:
     A database that fails over to its standby reads no backup: its phases are fixed and
     it uses nothing shared."""
     resource_index = {r.name: i for i, r in enumerate(estate.shared)}
+    rank = ranks(estate.databases, estate.policy)
     jobs = []
     for i, db in enumerate(estate.databases):
         restore, _backup, recovery, _jobs, _rpo = compute_core(db.estate_scenario)
@@ -245,7 +266,7 @@ def build_jobs(estate: Estate) -> list[Job]:
             Job(
                 index=i,
                 name=db.name,
-                priority=db.priority,
+                priority=rank[i],
                 steps=steps,
                 channel_init_s=db.estate_scenario.backup.channel_init_s,
                 channels=restore.active_channels,
@@ -257,6 +278,8 @@ def build_jobs(estate: Estate) -> list[Job]:
                 alone=recovery,
                 rto_s=recovery.rto_s,
                 risk_margin_s=recovery.risk_margin_s,
+                tier=db.priority,
+                start_s=estate.policy.start_of(db.priority),
             )
         )
     return jobs

@@ -20,13 +20,24 @@ would do, the search finds an answer no dearer than that.
 Priority-1 databases that miss their RTO even with the estate's shared hardware to
 themselves are not helped by sharing less: each gets its own §8 answer
 (`what_it_takes` on its scenario as the estate runs it).
+
+**Policy before purchase** (DESIGN §12): before anything is priced, `policy_search`
+looks for a runbook (the order within priority 1, library units kept for it, the lower
+tiers' start) that makes priority 1 meet on the estate's hardware; when one does, nothing
+is bought. Otherwise the hardware is searched on top of the runbook that gives priority
+1 the most — its best order, with every unit of its libraries kept for it until its
+restores are through — under which priority 1 gets exactly what it gets alone: each
+candidate is simulated with priority 1 alone (the lower tiers cannot change its
+answer), which is also what makes the search fast on large estates. The runbook to
+follow with the purchase is then the least restrictive that still meets (searched again
+on the bought hardware).
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..catalog import DEFAULT_CURRENCY, Catalog, shipped_catalog
 from ..errors import CoreError
@@ -35,6 +46,8 @@ from ..fix.prices import PriceBook
 from ..scenario import Stage
 from .least_candidates import SharedDimension, shared_dimensions, with_shared_stages
 from .model import Estate, with_shared_count
+from .policy import Policy
+from .policy_search import PolicyAnswer, PolicyCancelled, search_policy
 from .run import EstateResult, run_estate
 
 MAX_FACTOR = 64
@@ -147,6 +160,18 @@ class LeastHardware:
     combinations: int = 0
     cap_hit: bool = False
     notes: tuple[str, ...] = field(default_factory=tuple)
+    policy: PolicyAnswer | None = None
+    """Policy before purchase: the runbook searched first (None when priority 1 already
+    meets, or misses alone)."""
+    runbook: Policy | None = None
+    """The runbook to follow with the answer's purchase."""
+    at_risk: tuple[str, ...] = ()
+    """Priority-1 databases at risk in the estate as it is (inside their RTO by less than
+    their margin): "already met" does not hide them."""
+
+    @property
+    def purchase_needed(self) -> bool:
+        return not self.already_met and not (self.policy is not None and self.policy.found)
 
 
 METHOD = (
@@ -157,6 +182,14 @@ METHOD = (
 
 
 # ----------------------------------------------------------------------------- bisection
+
+
+def tier1_view(estate: Estate) -> Estate:
+    """Priority 1 alone, in its runbook's order: what it gets in the estate when every
+    unit of its libraries is kept for it until its restores are through (the lower tiers
+    change nothing for it then), and the least hardware's question."""
+    tier1 = tuple(d for d in estate.databases if d.priority == 1)
+    return estate.with_databases(tier1).with_policy(Policy(order=estate.policy.order))
 
 
 class _Bisection:
@@ -171,7 +204,7 @@ class _Bisection:
         if self.should_cancel is not None and self.should_cancel():
             raise LeastCancelled
         self.simulations += 1
-        trial = with_shared_count(self.estate, name, count)
+        trial = tier1_view(with_shared_count(self.estate, name, count))
         return run_estate(trial, trace=False, should_cancel=self.should_cancel).tier1_all_meet
 
     def least_count(self, name: str) -> int | None:
@@ -237,7 +270,9 @@ class _Search:
             if opt.change is not None and opt.stage is not None:
                 stages[d.resource] = opt.stage
         result = run_estate(
-            with_shared_stages(self.estate, stages), trace=False, should_cancel=self.should_cancel
+            tier1_view(with_shared_stages(self.estate, stages)),
+            trace=False,
+            should_cancel=self.should_cancel,
         )
         self.simulations += 1
         changes = self.changes(combo)
@@ -294,7 +329,6 @@ def _point(result: EstateResult, changes: tuple[Change, ...], cost: Cost) -> Est
 
 def _trim(dims: list[SharedDimension], limit: int) -> tuple[list[SharedDimension], bool]:
     """Keep each resource's cheapest options until the combinations fit `limit`."""
-    from dataclasses import replace
 
     def size(ds: list[SharedDimension]) -> int:
         n = 1
@@ -382,19 +416,52 @@ def least_hardware(
     progress: Progress | None = None,
     max_simulations: int | None = None,
 ) -> LeastHardware:
-    """The cheapest shared purchases that make every priority-1 database meet its RTO."""
+    """The runbook, then the cheapest shared purchases on top of it, that make every
+    priority-1 database meet its RTO (see the module docstring)."""
     catalog = shipped_catalog() if catalog is None else catalog
     prices = PriceBook.from_catalog(catalog) if prices is None else prices
     result = result or run_estate(estate, trace=False, should_cancel=should_cancel)
     tier1 = [d for d in result.databases if d.priority == 1]
     alone = tuple(d.name for d in tier1 if d.alone_s > d.rto_s)
-    base = LeastHardware(METHOD, result.tier1_all_meet, alone, (), prices.currency)
+    at_risk = tuple(d.name for d in tier1 if d.verdict == "at_risk")
+    base = LeastHardware(METHOD, result.tier1_all_meet, alone, (), prices.currency,
+                         at_risk=at_risk)  # fmt: skip
     if result.tier1_all_meet:
         return base
     if alone:
         fixes = _alone_fixes(estate, alone, catalog, prices, should_cancel, progress)
         return LeastHardware(METHOD, False, alone, (), prices.currency, alone_fixes=fixes)
     report = progress or (lambda f, m: None)
+    try:
+        policy = search_policy(estate, result, should_cancel=should_cancel,
+                               progress=lambda f, m: report(0.2 * f, m))  # fmt: skip
+    except PolicyCancelled:
+        raise LeastCancelled from None
+    if policy.found:
+        return replace(base, policy=policy, runbook=policy.best.policy)
+    on_top = estate.with_policy(policy.best.policy)
+    if max_simulations is None:
+        max_simulations = default_max_simulations(len(tier1))
+    hardware = _hardware(on_top, result, catalog, prices, should_cancel,
+                         lambda f, m: report(0.2 + 0.7 * f, m), max_simulations)  # fmt: skip
+    hardware = replace(hardware, policy=policy)
+    if hardware.answer is None:
+        return hardware
+    report(0.9, "the runbook with the purchase")
+    return replace(hardware, runbook=_runbook_with(on_top, hardware.answer, catalog,
+                                                   should_cancel))  # fmt: skip
+
+
+def _hardware(
+    estate: Estate,
+    result: EstateResult,
+    catalog: Catalog,
+    prices: PriceBook,
+    should_cancel: Callable[[], bool] | None,
+    report: Progress,
+    max_simulations: int,
+) -> LeastHardware:
+    """The least hardware on top of the estate's runbook (`tier1_view`)."""
     report(0.0, "bounding each shared resource")
     order = sorted(estate.shared, key=lambda r: (r.name != result.deciding, r.name))
     bisection = _Bisection(estate, should_cancel)
@@ -404,12 +471,10 @@ def least_hardware(
     ]
     at_least = {c.resource: c.needed for c in counts if c.needed is not None}
     dims, trimmed = _trim(shared_dimensions(estate, catalog, prices, at_least), MAX_COMBINATIONS)
-    scaled = None if progress is None else (lambda f, m: progress(0.1 + 0.9 * f, m))
-    if max_simulations is None:
-        max_simulations = default_max_simulations(len(estate.databases))
-    search = _Search(estate, dims, should_cancel, scaled, max_simulations)
+    search = _Search(estate, dims, should_cancel, lambda f, m: report(0.1 + 0.9 * f, m),
+                     max_simulations)  # fmt: skip
     answer, cap_hit, combos = search.run()
-    today = _point(result, (), FREE)
+    today = _point(run_estate(tier1_view(estate), trace=False), (), FREE)
     notes = []
     if trimmed:
         notes.append(
@@ -420,26 +485,49 @@ def least_hardware(
     if answer is None and cap_hit:
         stopped_after = search.simulations
         answer = _cheapest_verified(search, counts)
-        notes.append(
-            f"the search stopped after {stopped_after:,} simulations (the cap"
-            + (" for an estate this size" if max_simulations < MAX_SIMULATIONS else "")
-            + "; rto-planner estate --max-simulations N raises it) before it reached an answer"
-            + ("; shown: the cheapest count of one resource found by bisection" if answer else "")
-        )
+        notes.append(_cap_note(stopped_after, max_simulations, answer is not None))
     return LeastHardware(
         METHOD,
         False,
-        alone,
+        (),
         tuple(counts),
         prices.currency,
         answer=answer,
         proven=proven,
         frontier=frontier([today, *search.points], answer),
-        simulations=search.simulations + bisection.simulations,
+        simulations=search.simulations + bisection.simulations + 1,
         combinations=combos,
         cap_hit=cap_hit,
         notes=tuple(notes),
     )
+
+
+def _cap_note(stopped_after: int, max_simulations: int, shown: bool) -> str:
+    return (
+        f"the search stopped after {stopped_after:,} simulations (the cap"
+        + (" for an estate this size" if max_simulations < MAX_SIMULATIONS else "")
+        + "; rto-planner estate --max-simulations N raises it) before it reached an answer"
+        + ("; shown: the cheapest count of one resource found by bisection" if shown else "")
+    )
+
+
+def _runbook_with(
+    estate: Estate,
+    answer: EstatePoint,
+    catalog: Catalog,
+    should_cancel: Callable[[], bool] | None,
+) -> Policy:
+    """The least restrictive runbook with the purchase made: searched again on the
+    bought hardware, from the order the purchase was searched with."""
+    from .least_candidates import with_shared_edits
+
+    bought = with_shared_edits(estate, answer.edits, catalog)
+    start = bought.with_policy(Policy(order=estate.policy.order))
+    try:
+        found = search_policy(start, should_cancel=should_cancel)
+    except PolicyCancelled:
+        raise LeastCancelled from None
+    return found.best.policy if found.best.tier1_meets else estate.policy
 
 
 def _cheapest_verified(search: _Search, counts: Sequence[LeastCount]) -> EstatePoint | None:
@@ -496,10 +584,13 @@ def _point_json(p: EstatePoint, currency: str) -> dict[str, object]:
 
 
 def least_to_json(least: LeastHardware) -> dict[str, object]:
+    from .policy_words import policy_json
+
     cur = least.currency
     return {
         "method": least.method,
         "already_met": least.already_met,
+        "at_risk": list(least.at_risk),
         "misses_alone": list(least.misses_alone),
         "currency": cur,
         "answer": None if least.answer is None else _point_json(least.answer, cur),
@@ -520,6 +611,8 @@ def least_to_json(least: LeastHardware) -> dict[str, object]:
             }
             for f in least.alone_fixes
         ],
+        "purchase_needed": least.purchase_needed,
+        "runbook": None if least.runbook is None else policy_json(least.runbook),
         "simulations": least.simulations,
         "combinations": least.combinations,
         "cap_hit": least.cap_hit,

@@ -18,19 +18,27 @@ from .model import Estate, dump_estate
 
 
 def apply_answer(estate: Estate, least: LeastHardware, catalog: Catalog | None = None) -> Estate:
-    """The estate with the answer's purchases made."""
+    """The estate with the answer: the runbook found before any purchase (policy before
+    purchase), else the purchases made and the runbook to follow with them."""
+    if not least.purchase_needed and least.runbook is not None and not least.already_met:
+        return estate.with_policy(least.runbook)
     if least.answer is None or not least.answer.changes:
         raise CoreError("the least hardware has no purchase to apply", hint="nothing to buy")
-    return with_shared_edits(estate, least.answer.edits, catalog or shipped_catalog())
+    bought = with_shared_edits(estate, least.answer.edits, catalog or shipped_catalog())
+    return bought if least.runbook is None else bought.with_policy(least.runbook)
 
 
 def header_lines(least: LeastHardware) -> list[str]:
-    """Comment lines naming what was bought and what it costs."""
-    assert least.answer is not None
+    """Comment lines naming what was bought and what it costs, and the runbook."""
+    if least.answer is None:
+        return ["# Runbook order for priority 1 (rto-planner estate --fix): the [policy] "
+                "below, no purchase."]  # fmt: skip
     cur = least.currency
     out = ["# Least hardware for priority 1 (rto-planner estate --fix):"]
     out += [f"#   {c.words} — {c.cost.text(cur)}" for c in least.answer.changes]
     out.append(f"#   Total: {least.answer.cost.text(cur)}")
+    if least.runbook is not None and not least.runbook.empty:
+        out.append("#   With the runbook order in [policy].")
     return out
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from ..units import format_duration
 from ..wording import name_list
 from .least import EstatePoint, LeastHardware
+from .model import Estate
+from .policy_words import runbook
 
 
 def margin_text(margin_s: float) -> str:
@@ -27,7 +29,15 @@ def _unpriced(least: LeastHardware) -> list[tuple[str, str]]:
 def least_summary(least: LeastHardware) -> tuple[str, ...]:
     """Sentences: the answer, what it costs, what it could not do, how it was found."""
     if least.already_met:
+        if least.at_risk:
+            verb = "is" if len(least.at_risk) == 1 else "are"
+            return (f"Every priority-1 database opens inside its RTO with the estate's "
+                    f"hardware, but {name_list(least.at_risk)} {verb} at risk: inside the "
+                    "RTO by less than the risk margin.",)  # fmt: skip
         return ("Every priority-1 database meets its RTO with the estate's hardware.",)
+    if least.policy is not None and least.policy.found:
+        return ("None needed: the runbook order above makes every priority-1 database meet "
+                "its RTO on the estate's hardware.",)  # fmt: skip
     if least.misses_alone:
         names = name_list(least.misses_alone)
         return (
@@ -45,9 +55,10 @@ def least_summary(least: LeastHardware) -> tuple[str, ...]:
         if today is not None:
             worst += f" (today {margin_text(today.worst_margin_s)})"
         lead = "The cheapest" if least.proven else "A"
+        on_top = " with the runbook" if least.policy is not None else ""
         out.append(
             f"{lead} shared purchase with which every priority-1 database opens inside its "
-            f"RTO ({a.cost.text(cur)}): {worst}."
+            f"RTO{on_top} ({a.cost.text(cur)}): {worst}."
         )
         unpriced = _unpriced(least)
         if unpriced:
@@ -117,3 +128,13 @@ def alone_rows(least: LeastHardware) -> list[tuple[str, str, str]]:
 
 def point_words(p: EstatePoint, currency: str) -> str:
     return "; ".join(c.words for c in p.changes) + f" ({p.cost.text(currency)})"
+
+
+def purchase_runbook(estate: Estate, least: LeastHardware) -> tuple[str, ...]:
+    """The runbook to follow with the purchase (the least restrictive that still meets
+    on the bought hardware), as numbered steps; () when nothing is bought."""
+    if least.answer is None or least.runbook is None:
+        return ()
+    if least.runbook.empty:
+        return ("With the purchase no runbook is needed beyond the tiers.",)
+    return ("With the purchase, follow this runbook:", *runbook(estate, least.runbook))

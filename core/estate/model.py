@@ -21,14 +21,16 @@ from pathlib import Path
 from typing import Any
 
 from .. import toml_read
+from ..bounds import RTO
 from ..catalog import Catalog, shipped_catalog
 from ..engine.routes import has_failover
-from ..errors import ScenarioError
+from ..errors import ScenarioError, UnitError
 from ..scenario import STAGE_FIELDS, FieldSpec, Scenario, Stage, load_scenario
 from ..scenario.dump import _toml_value
 from ..scenario.load import _Loader, _resolve_stage
 from ..units import exact_duration
 from ..wording import name_list
+from .policy import NO_POLICY, Policy, policy_from_mapping, policy_toml
 
 ESTATE_FORMAT_VERSION = 1
 
@@ -64,7 +66,7 @@ DATABASE_FIELDS = (
     FieldSpec("priority", "int", True, positive=True,
               help="Recovery tier: 1 goes first; databases of one tier share fairly."),
     FieldSpec("rto", "duration", positive=True,
-              help="RTO in the estate, overriding the scenario's targets.rto."),
+              help="RTO in the estate, overriding the scenario's targets.rto.", bound=RTO),
     FieldSpec("route", "choice", choices=ROUTES,
               help="failover (default when the scenario has a standby and recovery.failover) "
                    "or restore (the standby is lost too)."),
@@ -78,7 +80,7 @@ SHARED_FIELDS = (
                    "load, locate, capacity), which only the catalog has."),
     *(s for s in STAGE_FIELDS if s.key not in ("name", "shared")),
 )  # fmt: skip
-_TABLE_KEYS = ("database", "shared")
+_TABLE_KEYS = ("database", "shared", "policy")
 
 ScenarioResolver = Callable[[str], Scenario]
 """Turns a stored scenario's name into a Scenario (the store's, when there is one)."""
@@ -130,6 +132,8 @@ class Estate:
     notes: str = ""
     source: str = "<estate>"
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    policy: Policy = NO_POLICY
+    """The recovery runbook the estate follows (`[policy]`: order, reserve, start)."""
 
     def resource(self, name: str) -> SharedResource:
         return next(r for r in self.shared if r.name == name)
@@ -151,6 +155,9 @@ class Estate:
 
     def with_databases(self, databases: tuple[EstateDatabase, ...]) -> Estate:
         return replace(self, databases=databases)
+
+    def with_policy(self, policy: Policy) -> Estate:
+        return replace(self, policy=policy)
 
     @cached_property
     def cautions(self) -> tuple[str, ...]:
@@ -404,6 +411,7 @@ def estate_from_mapping(
         notes=top_vals.get("notes", ""),
         source=source,
         raw=dict(doc),
+        policy=policy_from_mapping(loader, doc.get("policy"), databases, shared),
     )
 
 
@@ -497,8 +505,11 @@ def with_priority(estate: Estate, name: str, priority: int) -> Estate:
 
 def with_rto(estate: Estate, name: str, rto_s: float | None) -> Estate:
     """The estate with database `name`'s RTO overridden (None: the scenario's own)."""
-    if rto_s is not None and rto_s <= 0:
-        raise ScenarioError("an RTO must be greater than zero", key="rto", source=estate.source)
+    if rto_s is not None:
+        try:
+            RTO.check(rto_s, exact_duration(rto_s))
+        except UnitError as exc:
+            raise ScenarioError(str(exc), key="rto", source=estate.source) from None
     dbs = []
     for d in estate.databases:
         if d.name == name:
@@ -530,4 +541,5 @@ def dump_estate(estate: Estate) -> str:
             out.append(f"rto = {_toml_value(exact_duration(d.rto_override_s))}")
         if d.route_given:
             out.append(f"route = {_toml_value(d.route)}")
+    out += policy_toml(estate.policy)
     return "\n".join(out) + "\n"

@@ -11,6 +11,7 @@ from .. import ENGINE_VERSION
 from ..engine.recovery import recovery_verdict
 from ..gc_pause import without_cyclic_gc
 from ..result import Phase
+from ..units import format_duration
 from .jobs import Job, build_jobs
 from .model import Estate
 from .simulate import DatabaseRun, PhaseRun, UsageSample, simulate
@@ -88,6 +89,49 @@ class EstateResult:
         return all(d.verdict != "misses" for d in self.databases if d.priority == 1)
 
 
+def later_than_alone(d: DatabaseOutcome) -> list[float]:
+    """How much later than in its own plan each phase leaves the database, so that the
+    column adds up to `open_s − alone_s` (the PDF printed seconds lost to sharing per
+    phase, which did not add up to how much later it opens, issue 22.4).
+
+    The next phase starts when every earlier one has ended, in the estate as alone; a
+    phase's figure is how much it moves that moment: (latest end so far in the estate −
+    latest end so far alone), less the same before it. A phase beside another (applying
+    incrementals) can take back part of its restore's delay (a negative figure); a
+    runbook's wait counts in full."""
+    alone = {p.name: p for p in d.alone_phases}
+    out: list[float] = []
+    est_end = alone_end = 0.0
+    before = 0.0
+    for p in d.phases:
+        est_end = max(est_end, p.end_s)
+        own = alone.get(p.name)
+        if own is not None:
+            alone_end = max(alone_end, own.end_s)
+        after = est_end - alone_end
+        out.append(after - before)
+        before = after
+    return out
+
+
+def waited_words(d: DatabaseOutcome) -> str:
+    """What "waited for" means for this database, in a sentence (the Estate window's
+    tooltip): a library is waited for by a priority-1 database too when drives the lower
+    tiers took before it asked are still restoring their backup pieces (issue 23.12)."""
+    if d.waited_s <= 0:
+        return f"{d.name} lost no time to sharing: it opens as it would alone."
+    lost = format_duration(d.waited_s)
+    text = (f"{d.name} lost {lost} to {d.waited_for}: time waiting for a free unit, or "
+            "running below its own rate because the others were busy")  # fmt: skip
+    if d.priority == 1:
+        text += (". For a priority-1 database the units are busy with other priority-1 "
+                 "restores, or with lower tiers' restores that started before it asked (a "
+                 "drive goes back when its backup piece is restored); a runbook that keeps "
+                 "drives for priority 1 or starts the lower tiers later avoids the "
+                 "latter")  # fmt: skip
+    return text + "."
+
+
 def beside_earlier(phases: tuple[PhaseRun, ...]) -> list[bool]:
     """For each phase, whether it runs beside an earlier one (an apply overlapping its
     restore, archived redo restored with the level 0): charts draw it in half a row."""
@@ -108,7 +152,7 @@ def _outcome(estate: Estate, job: Job, run: DatabaseRun) -> DatabaseOutcome:
             waited_for = NOTHING
     return DatabaseOutcome(
         name=job.name,
-        priority=job.priority,
+        priority=job.tier,
         source=db.source,
         open_s=open_s,
         rto_s=job.rto_s,
@@ -159,7 +203,8 @@ def run_estate(
     jobs = build_jobs(estate)
     names = [r.name for r in estate.shared]
     units = [r.stage.count for r in estate.shared]
-    sim = simulate(jobs, names, units, trace=trace, should_cancel=should_cancel)
+    reserve = [estate.policy.reserve_of(r.name) for r in estate.shared]
+    sim = simulate(jobs, names, units, trace=trace, should_cancel=should_cancel, reserve=reserve)
     outcomes = [_outcome(estate, job, run) for job, run in zip(jobs, sim.runs, strict=True)]
     resources = _resources(estate, outcomes, sim.trace)
     return EstateResult(

@@ -91,7 +91,7 @@ from ..errors import CoreError
 from .jobs import Job, Step
 from .share import NOT_FROZEN, Allocation, all_of, any_of, share_tier
 
-_PHASE_END, _INIT_END, _TAIL_END, _PIECE_ON, _LAST_ON = 0, 1, 2, 3, 4
+_PHASE_END, _INIT_END, _TAIL_END, _PIECE_ON, _LAST_ON, _HOLD_END = 0, 1, 2, 3, 4, 5
 _LOSS_EPS = 1e-12
 
 
@@ -168,8 +168,8 @@ class _Db:
     """A database's progress through its phases (the transfer's bytes are in _Flows)."""
 
     __slots__ = (
-        "first_init_s", "held", "initing", "job", "own_drives", "phase_start", "phases",
-        "serial", "step", "wait_since", "waiting",
+        "first_init_s", "held", "held_back", "initing", "job", "last_transfer", "own_drives",
+        "phase_start", "phases", "serial", "step", "wait_since", "waiting",
     )  # fmt: skip
 
     def __init__(self, job: Job) -> None:
@@ -183,6 +183,9 @@ class _Db:
         self.waiting = False
         self.wait_since = 0.0
         self.own_drives = False
+        self.held_back = False
+        """Whether the runbook's start for its tier has held its first restore back."""
+        self.last_transfer = max((k for k, s in enumerate(job.steps) if s.transfer), default=-1)
         """The transfer's fluid is through: its last channel starts on its own drive."""
         self.first_init_s = 0.0
         """When the transfer's first channel began its start-up."""
@@ -453,14 +456,27 @@ class _Tier:
 
 class _Simulation:
     def __init__(self, jobs: list[Job], resource_names: list[str], units: list[int],
-                 trace: bool) -> None:  # fmt: skip
+                 trace: bool, reserve: list[int] | None = None) -> None:  # fmt: skip
         self.jobs = jobs
         self.res = _Resources(resource_names, jobs, units)
+        self.reserve = list(reserve or [0] * len(units))
+        """Units of each pool kept for tier 1 until tier 1's restores are through."""
+        self.lower_held = [0] * len(units)
+        """Units of each pool held by the lower tiers (tiers 2 and on)."""
+        self.tier1_left = [0] * len(units)
+        """Tier-1 databases with restores still to come through each pool."""
+        for job in jobs:
+            if job.tier == 1 and job.pool is not None and any(s.transfer for s in job.steps):
+                self.tier1_left[job.pool] += 1
         self.flows = _Flows(jobs, len(resource_names))
         self.dbs = [_Db(j) for j in jobs]
         self.events: list[tuple[float, int, int, int, int]] = []
         self.seq = itertools.count()
-        self.queues: dict[int, list[tuple[int, int, int, int, int]]] = {}
+        self.queues: dict[int, list[tuple[int, int, float, int, int]]] = {}
+        """Drive requests by pool: (tier, drives held, when asked, database, transfer); the
+        estate file's order decides between requests of one instant."""
+        self.to_grant: set[int] = set()
+        """Pools with a drive freed or a request made at this instant (`instant`)."""
         # Drives still to come to the transfers of each tier, by pool: a lower tier
         # gets a drive only when what is free exceeds what the higher tiers still want.
         self.owed: dict[int, dict[int, int]] = {}
@@ -490,20 +506,51 @@ class _Simulation:
     def run(self, should_cancel: Callable[[], bool] | None) -> None:
         for db in self.dbs:
             self.next_step(db, 0.0)
-        steps = 0
+        self.grant_pending(0.0)
+        steps, limit = 0, self.step_limit()
         while self.events or self.next_flow_t < np.inf:
             t_event = self.events[0][0] if self.events else np.inf
             now = min(t_event, self.next_flow_t)
             if self.next_flow_t <= now:
                 self.finish_parts(now)
-            while self.events and self.events[0][0] <= now:
-                _, _, kind, i, token = heapq.heappop(self.events)
-                self.handle(kind, self.dbs[i], now, token)
+            self.instant(now)
             if self.dirty:
                 self.reallocate(now)
             steps += 1
+            if steps > limit:
+                raise CoreError(
+                    f"the estate simulation did not finish within {limit:,} steps",
+                    hint="report this with the estate file (rto-planner.log has the details)",
+                )
             if should_cancel is not None and steps % 512 == 0 and should_cancel():
                 raise CoreError("estate simulation cancelled")
+
+    def step_limit(self) -> int:
+        """At most this many steps (each handles an event or a part through): a
+        transfer has a handful of events per channel, so a run needing far more than
+        that is a defect, said in one line rather than a hang (issue 25)."""
+        per_job = (
+            sum(16 + 4 * j.channels if s.transfer else 4 for s in j.steps) for j in self.jobs
+        )
+        return 64 * sum(per_job) + 10_000
+
+    def instant(self, now: float) -> None:
+        """Every event at `now`, then the drives freed at `now` granted by priority to
+        every request made at `now` or before (DESIGN §12: a drive goes by priority
+        whenever it is free, whatever order the same instant's events come in), then
+        the events those grants made at `now` (a start-up of 0 s), and so on."""
+        while True:
+            while self.events and self.events[0][0] <= now:
+                _, _, kind, i, token = heapq.heappop(self.events)
+                self.handle(kind, self.dbs[i], now, token)
+            if not self.to_grant:
+                return
+            self.grant_pending(now)
+
+    def grant_pending(self, now: float) -> None:
+        pools, self.to_grant = sorted(self.to_grant), set()
+        for pool in pools:
+            self.grant(pool, now)
 
     def handle(self, kind: int, db: _Db, now: float, token: int) -> None:
         if kind == _PHASE_END:
@@ -512,6 +559,9 @@ class _Simulation:
             self.next_step(db, now)
         elif kind == _TAIL_END:  # a transfer's fixed tail is over: its drives go back
             self.release(db, now)
+        elif kind == _HOLD_END:  # the runbook's start for its tier
+            db.phase_start = now
+            self.begin_transfer(db, now)
         elif token != db.serial:  # an event of a transfer that has ended
             return
         elif kind == _INIT_END:
@@ -581,7 +631,9 @@ class _Simulation:
             self.next_flow_t = min(self.tier_done.values())
 
     def finish_parts(self, now: float) -> None:
-        """A fluid, piece or last channel's load is through: snap round-off, end finished
+        """A fluid, piece or last channel's load is through: snap round-off (a part whose
+        time to finish is below the clock's resolution at `now` is through: a part of
+        610 bytes at 120 MB/s after 10¹⁰ s would never move, issue 25), end finished
         transfers, and re-share their tiers where a cap changed (the fluid is through, or
         a clock is through after it), else re-split the one transfer."""
         f = self.flows
@@ -590,15 +642,17 @@ class _Simulation:
             i = int(ids[0])
             f.settle_one(i, now)
             tol = 1e-9 * max(f.volume[i], 1.0)
-            for part in (f.rest, f.last, f.piece):
-                if part[i] <= tol:
+            for part, rate in zip(f.left, f.part_rate, strict=True):
+                if part[i] <= tol or (rate[i] > 0 and now + part[i] / rate[i] <= now):
                     part[i] = 0.0
         else:
             f.settle(ids, now)
             tol = 1e-9 * np.maximum(f.volume[ids], 1.0)
-            for part in (f.rest, f.last, f.piece):
+            for part, rate in zip(f.left, f.part_rate, strict=True):
                 left = part[ids]
-                part[ids] = np.where(left <= tol, 0.0, left)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    absorbed = now + left / rate[ids] <= now
+                part[ids] = np.where((left <= tol) | absorbed, 0.0, left)
         f.t_done[ids] = np.inf
         resplit: set[int] = set()
         for i in ids.tolist():
@@ -613,8 +667,10 @@ class _Simulation:
             serial, changes = db.serial, self.cap_changes
             if not db.own_drives:
                 self.fluid_through(db, now)  # (may start the last channel: its cap changes)
-            if db.serial == serial and self.cap_changes == changes:
-                self.cap_changed(db, now)
+            if db.serial == serial:
+                self.return_spare(db)
+                if self.cap_changes == changes:
+                    self.cap_changed(db, now)
         self.next_flow_t = np.inf
         for tier in resplit - self.dirty:
             self.refresh_done(tier)
@@ -673,6 +729,16 @@ class _Simulation:
         if not step.transfer:
             self.push(now + step.duration_s, _PHASE_END, db.job.index)
             return
+        if db.job.start_s > now and not db.held_back:
+            # The runbook starts its tier's restores later: it waits, as a phase of its own.
+            db.held_back = True
+            db.phases.append(PhaseRun("held", now, db.job.start_s - now, 0.0, 0.0, 0.0))
+            self.push(db.job.start_s, _HOLD_END, db.job.index)
+            return
+        self.begin_transfer(db, now)
+
+    def begin_transfer(self, db: _Db, now: float) -> None:
+        step = db.current
         db.serial += 1
         db.held = 0
         db.initing = db.waiting = db.own_drives = False
@@ -713,13 +779,42 @@ class _Simulation:
             self.release(db, now)
 
     def release(self, db: _Db, now: float) -> None:
-        """The job's drives go back to the pool, and its next phase starts."""
+        """The job's drives go back to the pool, and its next phase starts: its next
+        transfer asks for drives at this very instant, so they go by priority between
+        the database and every other request (`instant`), never first to a lower tier
+        that was waiting (issue 22.1)."""
         job = db.job
         if job.pool is not None:
-            self.res.free[job.pool] += db.held
-            db.held = 0
-            self.grant(job.pool, now)
+            self.give_back(db, db.held)
+            if job.tier == 1 and db.step == db.last_transfer:
+                self.tier1_left[job.pool] -= 1  # at 0, what it kept is free for every tier
         self.next_step(db, now)
+
+    def give_back(self, db: _Db, units: int) -> None:
+        pool = db.job.pool
+        assert pool is not None
+        db.held -= units
+        self.res.free[pool] += units
+        if db.job.tier > 1:
+            self.lower_held[pool] -= units
+        self.to_grant.add(pool)
+
+    def return_spare(self, db: _Db) -> None:
+        """Drives of channels that have finished their backup pieces go back to the pool
+        (DESIGN §12: a media manager restores one piece per request and queues the
+        requests by priority; RMAN's default is one backup set, one piece, per channel:
+        FILESPERSET is the files ÷ the channels up to 64, MAXPIECESIZE unlimited). Once
+        the shared bytes are through only the last channel's load and the largest
+        piece still need a drive."""
+        job, f, i = db.job, self.flows, db.job.index
+        if job.pool is None or f.rest[i] > 0:
+            return
+        last = not f.last_on[i] or f.last[i] > 0
+        piece = f.piece[i] > 0
+        needed = (last + piece) if f.two[i] else int(last or piece)
+        spare = db.held - max(needed, int(db.initing))
+        if spare > 0:
+            self.give_back(db, spare)
 
     # ---------------------------------------------------------------- channels
 
@@ -741,10 +836,10 @@ class _Simulation:
         self.set_waiting(db, True)
         db.wait_since = now
         queue = self.queues.setdefault(job.pool, [])
-        heapq.heappush(queue, (job.priority, db.held, next(self.seq), job.index, db.serial))
+        heapq.heappush(queue, (job.priority, db.held, now, job.index, db.serial))
         if self.flows.k[job.index] and self.flows.at_cap(job.index):
             self.dirty.add(job.priority)  # short of a channel for want of a drive
-        self.grant(job.pool, now)
+        self.to_grant.add(job.pool)
 
     def owed_above(self, pool: int, tier: int) -> int:
         return sum(n for t, n in self.owed.get(pool, {}).items() if t < tier)
@@ -759,6 +854,8 @@ class _Simulation:
                 continue
             if self.res.free[pool] <= self.owed_above(pool, tier):
                 return  # what is free is kept for higher tiers' channels still to start
+            if db.job.tier > 1 and self.kept_for_tier1(pool):
+                return  # (the queue's rest is of lower tiers too)
             heapq.heappop(queue)
             self.set_waiting(db, False)
             if self.flows.k[i] == 0 and now > db.wait_since:  # nothing streamed meanwhile
@@ -768,7 +865,16 @@ class _Simulation:
             db.held += 1
             self.owed[pool][tier] -= 1
             self.res.free[pool] -= 1
+            if db.job.tier > 1:
+                self.lower_held[pool] += 1
             self.start_init(db, now)
+
+    def kept_for_tier1(self, pool: int) -> bool:
+        """Whether the lower tiers hold every unit the runbook leaves them while tier 1
+        has restores to come (`policy.reserve`)."""
+        if not self.reserve[pool] or not self.tier1_left[pool]:
+            return False
+        return self.lower_held[pool] >= self.res.units[pool] - self.reserve[pool]
 
     def start_init(self, db: _Db, now: float) -> None:
         if not self.flows.k[db.job.index]:  # the first channel
@@ -867,9 +973,11 @@ def simulate(
     *,
     trace: bool = False,
     should_cancel: Callable[[], bool] | None = None,
+    reserve: list[int] | None = None,
 ) -> SimResult:
     """Run every database's recovery from time 0; `units` is each shared resource's
-    unit count (used for resources that bind channels)."""
-    sim = _Simulation(jobs, resource_names, units, trace)
+    unit count (used for resources that bind channels), `reserve` the units of each kept
+    for tier 1 until its restores are through (the runbook's)."""
+    sim = _Simulation(jobs, resource_names, units, trace, reserve)
     sim.run(should_cancel)
     return SimResult(sim.results(), sim.trace)

@@ -11,6 +11,7 @@ the estate's own sections, each a build (from the `EstateResult`) and a render:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -34,8 +35,9 @@ from ..clock import source_date_epoch
 from ..clock import today as report_date
 from ..estate import EstateResult, LeastHardware, least_hardware, run_estate
 from ..estate.least_words import least_summary
-from ..estate.run import NOTHING, DatabaseOutcome, beside_earlier
+from ..estate.run import NOTHING, DatabaseOutcome, beside_earlier, later_than_alone
 from ..fix.prices import PriceBook
+from ..palette import ESTATE_STYLE_LEGEND
 from ..result import PHASE_TITLES
 from ..units import format_duration
 from ..wording import VERDICT_WORDS
@@ -54,6 +56,7 @@ from .charts import (
     _x_grid,
 )
 from .estate_least import EstateLeastPart, build_least, render_least
+from .estate_runbook import EstateRunbookPart, build_runbook, render_runbook
 from .model import ReportData, Section, Table, freeze_parts, long_date
 from .pdf import render_pdf
 from .sections.cover import KeyFigure, _figures, _meta_table, _verdict_box
@@ -257,8 +260,10 @@ def _gantt_frame(rows: tuple[EstateRow, ...], width: float) -> _GanttFrame:
     open within 12 h) is marked at the right edge rather than squeezing every bar."""
     label_w = min(max([_w(r.label, 7.0) for r in rows] + [40]) + 10, width * 0.4)
     x0, x1 = label_w, width - 6
+    held = any(b.style == "held" for r in rows for b in r.bars)
+    legend = ESTATE_STYLE_LEGEND if held else PHASE_LEGEND
     items: list[tuple[object, str, str]] = [
-        (PHASE_COLOURS[k], "box", label) for k, label in PHASE_LEGEND
+        (PHASE_COLOURS[k], "box", label) for k, label in legend
     ] + [(RED, "line", "RTO")]
     extra = 11.0 * (_legend_rows(items, x0, x1) - 1)
     last = max([r.open_s for r in rows] + [1.0])
@@ -343,20 +348,30 @@ class EstateDatabasesPart:
     """(heading, one-line summary, phase table) per database, in recovery order."""
     resource_table: Table
     least: EstateLeastPart | None
+    runbook: EstateRunbookPart | None = None
+
+
+def _later(s: float) -> str:
+    """A phase's delay against its own plan: `+5 min 14 s`, `−1 min` (taken back)."""
+    if abs(s) < 0.5:
+        return NOTHING
+    return ("+" if s > 0 else "−") + _dur(abs(s))
 
 
 def _phase_table(d: DatabaseOutcome, alone: dict[str, float]) -> Table:
-    rows = tuple(
-        (
-            PHASE_TITLES[p.name],
-            _dur(p.start_s),
-            _dur(p.duration_s),
-            _dur(alone.get(p.name, 0.0)),
-            _dur(p.waited_s) if p.waited_s > 0 else NOTHING,
-        )
-        for p in d.phases
-    )
-    return Table(("Phase", "Starts", "Takes", "Alone", "Lost to sharing"), rows, "lrrrr")
+    """Each phase in the estate and alone, and how much later than alone it leaves the
+    database; the last row is the sum: how much later it opens."""
+    # Whole seconds of the running sum, so that the figures printed add up too
+    running = [round(x) for x in itertools.accumulate(later_than_alone(d))]
+    later = [b - a for a, b in zip([0, *running], running, strict=False)]
+    rows = [
+        (PHASE_TITLES[p.name], _dur(p.start_s), _dur(p.duration_s),
+         _dur(alone.get(p.name, 0.0)), _later(s))
+        for p, s in zip(d.phases, later, strict=True)
+    ]  # fmt: skip
+    rows.append(("Opens", _dur(d.open_s), "", _dur(d.alone_s), _later(d.open_s - d.alone_s)))
+    header = ("Phase", "Starts", "Takes", "Alone", "Later than alone")
+    return Table(header, tuple(rows), "lrrrr", bold_rows=(len(rows) - 1,))
 
 
 def _resource_table(result: EstateResult) -> Table:
@@ -392,7 +407,8 @@ def build_databases(result: EstateResult, least: LeastHardware | None) -> Estate
             + (f"waited for {_waited(d)}." if d.waited_s > 0 else "sharing cost it no time.")
         )
         tables.append((d.name, line, _phase_table(d, alone)))
-    return EstateDatabasesPart(tuple(tables), _resource_table(result), build_least(least))
+    return EstateDatabasesPart(tuple(tables), _resource_table(result), build_least(least),
+                               build_runbook(result.estate, least))  # fmt: skip
 
 
 def render_databases(r: ReportRenderer, part: EstateDatabasesPart) -> list[Flowable]:
@@ -405,8 +421,13 @@ def render_databases(r: ReportRenderer, part: EstateDatabasesPart) -> list[Flowa
         ),
         r.table(part.resource_table, [w * f for f in (0.28, 0.16, 0.08, 0.18, 0.16, 0.14)]),
     )
+    out += render_runbook(r, part.runbook)
     out += render_least(r, part.least)
-    out += r.section("Each database", r.para("Its phases in the estate and alone."))
+    out += r.section("Each database", r.para(
+        "Its phases in the estate and in its own plan alone. 'Later than alone' is how much "
+        "later each phase leaves the database than its plan does; the column adds up to how "
+        "much later it opens (a phase beside another, such as applying incrementals, can "
+        "take some of it back)."))  # fmt: skip
     widths = [w * f for f in (0.36, 0.16, 0.16, 0.16, 0.16)]
     for name, line, table in part.database_tables:
         out.append(KeepTogether([r.heading(name, 1), r.para(line, "small"),
@@ -425,6 +446,14 @@ ESTATE_SECTIONS: tuple[Section, ...] = (
 # ----------------------------------------------------------------------------- document
 
 
+def miss_title(misses: int, n: int) -> str:
+    """`1 OF 8 DATABASES MISSES its RTO`, `2 OF 8 DATABASES MISS their RTO` (it said "1
+    OF 8 DATABASES MISS", issue 22.4)."""
+    if misses == 1:
+        return f"1 OF {n} DATABASES MISSES its RTO" if n > 1 else "THE DATABASE MISSES its RTO"
+    return f"{misses} OF {n} DATABASES MISS their RTO"
+
+
 def _header(result: EstateResult, generated: datetime) -> dict[str, Any]:
     est = result.estate
     worst = max((d.verdict for d in result.databases), key=SEVERITY.__getitem__)
@@ -433,7 +462,7 @@ def _header(result: EstateResult, generated: datetime) -> dict[str, Any]:
     title_words = {
         "meets": "EVERY DATABASE MEETS its RTO",
         "at_risk": "AT RISK: some databases open close to their RTO",
-        "misses": f"{counts['misses']} OF {n} DATABASES MISS their RTO",
+        "misses": miss_title(counts["misses"], n),
     }[worst]
     line = (
         f"After a site loss, {n} databases recovered at once on shared hardware; the last "

@@ -46,6 +46,7 @@ from ..bounds import (
     FILE_SIZE,
     LEVEL0_EVERY,
     LEVEL1_EVERY,
+    LOG_SIZE,
     NAME_CHARS,
     NOTES_CHARS,
     RATIO,
@@ -211,6 +212,11 @@ FIELDS: tuple[FieldSpec, ...] = (
           unit="cores", unset="not set (compression CPU not modelled)",
           help="Cores RMAN may use on the database hosts: one channel compresses or "
                "decompresses on one core."),
+    entry("database.log_size", "size", positive=True, bound=LOG_SIZE,
+          label="Archived log size", phrase="archived log size", unit="redo bytes per log",
+          unset="not set (the cost per log is not counted)",
+          help="Size of one archived redo log (V$ARCHIVED_LOG BLOCKS × BLOCK_SIZE): redo "
+               "apply pays a fixed cost per log."),
     entry("database.redo_growth", "choice", choices=REDO_GROWTH_KINDS,
           label="Redo grows with the database",
           help="with_size: redo generation grows with the database (default); "
@@ -299,6 +305,10 @@ FIELDS: tuple[FieldSpec, ...] = (
     entry("path[].backup_rate", "rate", positive=True, bound=UNIT_RATE, policy=True,
           label="Rate when backing up", header="Backup rate",
           help="Rate in the backup direction when it differs (compression on CPU)."),
+    entry("path[].restore_rate", "rate", positive=True, bound=UNIT_RATE, policy=True,
+          label="Rate when restoring",
+          help="Rate in the restore direction when it differs from the rate (restore is not "
+               "backup in reverse: reads from tape, decompression, writes with allocation)."),
     entry("path[].write_factor", "float", positive=True, bound=WRITE_FACTOR, policy=True,
           label="Writes per data byte on restore (ASM, RAID)", header="Write factor",
           unit="writes per data byte",
@@ -327,7 +337,16 @@ FIELDS: tuple[FieldSpec, ...] = (
           provenance="default", prior="redo_apply.rate",
           label="Redo apply rate", phrase="redo apply rate", unit="redo bytes/s",
           default="the catalog's for the workload class",
-          help="Media recovery rate (V$RECOVERY_PROGRESS 'Average Apply Rate')."),
+          help="Media recovery rate: a timed test recovery's redo ÷ time, which holds the "
+               "cost of each log (V$RECOVERY_PROGRESS 'Average Apply Rate')."),
+    entry("recovery.redo_log_cost", "duration", bound=SHORT_DURATION,
+          provenance="default", prior="redo_apply.log_cost",
+          label="Apply cost per archived log", phrase="apply cost per archived log",
+          unit="time per log",
+          default="the catalog's for the workload class (39 s), with the class's apply rate only",
+          help="Fixed time media recovery spends per archived log besides the redo itself: "
+               "opening the log, the checkpoint at its end (V$RECOVERY_PROGRESS 'Apply Time "
+               "per Log', 'Checkpoint Time per Log')."),
     entry("recovery.archivelogs_on_disk", "bool", label="Archived logs still on disk",
           help="Archived logs since the last incremental are still on disk."),
     entry("recovery.open", "duration", bound=SHORT_DURATION, label="Open the database",

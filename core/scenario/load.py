@@ -23,7 +23,7 @@ from ..catalog import Catalog, shipped_catalog
 from ..comments import file_comments
 from ..errors import ScenarioError, ScenarioVersionError, UnitError
 from ..inputfile import InputFileError, read_limited
-from ..units import parse_rate, parse_size
+from ..units import parse_duration, parse_rate, parse_size
 from .fields import (
     CARRIES_BACKUP_BY_DEFAULT,
     FORMAT_VERSION,
@@ -277,10 +277,12 @@ def _resolve_compression(
     )
 
 
-def _catalog_rate(item: Any, key: str) -> float | None:
+def _catalog_rate(item: Any, key: str, parse: Callable[[str], float] = parse_rate) -> float | None:
+    """A catalog item's extra figure (a rate, or with `parse_duration` a time); None when
+    absent or unreadable."""
     text = item.extra.get(key)
     try:
-        return parse_rate(text) if text else None
+        return parse(text) if text else None
     except UnitError:
         return None
 
@@ -321,18 +323,31 @@ def _refuse_unused(
             raise loader.error(key, message.format(standby=backup.standby), hint)
 
 
+def _redo_apply_defaults(recovery: Recovery, database: Database, catalog: Catalog) -> Recovery:
+    """The workload class's redo apply rate and per-log cost where no rate is given.
+
+    A typed `redo_apply_rate` keeps its meaning: a timed test recovery's redo ÷ time, which
+    already holds the cost of each log; the class's per-log cost comes only with the
+    class's rate (or when `recovery.redo_log_cost` is given)."""
+    item = catalog.find("redo_apply", database.workload)
+    if item is None or recovery.redo_apply_rate_Bps is not None:
+        return recovery
+    where = f"catalog: {database.workload} workload class — "
+    if item.rate_Bps:
+        recovery = replace(recovery, redo_apply_rate_Bps=item.rate_Bps * item.derate,
+                           redo_apply_source=where + item.source)  # fmt: skip
+    cost = _catalog_rate(item, "log_cost", parse_duration)
+    if recovery.redo_log_cost_s is None and cost is not None:
+        source = item.extra.get("log_cost_source", item.source)
+        recovery = replace(recovery, redo_log_cost_s=cost, redo_log_cost_source=where + source)
+    return recovery
+
+
 def _recovery(
     loader: _Loader, vals: dict[str, Any], database: Database, backup: Backup, catalog: Catalog
 ) -> Recovery:
-    recovery = Recovery(**_attributes(SECTIONS["recovery"], vals))
-    if recovery.redo_apply_rate_Bps is None:
-        item = catalog.find("redo_apply", database.workload)
-        if item is not None and item.rate_Bps:
-            recovery = replace(
-                recovery,
-                redo_apply_rate_Bps=item.rate_Bps * item.derate,
-                redo_apply_source=f"catalog: {database.workload} workload class — {item.source}",
-            )
+    recovery = _redo_apply_defaults(Recovery(**_attributes(SECTIONS["recovery"], vals)),
+                                    database, catalog)  # fmt: skip
     if backup.level1 != "none" and recovery.incremental_apply_rate_Bps is None:
         raise loader.error(
             "recovery.incremental_apply_rate",

@@ -32,6 +32,8 @@ class Database:
     """Cores RMAN may use on the database hosts (compression CPU, DESIGN §3.7)."""
     redo_growth: str = "with_size"
     """`with_size`: redo generation grows with the database; `constant`: it does not."""
+    log_size_bytes: float | None = None
+    """Size of one archived redo log (None: redo rate × log switch interval)."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,8 @@ class Stage:
     binds_channel: bool = False
     hw_compression: float = 1.0
     backup_rate_Bps: float | None = None
+    restore_rate_Bps: float | None = None
+    """Rate in the restore direction when it differs from `rate_Bps` (model v3)."""
     write_factor: float = 1.0
     max_rate_Bps: float | None = None
     source: str = "scenario"
@@ -108,6 +112,9 @@ class Recovery:
     incremental_overhead_s: float = 0.0
     redo_apply_rate_Bps: float | None = None
     redo_apply_source: str = "scenario"
+    redo_log_cost_s: float | None = None
+    """Fixed apply time per archived log (model v3); None: not counted."""
+    redo_log_cost_source: str = "scenario"
     archivelogs_on_disk: bool = True
     open_s: float = 0.0
     incremental_size_bytes: float | None = None

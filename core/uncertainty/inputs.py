@@ -27,7 +27,7 @@ from typing import Any
 from ..bounds import Bound
 from ..catalog import Catalog, shipped_catalog
 from ..errors import ScenarioError, UnitError
-from ..scenario import SECTIONS, STAGE_FIELDS, FieldSpec, Scenario
+from ..scenario import SECTIONS, STAGE_FIELDS, FieldSpec, Scenario, spec_for_key
 from ..units import (
     format_duration,
     format_fraction,
@@ -70,7 +70,7 @@ POLICY_KEYS = frozenset(
 )
 """Schedule and configuration figures the customer sets: no range."""
 
-STAGE_POLICY_FIELDS = frozenset({"backup_rate", "write_factor"})
+STAGE_POLICY_FIELDS = frozenset({"backup_rate", "restore_rate", "write_factor"})
 """Stage keys without a range: the backup direction only, or a configuration."""
 
 _KIND_WORDS = {"int": "a count", "bool": "a yes/no setting", "choice": "a choice",
@@ -316,7 +316,8 @@ def label_for(key: str, scenario: Scenario) -> str:
     m = _STAGE_INDEX.match(key)
     if m:
         return f"{scenario.path[int(m.group(1))].label}: {m.group(2).replace('_', ' ')}"
-    return _LABELS.get(key, key.partition(".")[2].replace("_", " "))
+    spec = spec_for_key(key)
+    return _LABELS.get(key) or (spec.phrase if spec else key.partition(".")[2].replace("_", " "))
 
 
 # ------------------------------------------------------------------------ bounds

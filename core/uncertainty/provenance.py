@@ -299,6 +299,9 @@ def _section_origin(
     if key == "recovery.redo_apply_rate" and rc.redo_apply_source.startswith("catalog:"):
         return _with_prior("default", _catalog_words(rc.redo_apply_source),
                            prior_of(key, scenario, catalog))  # fmt: skip
+    if key == "recovery.redo_log_cost" and rc.redo_log_cost_source.startswith("catalog:"):
+        return _with_prior("default", _catalog_words(rc.redo_log_cost_source),
+                           prior_of(key, scenario, catalog))  # fmt: skip
     if key == "backup.compression_ratio" and bk.compression_source:
         return _with_prior("catalog", _catalog_words(bk.compression_source),
                            prior_of(key, scenario, catalog))  # fmt: skip

@@ -26,7 +26,7 @@ DERIVED = {
     m.Database: {"growth"},
     m.Backup: {"compress_core_Bps", "decompress_core_Bps", "compression_source"},
     m.Stage: {"source", "load_s", "locate_s", "capacity_bytes", "min_streaming_Bps"},
-    m.Recovery: {"redo_apply_source"},
+    m.Recovery: {"redo_apply_source", "redo_log_cost_source"},
     m.Targets: {"risk_margin_fraction", "risk_margin_s"},
 }  # fmt: skip
 """Attributes no key sets directly: the loader works them out (growth and risk_margin
@@ -90,6 +90,7 @@ daily_change = "3%"
 workload = "batch"
 cpu_cores = 12
 redo_growth = "constant"
+log_size = "512 MiB"
 [backup]
 compression = "basic"
 compression_ratio = 3.0
@@ -117,6 +118,7 @@ binds_channel = false
 hw_compression = 1.5
 max_rate = "456 MB/s"
 backup_rate = "99 MB/s"
+restore_rate = "88 MB/s"
 shared = "library"
 [[path]]
 kind = "storage_write"
@@ -128,6 +130,7 @@ tape_recall = "23 min"
 incremental_apply_rate = "5 TB/h"
 incremental_overhead = "29 s"
 redo_apply_rate = "300 GB/h"
+redo_log_cost = "41 s"
 archivelogs_on_disk = false
 open = "31 s"
 incremental_size = "2 TB"

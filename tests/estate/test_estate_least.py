@@ -5,23 +5,29 @@ from __future__ import annotations
 from pathlib import Path
 
 from rtoplanner.core.estate import least_hardware, load_estate, run_estate, with_shared_count
+from rtoplanner.core.estate.least import tier1_view
 
 from .estate_helpers import DRIVE, MEDIA, estate, scenario, shared_stage
+from .test_estate_policy import tight_demo
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "data" / "estates" / "site_loss.toml"
 
 
-def test_demo_needs_exactly_the_count_found():
-    est = load_estate(DEMO)
+def test_demo_needs_exactly_the_count_found(tmp_path):
+    """On the demo where no runbook is enough: the count the bisection finds meets (with
+    the runbook the search is on top of) and one fewer does not."""
+    est = load_estate(tight_demo(tmp_path))
     result = run_estate(est)
     assert not result.tier1_all_meet
     least = least_hardware(est, result)
-    deciding = least.counts[0]
-    assert deciding.resource == result.deciding
-    assert deciding.needed is not None and deciding.needed > deciding.current
-    more = run_estate(with_shared_count(est, deciding.resource, deciding.needed))
-    fewer = run_estate(with_shared_count(est, deciding.resource, deciding.needed - 1))
+    assert least.counts[0].resource == result.deciding
+    drives = next(c for c in least.counts if c.resource == "LTO-8 library")
+    assert drives.needed is not None and drives.needed > drives.current
+    assert least.policy is not None
+    on_top = est.with_policy(least.policy.best.policy)
+    more = run_estate(tier1_view(with_shared_count(on_top, drives.resource, drives.needed)))
+    fewer = run_estate(tier1_view(with_shared_count(on_top, drives.resource, drives.needed - 1)))
     assert more.tier1_all_meet and not fewer.tier1_all_meet
 
 

@@ -10,6 +10,7 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 from pypdf import PdfReader
 
 from rtoplanner.app.__main__ import main
@@ -18,6 +19,7 @@ from rtoplanner.core.estate import run_estate
 from rtoplanner.core.estate.model import estate_from_mapping
 
 from .estate_helpers import with_shared_edits
+from .test_estate_policy import tight_demo
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO = REPO / "data" / "estates" / "site_loss.toml"
@@ -29,14 +31,23 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return rc, out, err
 
 
-def demo_with_edits(edits: dict[str, object]):
-    """The demo estate file with `shared[i].key` edits made, loaded as a file is."""
-    doc = with_shared_edits(tomllib.loads(DEMO.read_text(encoding="utf-8")), edits)
-    return estate_from_mapping(doc, source="edited.toml", base_dir=DEMO.parent)
+@pytest.fixture
+def tight(tmp_path: Path) -> Path:
+    """The demo where no runbook is enough (see `tight_demo`): the hardware search runs."""
+    return tight_demo(tmp_path)
 
 
-def test_json_answer_loads_and_meets(capsys):
-    rc, out, err = run(capsys, "estate", str(DEMO), "--json", "--no-store")
+def demo_with_edits(path: Path, edits: dict[str, object], runbook: dict | None = None):
+    """The estate file with `shared[i].key` edits made and a runbook, loaded as a file is."""
+    doc = with_shared_edits(tomllib.loads(path.read_text(encoding="utf-8")), edits)
+    if runbook:
+        doc["policy"] = {"order": runbook["order"], "reserve": runbook["reserve"],
+                         "start": {k: f"{v} s" for k, v in runbook["start_s"].items()}}  # fmt: skip
+    return estate_from_mapping(doc, source="edited.toml", base_dir=path.parent)
+
+
+def test_json_answer_loads_and_meets(capsys, tight):
+    rc, out, err = run(capsys, "estate", str(tight), "--json", "--no-store")
     assert rc == 0, err
     least = json.loads(out)["least_hardware"]
     assert not least["already_met"] and least["misses_alone"] == []
@@ -48,19 +59,20 @@ def test_json_answer_loads_and_meets(capsys):
     assert 2 <= len(least["frontier"]) <= 10
     assert {c["resource"] for c in least["counts"]} == {"LTO-8 library", "Media servers"}
     edits = {k: v for c in answer["changes"] for k, v in c["edits"].items()}
-    before = run_estate(demo_with_edits({}), trace=False)
-    after = run_estate(demo_with_edits(edits), trace=False)
+    before = run_estate(demo_with_edits(tight, {}), trace=False)
+    after = run_estate(demo_with_edits(tight, edits, least["runbook"]), trace=False)
     assert not before.tier1_all_meet and after.tier1_all_meet
+    assert least["purchase_needed"] is True
 
 
-def test_prices_from_the_store_make_the_answer_priced(capsys, store_path):
+def test_prices_from_the_store_make_the_answer_priced(capsys, store_path, tight):
     db = str(store_path)
     for item, amount in (("LTO-8 library", "9000"), ("Media servers", "30000")):
         kind = "tape_drive" if item.startswith("LTO") else "media_server"
         rc, _out, err = run(capsys, "catalog", "price", item, amount, "--kind", kind,
                             "--currency", "EUR", "--db", db)  # fmt: skip
         assert rc == 0, err
-    rc, out, err = run(capsys, "estate", str(DEMO), "--json", "--db", db)
+    rc, out, err = run(capsys, "estate", str(tight), "--json", "--db", db)
     assert rc == 0, err
     least = json.loads(out)["least_hardware"]
     assert least["priced"] is True and least["currency"] == "EUR"
@@ -70,17 +82,17 @@ def test_prices_from_the_store_make_the_answer_priced(capsys, store_path):
         unit = 9000 if key.startswith("shared[0]") else 30000
         current = 10 if key.startswith("shared[0]") else 2
         assert c["cost"] == (count - current) * unit
-    rc, text, err = run(capsys, "estate", str(DEMO), "--db", db)
+    rc, text, err = run(capsys, "estate", str(tight), "--db", db)
     assert rc == 0, err
     total_line = next(line for line in text.splitlines() if line.strip().startswith("Total"))
     assert least["total_text"] in total_line
     assert "EUR" in text and "Unpriced" not in text
 
 
-def test_text_names_the_changes_the_total_and_the_method(capsys):
-    rc, out, err = run(capsys, "estate", str(DEMO), "--no-store")
+def test_text_names_the_changes_the_total_and_the_method(capsys, tight):
+    rc, out, err = run(capsys, "estate", str(tight), "--no-store")
     assert rc == 0, err
-    _, js, _ = run(capsys, "estate", str(DEMO), "--json", "--no-store")
+    _, js, _ = run(capsys, "estate", str(tight), "--json", "--no-store")
     least = json.loads(js)["least_hardware"]
     section = out.split("Least hardware for every priority-1 database to meet its RTO", 1)[1]
     for change in least["answer"]["changes"]:
@@ -94,11 +106,11 @@ def test_no_least_skips_it(capsys):
     assert rc == 0 and "least_hardware" not in json.loads(out)
 
 
-def test_pdf_prints_the_changes_and_the_total(capsys, tmp_path):
+def test_pdf_prints_the_changes_and_the_total(capsys, tmp_path, tight):
     out = tmp_path / "estate.pdf"
-    assert main(["report", str(DEMO), "-o", str(out), "-q", "--no-store"]) == 0
+    assert main(["report", str(tight), "-o", str(out), "-q", "--no-store"]) == 0
     text = " ".join(" ".join(p.extract_text() for p in PdfReader(out).pages).split())
-    _, js, _ = run(capsys, "estate", str(DEMO), "--json", "--no-store")
+    _, js, _ = run(capsys, "estate", str(tight), "--json", "--no-store")
     least = json.loads(js)["least_hardware"]
     assert "Least hardware for priority 1" in text
     for change in least["answer"]["changes"]:
@@ -112,7 +124,7 @@ def demo_copy(tmp_path: Path) -> Path:
     return folder / DEMO.name
 
 
-def test_fix_writes_the_answer_into_a_copy_keeping_comments(capsys, tmp_path, store_path):
+def test_fix_writes_the_answer_into_a_copy_keeping_comments(capsys, tight, store_path):
     db = str(store_path)
     # LTO-9 quoted very cheap: replacing the library's drives becomes the answer (a
     # change of several keys); the drives and servers themselves are priced too.
@@ -120,7 +132,7 @@ def test_fix_writes_the_answer_into_a_copy_keeping_comments(capsys, tmp_path, st
                                ("LTO-8 library", "9000", "tape_drive"),
                                ("Media servers", "30000", "media_server")):  # fmt: skip
         assert run(capsys, "catalog", "price", item, amount, "--kind", kind, "--db", db)[0] == 0
-    src = demo_copy(tmp_path)
+    src = tight
     new = src.with_name("fixed.toml")
     rc, out, err = run(capsys, "estate", str(src), "--db", db, "--fix", "-o", str(new))
     assert rc == 0, err
@@ -163,17 +175,18 @@ class _Terminal(io.StringIO):
         return True
 
 
-def test_progress_line_on_a_terminal_only(capsys, monkeypatch):
+def test_progress_line_on_a_terminal_only(capsys, monkeypatch, tight):
     monkeypatch.setattr(progress_module, "MIN_INTERVAL_S", 0.0)  # every report shows
-    rc, piped_out, piped_err = run(capsys, "estate", str(DEMO), "--no-store")
+    rc, piped_out, piped_err = run(capsys, "estate", str(tight), "--no-store")
     assert rc == 0 and piped_err == ""
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
-    rc = main(["estate", str(DEMO), "--no-store"])
+    rc = main(["estate", str(tight), "--no-store"])
     out, _ = capsys.readouterr()
     assert rc == 0 and out == piped_out  # what a script reads never changes
     shown = terminal.getvalue()
-    assert "\rleast hardware for priority 1:   0 %  bounding each shared resource" in shown
+    assert "\rleast hardware for priority 1:   0 %  trying recovery orders" in shown
+    assert "bounding each shared resource" in shown
     assert "searching the cheapest combination" in shown  # and then the search
     assert shown.endswith("\r") and shown.split("\r")[-2].strip() == ""  # line cleared
 

@@ -405,5 +405,7 @@ def test_form_labels_and_stage_headers_are_the_field_tables(window):
         label = editor.parentWidget().layout().labelForField(editor)
         assert label.text() == spec.label + ("*" if spec.required else ""), spec.dotted
         assert spec.help in editor.input.toolTip()
+    tip = window.editor.field("database.redo_rate").input.toolTip()
+    assert "Unit: redo bytes/s." in tip and "Default: 0 B/s." in tip
     headers = {s.key: s.header for s in STAGE_FIELDS}
     assert {COLUMN_KEYS[c]: HEADERS[c] for c in COLUMN_KEYS} == headers

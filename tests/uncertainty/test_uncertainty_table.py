@@ -157,7 +157,7 @@ def test_default_ranges_follow_provenance():
                                                      drive.value * prior.p90))  # fmt: skip
     assert drive.low < drive.value < drive.high  # two-sided: drives have beaten their rating
     assert "catalog" in s.path[0].source and drive.source in s.path[0].source
-    assert "cristie.de" in drive.prior_source and "4 published points" in drive.evidence
+    assert "cristie.de" in drive.prior_source and "5 published points" in drive.evidence
     assert items["path[0].hw_compression"].distribution == "lognormal"
     assert items["path[0].efficiency"].is_zero  # the derate: covered by the rate's prior
     redo_apply = items["recovery.redo_apply_rate"]

@@ -1,0 +1,147 @@
+"""The fidelity corpus (bench/fidelity/): every case is a cited, loadable scenario with a
+machine-readable published outcome, and the bench's statistics are what they claim."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "fidelity.py"
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("fidelity_bench", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["fidelity_bench"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+fb = _bench()
+CASES = fb.load_cases()
+
+
+def test_at_least_25_cases_most_of_them_not_from_the_seeds():
+    ids = [c.id for c in CASES]
+    assert len(ids) >= 25
+    assert len(set(ids)) == len(ids)
+    seeds = sum(bool(c.meta.get("seed")) for c in CASES)
+    assert seeds < len(CASES) / 2
+
+
+def test_a_mix_of_backups_restores_redo_apply_tape_disk_and_nfs():
+    kinds = {c.meta["kind"] for c in CASES}
+    media = {c.meta["medium"] for c in CASES}
+    assert {"backup", "restore", "redo_apply"} <= kinds
+    assert {"tape", "disk", "nfs", "exadata", "redo"} <= media
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_each_case_is_cited_and_its_outcome_is_readable(case):
+    for key in ("source", "url", "kind", "medium", "measure", "published", "classes"):
+        assert case.meta.get(key), f"{case.path.name}: #@ {key} is missing"
+    text = case.path.read_text(encoding="utf-8")
+    assert "# Source:" in text and "# Assumptions" in text
+    published = fb.published_s(case, case.scenario)
+    model, _ = fb.measure(case.scenario, case.measure)
+    assert published > 0 and math.isfinite(published)
+    assert model > 0 and math.isfinite(model)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_each_case_loads_with_the_plan_command(case):
+    out = subprocess.run(
+        [sys.executable, "-m", "rtoplanner", "plan", str(case.path), "--no-store", "--json"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+
+
+def test_a_cited_datasheet_figure_gets_its_catalog_prior_and_a_real_band():
+    """The MAA media server rate is stated 'catalog: …' in the case's [provenance]: it
+    draws from the media-server prior, so the band brackets the plan's own figure."""
+    case = next(c for c in CASES if c.id == "maa09-full-1ms")
+    o = fb.evaluate(case, "default", 2000)
+    assert o.band_s["p10"] < o.model_s < o.band_s["p90"]
+    assert 1.05 < o.sharpness < 1.6
+
+
+def test_the_measured_mode_takes_the_source_measured_value():
+    case = next(c for c in CASES if c.id == "gh-vrp-2013")
+    s = fb.scenario_for(case, "measured")
+    assert s.recovery.redo_apply_rate_Bps == pytest.approx(21584 * 1024)
+    assert "recovery.redo_apply_rate" in s.provenance
+    assert fb.scenario_for(case, "default") is case.scenario
+
+
+def test_summary_counts_coverage_and_sharpness_like_a_hand_count():
+    def outcome(model, pub, lo, hi):
+        return fb.Outcome(model, pub, {"p5": lo * 0.9, "p10": lo, "p90": hi, "p95": hi * 1.1})
+
+    outs = [outcome(100, 100, 90, 110), outcome(130, 100, 120, 150), outcome(90, 100, 80, 96)]
+    s = fb.summary(outs)
+    assert s["cases"] == 3
+    assert s["median_abs_error"] == pytest.approx(0.10)
+    assert s["within_20"] == pytest.approx(2 / 3)
+    assert s["coverage_p10_p90"] == pytest.approx(1 / 3)
+    assert s["coverage_p5_p95"] == pytest.approx(2 / 3)  # 100 ≤ 96 × 1.1
+    assert s["sharpness_p90_p10"] == pytest.approx(110 / 90)
+
+
+def test_a_case_without_its_outcome_is_refused(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('#@ [case]\n#@ id = "x"\nformat = 1\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="needs id, measure and published"):
+        fb.read_meta(bad)
+
+
+def test_the_ledger_reads_a_case_files_prose_not_its_annotations():
+    """The `#@` block is for the bench: the report's 'the scenario file says' must not
+    print it as a figure's source."""
+    from rtoplanner.core.comments import source_comments
+
+    case = next(c for c in CASES if c.id == "feiqueyun-arch-sbt")
+    comments = source_comments(case.path.read_text(encoding="utf-8"))
+    assert "Source:" in comments[""]
+    assert not any("@" in text and "published =" in text for text in comments.values())
+
+
+def test_a_cases_factor_makes_the_plan_reproduce_its_published_outcome():
+    for cid in ("maa09-full-1ms", "hpe-lto4-raw", "gh-vrp-2013"):
+        case = next(c for c in CASES if c.id == cid)
+        factor = fb.solve_factor(case)
+        target = fb.target_of(case.meta["decides"])
+        s = fb.apply_values(case.scenario, {target: fb.value_at(case.scenario, target) * factor})
+        model, _ = fb.measure(s, case.measure)
+        assert model == pytest.approx(fb.published_s(case, case.scenario), rel=1e-6)
+
+
+def test_the_lognormal_fit_against_a_hand_computation():
+    ratios = [0.8, 1.0, 1.25]
+    median, sigma = fb.fit_lognormal(ratios)
+    logs = [math.log(r) for r in ratios]
+    mean = sum(logs) / 3
+    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / 2)
+    assert median == pytest.approx(math.exp(mean))
+    # t(2 df) 90th percentile 1.886, prediction interval √(1 + 1/3)
+    assert sigma == pytest.approx(sd * math.sqrt(4 / 3) * 1.886 / 1.2815515655446004)
+    assert fb.fit_lognormal([1.0, 1.0])[1] == pytest.approx(math.log(1.10) / 1.2815515655446004)
+
+
+def test_leave_one_out_never_judges_a_case_by_its_own_point():
+    cases = [c for c in CASES if c.meta["prior"] in ("media_server.rate", "network.rate")]
+    priors, rows = fb.fit(cases, 200)
+    assert priors["*.rate"][2] == len(cases)
+    for r in rows:
+        assert r.loo is not None  # six pooled points: five others each
+        others = [x.factor for x in rows if x.case != r.case]
+        median, _ = fb.fit_lognormal(others)
+        case = next(c for c in cases if c.id == r.case)
+        target = fb.target_of(case.meta["decides"])
+        s = fb.apply_values(case.scenario, {target: fb.value_at(case.scenario, target) * median})
+        assert r.loo.model_s == pytest.approx(float(fb.measure(s, case.measure)[0]))
