@@ -35,6 +35,7 @@ PAGES = (
     ("What it takes", "what-it-takes.md"),
     ("The store", "store.md"),
     ("Estates", "estate.md"),
+    ("Evidence: drills and the clock", "evidence.md"),
 )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 VERDICT_WORDS = {"meets": "MEETS", "at_risk": "AT RISK", "misses": "MISSES", "unknown": "—"}
 
@@ -56,3 +57,23 @@ def name_list(names: Sequence[str], shown: int = NAMES_SHOWN) -> str:
     if len(names) <= shown:
         return ", ".join(names[:-1]) + " and " + names[-1]
     return f"{', '.join(names[:shown])} and {len(names) - shown:,} more"
+
+
+# -------------------------------------------------------------- how the plan has fared
+# A drill's error over the phases it timed ((actual − plan) ÷ plan, as recorded with it);
+# the sentence the drills list, the Evidence window and the PDF say (issue 21).
+
+
+def _signed_pct(x: float) -> str:
+    return f"{'−' if x < 0 else '+'}{abs(x) * 100:.0f} %"
+
+
+def fared(comparisons: Sequence[dict[str, Any]], n: int = 3) -> str | None:
+    """The sentence for the last `n` comparisons (oldest first), None without one."""
+    errors = [c["error"] for c in comparisons if c.get("error") is not None][-n:]
+    if not errors:
+        return None
+    if len(errors) == 1:
+        return f"last drill: {_signed_pct(errors[0])} against the plan"
+    low, high = _signed_pct(min(errors)), _signed_pct(max(errors))
+    return f"last {len(errors)} drills: within {low}..{high} of the plan"

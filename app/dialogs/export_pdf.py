@@ -66,12 +66,17 @@ def export_plan(
     if callable(store):
         store = store()
     workload = None
+    drills: tuple = ()
     prices = price_book(None, catalog)
     if store is not None:
         try:
             workload = evidence_for_scenario(store, scenario)
         except CoreError:
             workload = None  # the evidence section is optional; the plan is not
+        with contextlib.suppress(CoreError):  # the drills too (the Evidence section)
+            from rtoplanner.core.store.drills import drills as stored_drills
+
+            drills = tuple(stored_drills(store, scenario.name))
         with contextlib.suppress(CoreError):  # else the catalog's prices; unpriced say so
             prices = price_book(store, catalog)
     last = -1
@@ -85,7 +90,7 @@ def export_plan(
 
     return write_report(
         scenario, out_path, catalog=catalog, workload=workload, binary=binary,
-        prices=prices, progress=throttled, should_cancel=should_cancel,
+        prices=prices, progress=throttled, should_cancel=should_cancel, drills=drills,
     )  # fmt: skip
 
 

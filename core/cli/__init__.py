@@ -52,6 +52,17 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("fix", "fix", "what it takes: the cheapest changes that make the plan meet, and their cost"),
     ("estate", "estate", "when is each database open after a site loss, on shared hardware"),
     ("estates", "estates", "estates kept in the store, with their version history"),
+    ("drills", "drills", "restore tests as drills: plan vs actual per phase, and their history"),
+    (
+        "clock",
+        "clock",
+        "during a recovery: when will the database open (P50, P90), from Oracle's views",
+    ),
+    (
+        "preview",
+        "preview",
+        "what a RESTORE PREVIEW will read, and a scenario filled with those volumes",
+    ),
     (
         "desktop-install",
         "desktop",

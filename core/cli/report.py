@@ -64,6 +64,23 @@ def _workload_evidence(args: argparse.Namespace, scenario: Scenario):
         return None
 
 
+def _drills(args: argparse.Namespace, scenario: Scenario) -> tuple:
+    """The store's drills of the scenario (by name) for the Evidence section, or none."""
+    if args.no_store:
+        return ()
+    from ..store import db_path_from_args, open_store_from_args
+    from ..store.drills import drills
+
+    if not db_path_from_args(args).is_file():
+        return ()
+    try:
+        with open_store_from_args(args, read_only=True) as store:
+            return tuple(drills(store, scenario.name))
+    except CoreError as exc:
+        print(f"rto-planner: warning: no drills in the report ({exc})", file=sys.stderr)
+        return ()
+
+
 def run(args: argparse.Namespace) -> int:
     if is_estate_file(args.scenario):
         from .estate import report_estate
@@ -79,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
         prices=prices,
         workload=_workload_evidence(args, scenario),
         binary=args.binary,
+        drills=_drills(args, scenario),
     )
     if not args.quiet:
         print(f"wrote {out}")

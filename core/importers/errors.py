@@ -49,3 +49,8 @@ class TruncatedReportError(ReportError):
 
 class CsvImportError(ReportError):
     """A CSV export whose columns or values are not the ones `docs/importing.md` describes."""
+
+
+class EvidenceError(ReportError):
+    """Restore evidence (an RMAN log, a V$ view export, PREVIEW output) that cannot be read:
+    not what docs/evidence.md describes, or without anything that can be timed."""

@@ -10,7 +10,7 @@ cancelled export raises `ReportCancelled` and leaves no file behind.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -62,8 +62,10 @@ def write_report(
     prices: Any = None,
     progress: Progress | None = None,
     should_cancel: ShouldCancel | None = None,
+    drills: Sequence[Any] = (),
 ) -> Path:
     """Load (if given a path), plan, build and write the PDF plan; returns the path.
+    `drills` (the store's drills of the scenario) adds the Evidence section.
 
     `as_of` defaults to SOURCE_DATE_EPOCH's date, else today. Raises `CoreError`s
     (a bad scenario, an unwritable output, `ReportCancelled`).
@@ -80,7 +82,8 @@ def write_report(
     if cancel():
         raise ReportCancelled("the report was cancelled")
     report(0.15, "weighing changes (what it takes)")
-    data = build_report_data(plan, workload=workload, binary=binary, catalog=catalog, prices=prices)
+    data = build_report_data(plan, workload=workload, binary=binary, catalog=catalog, prices=prices,
+                             drills=drills)  # fmt: skip
     if cancel():
         raise ReportCancelled("the report was cancelled")
     pdf = render_pdf(data, _sub(progress, 0.25, 0.97), should_cancel)

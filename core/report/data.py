@@ -52,17 +52,20 @@ def build_report_data(
     prices: Any = None,
     generated: datetime | None = None,
     sections: Sequence[Section] = PLAN_SECTIONS,
+    drills: Sequence[Any] = (),
 ) -> ReportData:
     """Everything the PDF prints, from a computed plan.
 
     `advice`: What it takes (a `core.fix.FixResult`) to print; None computes it, with
     `prices` (a `core.fix.PriceBook`, else the catalog's prices), when the plan does not
     meet every target; () prints none. `generated` defaults to SOURCE_DATE_EPOCH, else
-    now (UTC). `sections`: the sections to build, in print order.
+    now (UTC). `sections`: the sections to build, in print order. `drills`: the scenario's
+    drills for the Evidence section (none: no section).
     """
     ctx = ReportContext(
-        plan, binary=binary, workload=workload, advice=advice, catalog=catalog, prices=prices
-    )
+        plan, binary=binary, workload=workload, advice=advice, catalog=catalog, prices=prices,
+        drills=tuple(drills),
+    )  # fmt: skip
     if generated is None:
         generated = source_date_epoch() or datetime.now(tz=UTC).replace(microsecond=0)
     header = _header(plan, binary, generated)

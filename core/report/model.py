@@ -189,6 +189,8 @@ class ReportContext:
     catalog: Catalog | None = None
     prices: Any = None
     """A `core.fix.PriceBook` (the user's quotes); None: the catalog's prices alone."""
+    drills: tuple[Any, ...] = ()
+    """The scenario's drills (`core.store.drills.StoredDrill`) for the Evidence section."""
     cache: dict[str, Any] = dataclasses.field(default_factory=dict, compare=False, repr=False)
     """Results two sections share (computed once per report)."""
 

@@ -54,6 +54,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "0002_catalog_prices.sql"),
     Migration(3, "0003_workload_keys.sql"),
     Migration(4, "0004_estates.sql"),
+    Migration(5, "0005_drills.sql"),
 )
 
 SCHEMA_VERSION: int = MIGRATIONS[-1].version

@@ -22,6 +22,7 @@ class Changes:
     scenarios: bool = False
     results: bool = False
     workloads: bool = False
+    drills: bool = False
 
 
 @dataclass(frozen=True)

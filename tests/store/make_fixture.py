@@ -40,6 +40,11 @@ ESTATE_TEXT = (
     f'format = 1\nname = "{FIXTURE_ESTATE}"\n\n[[database]]\n'
     f'scenario = "{FIXTURE_SCENARIO}"\npriority = 1\n'
 )
+FIXTURE_DRILL = {
+    "phases": [
+        {"name": "restore_level0", "duration_s": 3975.0, "how": "wall", "source": "drill.log"}
+    ]
+}
 FIXTURE_PLAN = {"scenario": FIXTURE_SCENARIO, "recovery": {"total_s": 11760.0, "verdict": "meets"}}
 
 
@@ -58,6 +63,17 @@ def build(target: Path) -> None:
             from rtoplanner.core.store.estates import save_estate
 
             save_estate(store, ESTATE_TEXT, comment="fixture estate")
+        if SCHEMA_VERSION >= 5:  # drills (schema 5)
+            from rtoplanner.core.store.drills import add_drill
+
+            add_drill(
+                store,
+                FIXTURE_SCENARIO,
+                1,
+                drill=FIXTURE_DRILL,
+                comparison={"rows": []},
+                evidence=[{"file": "drill.log", "kind": "rman_log", "sha256": "0" * 64}],
+            )
 
 
 def main() -> int:

@@ -15,6 +15,7 @@ from .confidence import SECTION as CONFIDENCE
 from .contents import SECTION as CONTENTS
 from .cover import SECTION as COVER
 from .cycle import SECTION as CYCLE
+from .evidence import SECTION as EVIDENCE
 from .formulas import SECTION as FORMULAS
 from .growth import SECTION as GROWTH
 from .ledger import SECTION as LEDGER
@@ -38,6 +39,7 @@ PLAN_SECTIONS: tuple[Section, ...] = (
     RPO,
     GROWTH,
     WORKLOAD,
+    EVIDENCE,
     LEDGER,
     FORMULAS,
 )
