@@ -108,6 +108,12 @@ def _redo_log_notes(scenario: Scenario) -> list[str]:
         return []
     size = archived_log_size(scenario)
     cost = format_duration(rc.redo_log_cost_s)
+    if size is None:
+        return [
+            f"Redo apply's cost per archived log ({cost}) is not counted: neither the archived "
+            "log size nor a redo rate to size it from is given. Give database.log_size "
+            "(V$ARCHIVED_LOG: BLOCKS × BLOCK_SIZE)."
+        ]
     per_hour = ""
     if db.redo_rate_Bps > 0:
         logs = db.redo_rate_Bps * 3600 / size
@@ -130,7 +136,7 @@ def log_size_words(scenario: Scenario) -> str:
         how = ("backup.log_switch" if scenario.backup.log_switch_s
                else "Oracle's sizing guidance, 10 to 15 minutes")  # fmt: skip
         return f"the redo of one log switch every {switch} ({how})"
-    return "128 MB, Amazon RDS for Oracle's default (no redo rate to size it from)"
+    return "not given"
 
 
 SBT_WORDS = ("sbt", "tape", "boost", "zdlra", "recovery appliance", "networker", "netbackup",

@@ -15,7 +15,6 @@ from rtoplanner.core.engine.flow import (
     short_job_limiter,
 )
 from rtoplanner.core.engine.recovery import (
-    DEFAULT_LOG_SIZE_BYTES,
     DEFAULT_LOG_SWITCH_S,
     REDO_LOG_COST_LABEL,
     archived_log_size,
@@ -140,13 +139,13 @@ def test_the_banner_says_the_per_log_cost_in_words():
     assert phase_sentence(rec).endswith("limited by the apply cost per archived log")
 
 
-def test_without_a_log_size_nor_a_redo_rate_the_logs_are_rds_default_size_and_said():
+def test_without_a_log_size_nor_a_redo_rate_the_cost_is_not_counted_and_said():
     s = scenario(redo_rate="0 MB/s", recovery=TYPED + '\nredo_volume = "100 GB"')
-    assert archived_log_size(s) == DEFAULT_LOG_SIZE_BYTES
-    logs = 100 * GB / DEFAULT_LOG_SIZE_BYTES
-    assert redo_phase(s).duration_s == pytest.approx(100 * GB / (50 * MB) + logs * 39)
+    assert archived_log_size(s) is None
+    assert redo_phase(s).duration_s == pytest.approx(100 * GB / (50 * MB))
     notes = compute_plan(s, include_cycle=False, include_growth=False).notes
-    assert any("Amazon RDS for Oracle's default" in n for n in notes)
+    assert any("is not counted: neither the archived log size nor a redo rate" in n
+               for n in notes)  # fmt: skip
     given = scenario(database='log_size = "1 GB"')
     notes = compute_plan(given, include_cycle=False, include_growth=False).notes
     assert not any("is counted with logs of" in n for n in notes)
