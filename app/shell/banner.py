@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QLabel, QStatusBar
 
 from rtoplanner.core.decisive import banner_tooltip, decisive_assumptions
 from rtoplanner.core.engine.verdict import phase_sentence
+from rtoplanner.core.headline import Headline
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.units import format_duration
 
@@ -34,16 +35,25 @@ class VerdictBanner(QLabel):
         self.verdict = ""
         self.errors: dict[str, str] = {}
         self.plan: Plan | None = None
+        self.odds: Headline | None = None
+        """The headline with its probability (`HeadlineOdds`); pending until it lands."""
+
+    def show_odds(self, odds: Headline | None) -> None:
+        """The probability landed (or a new plan made it pending): redraw."""
+        self.odds = odds
+        self.show_plan(self.plan, self.errors)
 
     def show_plan(self, plan: Plan | None, errors: dict[str, str]) -> None:
         self.plan = plan
         self.errors = errors
         parts = []
         if plan is not None:
-            parts += self._plan_lines(plan)
-            self.verdict = plan.verdict
-            bg = VERDICT_COLORS[plan.verdict]
-            self.setToolTip(banner_tooltip(plan))
+            odds = _odds_for(plan, self.odds)
+            parts += self._plan_lines(plan, odds)
+            self.verdict = odds.verdict
+            bg = VERDICT_COLORS[odds.verdict]
+            tip = banner_tooltip(plan)
+            self.setToolTip(f"{odds.why()}\n\n{tip}" if tip else odds.why())
         else:
             self.verdict = ""
             bg = VERDICT_COLORS["at_risk"]
@@ -69,15 +79,17 @@ class VerdictBanner(QLabel):
         )
 
     @staticmethod
-    def _plan_lines(plan: Plan) -> list[str]:
-        """The headline verdict and what decides it, then the recovery and its phase."""
+    def _plan_lines(plan: Plan, odds: Headline) -> list[str]:
+        """The headline verdict with its probability and what decides it, then the
+        recovery and its phase."""
         rec = plan.recovery
         check = plan.deciding
-        color = VERDICT_COLORS[check.verdict]
-        lines = [
-            f"<b style='color:{color}'>{VERDICT_WORDS[check.verdict]}</b> — decided by "
-            f"<b>{html.escape(check.sentence())}</b>"
-        ]
+        lines = [_headline_html(odds) + f" — decided by <b>{html.escape(check.sentence())}</b>"]
+        if odds.probability_decides:
+            lines[0] += (
+                f" <span style='color:gray'>(at the planned figures "
+                f"{VERDICT_WORDS[odds.planned]}; {sure_required(odds)})</span>"
+            )
         word = "margin" if rec.margin_s >= 0 else "over by"
         rec_color = VERDICT_COLORS[rec.verdict]
         lines.append(
@@ -96,6 +108,31 @@ class VerdictBanner(QLabel):
             said_text = " and ".join(said)
             lines[0] += f" <span style='color:gray'>· {said_text} (point here to read)</span>"
         return lines
+
+
+def _odds_for(plan: Plan, odds: Headline | None) -> Headline:
+    """`odds` when it is this plan's, else the plan's headline with its probability
+    pending."""
+    from rtoplanner.core.headline import headline_of
+
+    if odds is not None and odds.deciding == plan.deciding and odds.planned == plan.verdict:
+        return odds
+    return headline_of(plan, None)
+
+
+def sure_required(odds: Headline) -> str:
+    from rtoplanner.core.headline import sure_percent
+
+    return f"{sure_percent(odds.confidence)} required"
+
+
+def _headline_html(odds: Headline) -> str:
+    """'<b>MEETS</b> — 93 % sure', or the verdict with the probability visibly pending."""
+    color = VERDICT_COLORS[odds.verdict]
+    words = f"<b style='color:{color}'>{VERDICT_WORDS[odds.verdict]}</b>"
+    if odds.pending:
+        return f"{words} <span style='color:gray'><i>— probability pending…</i></span>"
+    return f"{words} — <b style='color:{color}'>{html.escape(odds.sure())}</b>"
 
 
 class StatusParts(QObject):
@@ -132,19 +169,28 @@ class StatusParts(QObject):
             "Results use TiB = 2^40 bytes" if binary else "Results use TB = 10^12 bytes"
         )
 
-    def set_verdict(self, plan: Plan | None, stale: bool) -> None:
-        """The deciding verdict and the recovery against its RTO ("last valid plan" when
-        the inputs have errors)."""
+    def set_verdict(self, plan: Plan | None, stale: bool, odds: Headline | None = None) -> None:
+        """The headline verdict with its probability and the recovery against its RTO
+        ("last valid plan" when the inputs have errors)."""
+        self._stale = stale
         if plan is None:
             self.verdict_label.setText("no plan")
             return
+        self._plan = plan
+        odds = _odds_for(plan, odds)
+        self._odds = odds
         rec = plan.recovery
         check = plan.deciding
-        color = VERDICT_COLORS[check.verdict]
         decided = "" if check.name == "recovery" else f" ({check.title})"
         self.verdict_label.setText(
-            f"<b style='color:{color}'>{VERDICT_WORDS[check.verdict]}</b>{decided} · recovery "
+            f"{_headline_html(odds)}{decided} · recovery "
             f"{format_duration(rec.total_s)} of {format_duration(rec.rto_s)}"
             + (" (last valid plan)" if stale else "")
         )
-        self.verdict_label.setToolTip(banner_tooltip(plan))
+        self.verdict_label.setToolTip(f"{odds.why()}\n\n{banner_tooltip(plan)}".strip())
+
+    def show_odds(self, odds: Headline | None) -> None:
+        """The probability landed: the same plan, now with its probability."""
+        plan = getattr(self, "_plan", None)
+        if plan is not None:
+            self.set_verdict(plan, getattr(self, "_stale", False), odds)

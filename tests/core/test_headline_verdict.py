@@ -58,8 +58,11 @@ def test_json_has_top_level_verdict_and_keeps_recovery_verdict(capsys):
 def test_plan_text_says_what_decides(capsys):
     assert main(["plan", str(DEMOS / "small_gige_lto.toml")]) == 0
     text = capsys.readouterr().out
-    assert "Plan verdict: MISSES — decided by RPO" in text
-    assert "Verdict: MISSES — decided by RPO" in text
+    # The headline carries its probability (issue 20.5); what decides it at the planned
+    # figures is still named.
+    assert "Plan verdict: MISSES — 0 % likely to meet" in text
+    assert "At the planned figures: MISSES — decided by RPO" in text
+    assert "at the planned figures MISSES — decided by RPO" in text
 
 
 def test_pdf_cover_shows_the_headline(tmp_path):
