@@ -84,3 +84,21 @@ def test_the_confidence_required_is_a_target_that_moves_the_headline(exadata):
     assert win.banner.verdict == expected.verdict == "meets"
     assert "MEETS</b> — <b style='color:" in win.banner.text()
     assert f"{expected.sure()}" in win.banner.text() and "sure" in expected.sure()
+
+
+def test_the_confidence_view_shows_every_target_with_the_banners_probability(exadata):
+    """Issue 20.4 in the Confidence view: each target's P(met) and every target at once,
+    from a run with the banner's trials and seed (the two say the same)."""
+    from rtoplanner.core.uncertainty.words import percent
+
+    win = exadata
+    win.show_view("confidence")
+    panel = win.results.panel("confidence")
+    assert panel.wait_idle() and win.odds.wait_idle()
+    r = panel.result
+    assert r.p_meets_all == win.odds.headline.p_meets
+    text = panel.probabilities.text()
+    assert f"all&nbsp;at&nbsp;once&nbsp;{percent(r.p_meets_all)}".replace(" ", "&nbsp;") in text
+    for words in ("recovery", "RPO", "Level 0 window", "Level 1 window", "Archived logs window"):
+        assert words.replace(" ", "&nbsp;") in text or words in text
+    assert "Every target at once" in panel.probabilities.toolTip()
