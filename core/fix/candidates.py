@@ -107,7 +107,7 @@ def _max_swap_count(stage: Stage, at_least: int = 0) -> int:
 ItemResolver = Callable[
     [CatalogItem],
     "tuple[Stage, dict[str, Any]] | tuple[Stage, dict[str, Any], tuple[str, ...]] | None",
-]  # noqa: E501
+]
 """A catalog item as one unit of the stage it would replace: the resolved stage and the
 edits that make it (without the count), optionally notes on what the swap does to the
 scenario (a range dropped), or None when the item cannot replace it."""
