@@ -1,0 +1,94 @@
+"""What a DBA winced at, round 2 (issue 23, the GUI items): the editor and the views,
+each checked on the real widgets."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from rtoplanner.app.document import ScenarioDocument
+from rtoplanner.app.models.stage_table_model import COL_CAPACITY, COL_KIND, StageTableModel
+
+from .conftest import REPO
+
+pytestmark = pytest.mark.gui
+
+NAS = REPO / "data" / "scenarios" / "nas_two_heads.toml"
+
+
+@pytest.fixture
+def doc(qtbot):
+    d = ScenarioDocument()
+    d.new()
+    assert d.wait_idle()
+    yield d
+    d.shutdown()
+
+
+# ------------------------------------------------------------ 23.1 compression and cores
+
+
+@pytest.mark.parametrize("level", [None, "none"])
+def test_cpu_cores_without_a_level_is_valid_in_the_editor(doc, level):
+    doc.set_value("database.cpu_cores", 16)
+    doc.set_value("backup.compression", level)
+    assert doc.wait_idle()
+    assert doc.is_valid, doc.errors
+    assert any(n.startswith("CPU cores for RMAN (16) is not used") for n in doc.plan.notes)
+
+
+def test_turning_compression_off_after_a_level_keeps_the_plan_valid(doc):
+    doc.set_value("backup.compression", "medium")
+    doc.set_value("backup.compression_ratio", 3.0)
+    assert doc.wait_idle() and doc.is_valid
+    doc.set_value("backup.compression", "none")
+    assert doc.wait_idle()
+    assert doc.is_valid, doc.errors
+    assert doc.plan.scenario.backup.compression_ratio == 1.0
+
+
+# ------------------------------------------------------------ 23.2 the path table
+
+
+def capacities(model: StageTableModel) -> list[str]:
+    return [model.index(r, COL_CAPACITY).data() for r in range(model.rowCount())]
+
+
+def test_capacities_and_the_bottleneck_stay_with_cpu_cores_and_a_level(qtbot, doc):
+    from rtoplanner.app.editor.stage_table import StageTablePanel
+
+    panel = StageTablePanel(doc, doc.catalog)
+    qtbot.addWidget(panel)
+    model = panel.model
+    doc.set_value("backup.compression", "high")  # 1.6 MB/s per core: the CPU decides
+    doc.set_value("database.cpu_cores", 2)
+    assert doc.wait_idle() and doc.is_valid
+    assert all(capacities(model)), capacities(model)
+    path = doc.plan.restore_path
+    cpu = path.stages[-1]
+    assert cpu.per_core and path.bottleneck_index == cpu.index
+    # Two cores of four channels: min(channels, cores) × per-core rate, as the appendix.
+    assert path.capacity_at_Bps(cpu.index) == pytest.approx(2 * cpu.unit_Bps)
+    assert not panel.cpu_label.isHidden()
+    text = panel.cpu_label.text()
+    assert "min(4 channels, 2 cores)" in text and "◀ bottleneck" in text
+    assert not any("bottleneck" in c for c in capacities(model))
+
+
+def test_no_stale_capacities_in_an_error_state(doc):
+    model = StageTableModel(doc)
+    assert all(capacities(model))
+    doc.set_value("path[1].rate", "10 Gx/s")
+    assert doc.wait_idle()
+    assert not doc.is_valid
+    assert capacities(model) == ["", ""]
+    doc.set_value("path[1].rate", "1 Gb/s")
+    assert doc.wait_idle()
+    assert all(capacities(model))
+
+
+def test_stage_kinds_read_as_words_and_edit_as_the_file_key(doc):
+    model = StageTableModel(doc)
+    cell = model.index(0, COL_KIND)
+    assert cell.data() == "tape drive"
+    assert cell.data(Qt.ItemDataRole.EditRole) == "tape_drive"
