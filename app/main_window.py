@@ -39,10 +39,9 @@ from .plan_area import PlanArea
 from .result_tabs import ResultTabs
 from .settings import AppSettings
 from .shell.banner import StatusParts, VerdictBanner
+from .shell.placement import place_in_screen
 from .shell.views import InstalledViews
 from .store_service import StoreService
-
-FIRST_SIZE = (1440, 900)
 
 
 class MainWindow(QMainWindow):
@@ -203,10 +202,8 @@ class MainWindow(QMainWindow):
 
     def _restore_geometry(self) -> None:
         geometry = self.settings.get("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(*FIRST_SIZE)
+        restored = geometry is not None and self.restoreGeometry(geometry)
+        place_in_screen(self, restored)
         state = self.settings.get("window/state")
         if state is not None:
             self.restoreState(state)

@@ -104,9 +104,13 @@ def _max_swap_count(stage: Stage, at_least: int = 0) -> int:
 
 # ----------------------------------------------------------------------------- hardware
 
-ItemResolver = Callable[[CatalogItem], "tuple[Stage, dict[str, Any]] | None"]
+ItemResolver = Callable[
+    [CatalogItem],
+    "tuple[Stage, dict[str, Any]] | tuple[Stage, dict[str, Any], tuple[str, ...]] | None",
+]
 """A catalog item as one unit of the stage it would replace: the resolved stage and the
-edits that make it (without the count), or None when the item cannot replace it."""
+edits that make it (without the count), optionally notes on what the swap does to the
+scenario (a range dropped), or None when the item cannot replace it."""
 Capacity = Callable[[Stage], tuple[float, float]]
 """(restore, backup) data bytes/s a stage lets through with all its units."""
 
@@ -146,7 +150,8 @@ def other_items(
         resolved = resolve(item)
         if resolved is None:
             continue
-        unit_stage, item_edits = resolved
+        unit_stage, item_edits = resolved[0], resolved[1]
+        notes = resolved[2] if len(resolved) > 2 else ()  # type: ignore[misc]
         for n in range(1, _max_swap_count(st, at_least) + 1):
             word_old = f"{st.count} × {st.label}" if st.count > 1 else st.label
             change = Change(
@@ -156,12 +161,21 @@ def other_items(
                 cost=_units_cost(prices, st.kind, item.name, item.name, n),
                 category=HARDWARE,
                 item=(st.kind, item.name),
+                notes=notes,
             )
             out.append(Option(change, stage=replace(unit_stage, count=n)))
     return out
 
 
-def _swap_edits(base: Scenario, i: int, item_name: str) -> dict[str, Any]:
+def _swap_edits(base: Scenario, i: int, item_name: str) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The edits that make stage `i` the catalog item `item_name`, and notes.
+
+    The stage takes the item's figures (rate, efficiency, …) except a tape drive's
+    compression: how well the data compresses is the data's, not the drive's (the estate
+    keeps it too, DESIGN §12). `[uncertainty]` ranges follow the stage to its new name;
+    the range of a figure the swap replaces by the catalog's was about the old figure and
+    goes (the catalog's spread applies), with a note.
+    """
     st = base.path[i]
     edits: dict[str, Any] = {
         f"path[{i}].name": item_name,
@@ -171,20 +185,57 @@ def _swap_edits(base: Scenario, i: int, item_name: str) -> dict[str, Any]:
         f"path[{i}].max_rate": None,
     }
     if st.kind == "tape_drive":
-        edits[f"path[{i}].hw_compression"] = None
-    return edits
+        edits[f"path[{i}].hw_compression"] = st.hw_compression
+    ranges, notes = _ranges_following(base, i, edits)
+    return {**edits, **ranges}, notes
+
+
+def _ranges_following(
+    base: Scenario, i: int, edits: dict[str, Any]
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """`[uncertainty]` edits (`uncertainty.KEY`) that make the ranges follow stage `i`
+    through `edits`, and a note for each range dropped."""
+    table = dict(base.raw.get("uncertainty") or {})
+    if not table:
+        return {}, ()
+    from ..scenario.edit import set_dotted
+    from ..uncertainty.inputs import follow_stage_edits
+
+    before = [dict(s) for s in base.raw.get("path") or []]
+    after = [dict(s) for s in before]
+    holder: dict[str, Any] = {"path": after}
+    for key, value in edits.items():
+        set_dotted(holder, key, value)
+    out: dict[str, Any] = {}
+    notes: list[str] = []
+    label = base.path[i].label
+    for key, text in table.items():
+        followed = follow_stage_edits({key: text}, before, after)
+        if key not in followed:
+            out[f"uncertainty.{key}"] = None
+        for new_key, new_text in followed.items():
+            if new_key != key:
+                out[f"uncertainty.{new_key}"] = new_text
+        if not followed:
+            figure = key.rpartition(".")[2].replace("_", " ")
+            notes.append(
+                f"Replacing {label} drops its [uncertainty] range for {figure} ({text}): it "
+                f"was about {label}'s own figure; the new item's catalog figure carries the "
+                "catalog's spread."
+            )
+    return out, tuple(notes)
 
 
 def _scenario_resolver(base: Scenario, i: int, catalog: Catalog) -> ItemResolver:
     """A catalog item in `base.path[i]`: named, its figures from the catalog."""
 
     def resolve(item: CatalogItem) -> tuple[Stage, dict[str, Any]] | None:
-        edits = _swap_edits(base, i, item.name)
+        edits, notes = _swap_edits(base, i, item.name)
         try:
             resolved = with_values(base, {**edits, f"path[{i}].count": 1}, catalog=catalog)
         except CoreError:
             return None
-        return resolved.path[i], edits
+        return resolved.path[i], edits, notes
 
     return resolve
 

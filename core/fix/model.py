@@ -89,6 +89,8 @@ class Change:
     """Other changes with an identical outcome, dearer or equal (noted, not shown)."""
     item: tuple[str, str] | None = None
     """(kind, name) of what it buys, the key of its price (None: nothing to buy)."""
+    notes: tuple[str, ...] = ()
+    """What the change does besides its words (a range of the old stage dropped, …)."""
 
 
 @dataclass(frozen=True)

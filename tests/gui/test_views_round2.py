@@ -92,3 +92,71 @@ def test_stage_kinds_read_as_words_and_edit_as_the_file_key(doc):
     cell = model.index(0, COL_KIND)
     assert cell.data() == "tape drive"
     assert cell.data(Qt.ItemDataRole.EditRole) == "tape_drive"
+
+
+# ------------------------------------------------------------ 23.4 1024 × 700, the screen
+
+
+def test_first_window_fits_a_1440_by_900_screen():
+    from PySide6.QtCore import QRect
+
+    from rtoplanner.app.shell.placement import FRAME_SIDE, FRAME_TOP, first_geometry, fitted
+
+    screen = QRect(0, 0, 1440, 900)
+    first = first_geometry(QRect(0, 0, 1440, 870))  # a 30 px panel at the bottom
+    assert first.top() - FRAME_TOP >= 0 and first.bottom() + FRAME_SIDE < 870
+    assert first.width() <= 1440 - 2 * FRAME_SIDE
+    # A geometry saved on a larger monitor comes back inside this one.
+    back = fitted(QRect(1800, 200, 1900, 1100), screen)
+    assert screen.contains(back.adjusted(-FRAME_SIDE, -FRAME_TOP, FRAME_SIDE, FRAME_SIDE))
+
+
+def test_a_new_window_opens_inside_the_screen(qtbot):
+    from rtoplanner.app.main_window import MainWindow
+    from rtoplanner.app.settings import AppSettings
+
+    win = MainWindow(AppSettings())
+    try:
+        available = win.screen().availableGeometry()
+        assert win.frameGeometry().height() <= available.height()
+        assert win.minimumSizeHint().width() < 1024  # narrower than 1046 px is possible
+    finally:
+        win.doc.shutdown()
+        win.close()
+
+
+@pytest.fixture
+def small_window(qtbot):
+    from .conftest import DEMO, close_window, show_window
+
+    win = show_window(qtbot, path=DEMO, size=(1024, 700))
+    assert win.doc.wait_idle()
+    yield win
+    close_window(win)
+
+
+@pytest.mark.parametrize("view", ["timeline", "path", "backups", "cycle", "rpo", "confidence"])
+def test_every_view_is_readable_at_1024_by_700(qtbot, small_window, view):
+    """A view shorter than it can be read at scrolls rather than squeezing its plots."""
+    from rtoplanner.app.result_tabs import READABLE_HEIGHT
+
+    win = small_window
+    win.show_view(view)
+    panel = win.results.panel(view)
+    qtbot.wait(10)
+    page = win.results.currentWidget()
+    wanted = getattr(panel, "readable_height", READABLE_HEIGHT)
+    assert panel.height() >= wanted - 2
+    if page.viewport().height() < wanted:
+        assert page.verticalScrollBar().isVisible()
+    assert panel.width() <= page.viewport().width()  # no sideways scrolling at 1024
+
+
+def test_confidence_plots_and_ranges_get_their_room_at_1024_by_700(qtbot, small_window):
+    win = small_window
+    win.show_view("confidence")
+    panel = win.results.panel("confidence")
+    assert panel.wait_idle()
+    qtbot.wait(10)
+    assert panel.dist_plot.height() >= 180
+    assert panel.table.height() >= 4 * panel.table.verticalHeader().defaultSectionSize()
