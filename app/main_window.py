@@ -40,10 +40,9 @@ from .result_tabs import ResultTabs
 from .settings import AppSettings
 from .shell.banner import StatusParts, VerdictBanner
 from .shell.odds import HeadlineOdds
+from .shell.placement import place_in_screen
 from .shell.views import InstalledViews
 from .store_service import StoreService
-
-FIRST_SIZE = (1440, 900)
 
 
 class MainWindow(QMainWindow):
@@ -117,6 +116,7 @@ class MainWindow(QMainWindow):
         doc.plan_cleared.connect(self._on_plan_cleared)
         doc.raw_changed.connect(self._update_title)
         self.odds.changed.connect(self._on_odds)
+        doc.typing_changed.connect(self._on_typing)
         QApplication.styleHints().colorSchemeChanged.connect(self._on_scheme_changed)
 
     def view(self, name: str) -> Any:
@@ -135,9 +135,16 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_odds(self, odds: object) -> None:
         """The plan's headline: its verdict at once, its probability when it lands."""
-        self.banner.odds = odds  # type: ignore[assignment]
+        self.banner.odds = self.status.odds = odds  # type: ignore[assignment]
         self.banner.show_plan(self.doc.plan, self.doc.errors)
-        self.status.set_verdict(self.doc.plan, bool(self.doc.errors), odds)  # type: ignore[arg-type]
+        self.status.set_verdict(self.doc.plan, bool(self.doc.errors), self.doc.typing)
+
+    @Slot(bool)
+    def _on_typing(self, typing: bool) -> None:
+        """No green MEETS for the "1" of "16": the verdict waits, uncoloured, for the
+        field to be left (Enter, Tab)."""
+        self.banner.set_typing(typing)
+        self.status.set_verdict(self.doc.plan, bool(self.doc.errors), typing)
 
     @Slot()
     def _on_plan_cleared(self) -> None:
@@ -149,7 +156,7 @@ class MainWindow(QMainWindow):
     @Slot(dict)
     def _on_errors(self, errors: dict[str, str]) -> None:
         self.banner.show_plan(self.doc.plan, errors)
-        self.status.set_verdict(self.doc.plan, bool(errors), self.odds.headline)
+        self.status.set_verdict(self.doc.plan, bool(errors), self.doc.typing)
         if errors:
             key, msg = next(iter(errors.items()))
             self.statusBar().showMessage(f"{key or 'Scenario'}: {msg}", 8000)
@@ -214,10 +221,8 @@ class MainWindow(QMainWindow):
 
     def _restore_geometry(self) -> None:
         geometry = self.settings.get("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(*FIRST_SIZE)
+        restored = geometry is not None and self.restoreGeometry(geometry)
+        place_in_screen(self, restored)
         state = self.settings.get("window/state")
         if state is not None:
             self.restoreState(state)

@@ -190,6 +190,9 @@ def _target_words(name: str, title: str) -> str:
 class ConfidencePanel(ConfidenceCharts, PlanPanel):
     title = "Confidence"
     needs_full_plan = False
+    readable_height = 600
+    """The probabilities, both plots and four rows of ranges: a shorter window scrolls."""
+    readable_width = 500
 
     def __init__(
         self,
