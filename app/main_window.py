@@ -112,6 +112,7 @@ class MainWindow(QMainWindow):
         doc.plan_failed.connect(self._on_plan_failed)
         doc.plan_cleared.connect(self._on_plan_cleared)
         doc.raw_changed.connect(self._update_title)
+        doc.typing_changed.connect(self._on_typing)
         QApplication.styleHints().colorSchemeChanged.connect(self._on_scheme_changed)
 
     def view(self, name: str) -> Any:
@@ -126,7 +127,14 @@ class MainWindow(QMainWindow):
         self.results.set_plan(plan)
         self.views.set_plan(plan)
         self.banner.show_plan(plan, self.doc.errors)
-        self.status.set_verdict(plan, bool(self.doc.errors))
+        self.status.set_verdict(plan, bool(self.doc.errors), self.doc.typing)
+
+    @Slot(bool)
+    def _on_typing(self, typing: bool) -> None:
+        """No green MEETS for the "1" of "16": the verdict waits, uncoloured, for the
+        field to be left (Enter, Tab)."""
+        self.banner.set_typing(typing)
+        self.status.set_verdict(self.doc.plan, bool(self.doc.errors), typing)
 
     @Slot()
     def _on_plan_cleared(self) -> None:
@@ -137,7 +145,7 @@ class MainWindow(QMainWindow):
     @Slot(dict)
     def _on_errors(self, errors: dict[str, str]) -> None:
         self.banner.show_plan(self.doc.plan, errors)
-        self.status.set_verdict(self.doc.plan, bool(errors))
+        self.status.set_verdict(self.doc.plan, bool(errors), self.doc.typing)
         if errors:
             key, msg = next(iter(errors.items()))
             self.statusBar().showMessage(f"{key or 'Scenario'}: {msg}", 8000)

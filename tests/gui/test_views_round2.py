@@ -160,3 +160,119 @@ def test_confidence_plots_and_ranges_get_their_room_at_1024_by_700(qtbot, small_
     qtbot.wait(10)
     assert panel.dist_plot.height() >= 180
     assert panel.table.height() >= 4 * panel.table.verticalHeader().defaultSectionSize()
+
+
+# ------------------------------------------------------------ 23.10 behaviour
+
+
+@pytest.fixture
+def demo_window(qtbot, demo_copy):
+    from .conftest import close_window, show_window
+
+    win = show_window(qtbot, path=demo_copy)
+    assert win.doc.wait_idle()
+    yield win
+    close_window(win)
+
+
+def test_no_green_verdict_for_a_number_still_being_typed(qtbot, demo_window):
+    from PySide6.QtCore import Qt as _Qt
+
+    from rtoplanner.app.theme import VERDICT_COLORS
+
+    from .helpers import type_into
+
+    win = demo_window
+    green = VERDICT_COLORS["meets"]
+    assert green in win.banner.text()
+    # "5 h" on the way to "5 h 30 min": a valid plan that meets, of a value not yet typed.
+    line = type_into(qtbot, win, "targets.rto", "5 h")
+    assert win.doc.is_valid and win.doc.plan.recovery.verdict == "meets"
+    assert green not in win.banner.text() and "as typed so far" in win.banner.text()
+    assert green not in win.verdict_label.text()
+    qtbot.keyClick(line, _Qt.Key.Key_Return)  # the field is left: the verdict is the answer
+    assert "as typed so far" not in win.banner.text()
+    assert green in win.banner.text() and green in win.verdict_label.text()
+
+
+def test_undo_back_to_the_saved_state_clears_the_modified_marker(qtbot, demo_window):
+    from .helpers import type_into
+
+    win = demo_window
+    type_into(qtbot, win, "backup.channels", "16")
+    assert win.isWindowModified()
+    win.doc.undo_stack.undo()
+    assert win.doc.wait_idle()
+    assert not win.isWindowModified()
+    # Typing the saved value back by hand is no change either.
+    line = type_into(qtbot, win, "backup.channels", "12")
+    line.editingFinished.emit()
+    type_into(qtbot, win, "backup.channels", "14")
+    assert not win.isWindowModified() and not win.doc.is_dirty
+
+
+def test_restart_reopens_the_last_scenario(qtbot, demo_copy, service):
+    from rtoplanner.app.main_window import MainWindow
+    from rtoplanner.app.settings import AppSettings
+
+    from .conftest import close_window
+
+    first = MainWindow(AppSettings(), service)
+    assert first.open_file(demo_copy, ask=False)
+    assert first.files.add_to_store()
+    name = first.doc.raw["name"]
+    assert first.files.open_stored(name, ask=False)
+    close_window(first)
+    again = MainWindow(AppSettings(), service)
+    try:
+        assert again.files.reopen_last()
+        assert again.doc.store_origin is not None and again.doc.store_origin.name == name
+    finally:
+        close_window(again)
+
+
+def test_toml_export_suggests_the_scenario_file_type(demo_window, monkeypatch, tmp_path):
+    from PySide6.QtWidgets import QFileDialog
+
+    asked = {}
+
+    def fake(parent, caption, start, filters):
+        asked.update(start=start, filters=filters)
+        return "", ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", fake)
+    assert not demo_window.files.export_toml()
+    assert asked["start"].endswith(".rto.toml")
+    assert "*.rto.toml" in asked["filters"]
+
+
+def test_decisive_assumptions_reachable_by_keyboard(qtbot, demo_window):
+    win = demo_window
+    assert "read them" in win.banner.text()
+    assert win.banner.focusPolicy() & Qt.FocusPolicy.TabFocus
+    action = win.assumptions_action
+    assert action.shortcut().toString() == "Ctrl+Shift+I"
+    action.trigger()
+    shown = win.assumptions.window
+    assert shown.isVisible()
+    assert "Notes:" in shown.text.toPlainText() or "RPO" in shown.text.toPlainText()
+    win.banner.linkActivated.emit("#assumptions")
+    assert shown.isVisible()
+    shown.close()
+
+
+def test_help_window_closes_with_escape_and_ctrl_w(qtbot, demo_window):
+    from PySide6.QtWidgets import QApplication
+
+    win = demo_window
+    for keys in (Qt.Key.Key_Escape, "Ctrl+W"):
+        guide = win.show_help()
+        guide.show()
+        guide.activateWindow()
+        qtbot.waitExposed(guide)
+        qtbot.waitUntil(lambda g=guide: QApplication.activeWindow() is g, timeout=3000)
+        if keys == "Ctrl+W":
+            qtbot.keyClick(guide.browser, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
+        else:
+            qtbot.keyClick(guide.browser, keys)
+        qtbot.waitUntil(lambda g=guide: not g.isVisible(), timeout=2000)
