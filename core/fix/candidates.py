@@ -28,8 +28,9 @@ from ..errors import CoreError
 from ..scenario import Scenario, Stage, spec_for_key, with_values
 from ..units import exact_duration, exact_size, format_size
 from .engine import Deltas, deltas_between, stage_capacity
+from .licences import HOST_KIND, LIST_PRICE_NOTE, Licensing, needs_aco
 from .model import FREE, HARDWARE, RPO, Change, Cost
-from .prices import ADVANCED_COMPRESSION, OPTION_KIND, REPLICATION, STANDBY, PriceBook
+from .prices import ADVANCED_COMPRESSION, LICENCE_KIND, OPTION_KIND, REPLICATION, STANDBY, PriceBook
 
 NO_HARDWARE_KINDS = ("channel", "measured")
 """Stages that are not something to buy: a per-channel ceiling, a measured whole path."""
@@ -323,12 +324,32 @@ def stage_dimension(
     return Dimension(name, tuple(options), stage_index=stage_index)
 
 
+def _with_licences(opt: Option, st: Stage, lic: Licensing) -> Option:
+    """Cores added to the database host carry processor licences (DESIGN §12)."""
+    assert opt.change is not None and opt.stage is not None
+    added = lic.added_processors(st.count, opt.stage.count)
+    if not added:
+        return opt
+    change = replace(
+        opt.change,
+        words=f"{opt.change.words}, with {added} more Oracle processor licence"
+        f"{'s' if added > 1 else ''}",
+        cost=opt.change.cost + lic.added_cores_cost(added),
+        processors=added,
+        notes=(*opt.change.notes, LIST_PRICE_NOTE),
+    )
+    return replace(opt, change=change)
+
+
 def hardware_dimensions(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Dimension]:
     dims = []
+    lic = Licensing.of(base, catalog, prices)
     for i, st in enumerate(base.path):
         if st.kind in NO_HARDWARE_KINDS:
             continue
         candidates = [*_more_units(base, i, prices), *_other_items(base, i, catalog, prices)]
+        if st.kind == HOST_KIND:
+            candidates = [_with_licences(o, st, lic) for o in candidates]
         dim = stage_dimension(f"path[{i}]", st, candidates, _path_capacity(base, i), i)
         if dim is not None:
             dims.append(dim)
@@ -467,33 +488,28 @@ def compression_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> 
     if not has_key("backup.compression") or not getattr(base.database, "cpu_cores", None):
         return []  # without the cores RMAN may use, compression CPU is not modelled
     current = str(getattr(base.backup, "compression", "") or "").lower()
+    lic = Licensing.of(base, catalog, prices)
     out: list[Option] = []
     for item in catalog.by_kind("rman_compression"):
         level = item.name.lower()
         if level == current:
             continue
-        cost = _compression_cost(level, item.price, prices)
+        cost = lic.compression(level)
+        newly = needs_aco(level) and not lic.aco_owned
         change = Change(
             "backup.compression",
             f"Use RMAN compression {item.name.upper()} instead of "
             f"{current.upper() or 'the ratio given'}",
             {"backup.compression": level, "backup.compression_ratio": None},
             cost=cost,
-            item=None if level in ("none", "basic") else (OPTION_KIND, ADVANCED_COMPRESSION),
+            item=(LICENCE_KIND, ADVANCED_COMPRESSION) if newly else None,
+            aco_per_added=lic if newly else None,
+            notes=(LIST_PRICE_NOTE,) if newly else (),
         )
         opt = _config_option(base, catalog, change)
         if opt is not None:
             out.append(opt)
     return out
-
-
-def _compression_cost(level: str, item_price: float | None, prices: PriceBook) -> Cost:
-    if level in ("none", "basic"):
-        return FREE
-    if item_price is not None:
-        return Cost(item_price)
-    licence = prices.price(OPTION_KIND, ADVANCED_COMPRESSION)
-    return Cost(licence) if licence is not None else Cost(0.0, ((ADVANCED_COMPRESSION, 1),))
 
 
 # ----------------------------------------------------------------------------- RPO
@@ -551,7 +567,7 @@ def rpo_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Rpo
             )
             singles.append([repl])
             singles += [[*s, repl] for s in singles[:-1]]
-    standby_cost = _option_cost(prices, STANDBY)
+    standby_cost = _option_cost(prices, STANDBY) + Licensing.of(base, catalog, prices).standby()
     for mode, words in (
         ("async", "Add an asynchronous Data Guard standby at the second site"),
         ("sync", "Add a synchronous Data Guard standby (no data loss)"),
@@ -563,7 +579,9 @@ def rpo_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Rpo
             edits["backup.transport_lag"] = None
         cost = FREE if b.standby == "async" else standby_cost
         item = None if b.standby == "async" else (OPTION_KIND, STANDBY)
-        singles.append([Change("backup.standby", words, edits, cost=cost, category=RPO, item=item)])
+        notes = () if b.standby == "async" else (LIST_PRICE_NOTE,)
+        singles.append([Change("backup.standby", words, edits, cost=cost, category=RPO,
+                               item=item, notes=notes)])  # fmt: skip
     out: list[RpoOption] = []
     for changes in singles:
         edits = {k: v for c in changes for k, v in c.edits.items()}
