@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -32,7 +33,7 @@ def _parts_of(
         for opt in dim.options:
             if opt.change is not None:
                 by_id[id(opt.change)] = ("stage", dim.stage_index, opt.stage)
-    for opt in (*search.free, *search.level1, *search.compression):
+    for opt in (*search.free, *search.level1, *search.compression, *search.on_disk):
         if opt is not None and opt.change is not None:
             by_id[id(opt.change)] = ("deltas", None, opt.deltas)
     for ropt in search.rpo:
@@ -76,6 +77,49 @@ def _minimal(search: _Search, ev: _Eval) -> _Eval:
             changes.remove(c)
     kept = tuple(changes)
     return _Eval(ev.config, ev.hardware, kept, _total(kept), ev.outcome)
+
+
+MAX_FEWEST = 10
+"""Changes of a point beyond which `_fewest` drops them one at a time instead."""
+
+
+def _fewest(search: _Search, ev: _Eval) -> _Eval:
+    """The recommended point with only what it needs: the fewest of its changes that still
+    meet every target at no higher cost (DESIGN §12: among equal costs, the fewest changes;
+    a free change only if the point needs it). One change that meets alone is the point."""
+    from .search import _Eval, _total
+
+    changes = ev.changes
+    if len(changes) > MAX_FEWEST:
+        return _dropped_one_by_one(search, ev)
+    for k in range(len(changes)):
+        best: tuple | None = None
+        for subset in itertools.combinations(changes, k):
+            cost = _total(subset)
+            if cost.key > ev.cost.key:
+                continue
+            result = _outcome_of(search, subset)
+            if result is None or result.verdict != "meets":
+                continue
+            rank = (cost.key, result.recovery_s)
+            if best is None or rank < best[0]:
+                best = (rank, subset, cost, result)
+        if best is not None:
+            return _Eval(ev.config, ev.hardware, best[1], best[2], best[3])
+    return ev
+
+
+def _dropped_one_by_one(search: _Search, ev: _Eval) -> _Eval:
+    """Drop each change, cheapest first, whose removal still meets at no higher cost."""
+    from .search import _Eval, _total
+
+    kept, result = list(ev.changes), ev.outcome
+    for c in sorted(ev.changes, key=lambda c: c.cost.key):
+        trial = tuple(x for x in kept if x is not c)
+        after = _outcome_of(search, trial)
+        if after is not None and after.verdict == "meets" and _total(trial).key <= ev.cost.key:
+            kept, result = list(trial), after
+    return _Eval(ev.config, ev.hardware, tuple(kept), _total(kept), result)
 
 
 def _alternatives(search: _Search, ev: _Eval) -> tuple[Change, ...]:
@@ -184,7 +228,13 @@ def build_result(
     )
     # A plan that meets every target needs nothing: the frontier then only shows what
     # faster recovery would cost.
-    recommended = meets[0] if meets and today.verdict != "meets" else None
+    recommended = None
+    if meets and today.verdict != "meets":
+        tied = [e for e in meets if e.cost.key == meets[0].cost.key][:8]
+        recommended = min(
+            (_fewest(search, e) for e in tied),
+            key=lambda e: (e.cost.key, len(e.changes), e.outcome.recovery_s),
+        )
     if recommended is not None and recommended not in frontier:
         frontier = sorted([*frontier, recommended], key=lambda e: e.cost.key)
     frontier = [e for e in frontier if e.changes or not today.same_as(e.outcome)] or frontier
@@ -226,7 +276,8 @@ def _merged(points: list[FixPoint]) -> list[FixPoint]:
             out.append(p)
         elif p.recommended:
             out[out.index(same)] = p
-    return sorted(out, key=lambda p: (p.cost.key, p.recovery_s))
+    # At one cost the recommended point (the fewest changes) comes before faster ones.
+    return sorted(out, key=lambda p: (p.cost.key, not p.recommended, p.recovery_s))
 
 
 def _within_budget(points: list[FixPoint], budget: float) -> FixPoint | None:
@@ -242,6 +293,7 @@ def _considered(search: _Search) -> tuple[str, ...]:
     out += [c.words for o in search.free if (c := o.change) is not None]
     out += [o.change.words for o in search.level1 if o is not None and o.change is not None]
     out += [o.change.words for o in search.compression if o is not None and o.change is not None]
+    out += [o.change.words for o in search.on_disk if o is not None and o.change is not None]
     out += ["; ".join(c.words for c in o.changes) for o in search.rpo]
     return tuple(out)
 
