@@ -292,7 +292,7 @@ def as_json(cases: list[Case], results: dict[str, dict[str, Outcome]]) -> dict[s
 # case's `achieved ÷ planned`. A prior is a lognormal factor fitted across the cases of
 # its group (never one case): the log-mean, and the 80 % prediction interval of one more
 # case as P10..P90 (Student's t, n − 1 degrees of freedom, × √(1 + 1/n)) — the method of
-# core/uncertainty/priors.py. Leave-one-out: each case is judged by the prior fitted on
+# core/scenario/priors.py. Leave-one-out: each case is judged by the prior fitted on
 # the other cases of its group.
 
 POOLS = {"media_server.rate": "*.rate", "network.rate": "*.rate", "nas_head.rate": "*.rate"}
