@@ -145,6 +145,8 @@ def run_gui(args: argparse.Namespace) -> int:
     estate = requested_estate(args)
     requested = None if estate else getattr(args, "scenario", None)
     path = initial_scenario(requested, settings.recent_files())
+    if not requested and not screenshot and not estate and window.files.reopen_last():
+        path = None  # the scenario of the last session, from a file, the store or a demo
     if path is not None:
         if screenshot:
             try:

@@ -27,6 +27,25 @@ def bottleneck_words(name: str) -> str:
     return _PSEUDO_BOTTLENECKS.get(name, name)
 
 
+STAGE_KIND_WORDS = {
+    "tape_drive": "tape drive",
+    "disk": "backup disk",
+    "nas_head": "NAS / ZFS head",
+    "media_server": "media server",
+    "network": "network link",
+    "channel": "RMAN channel",
+    "cpu": "database CPU",
+    "storage_write": "datafile storage (write)",
+    "measured": "measured rate",
+}
+"""A stage kind as a DBA says it (the file keeps `nas_head`; screens and pages say this)."""
+
+
+def stage_kind_words(kind: str) -> str:
+    """`nas_head` → "NAS / ZFS head"; an unknown kind reads as its words."""
+    return STAGE_KIND_WORDS.get(kind, kind.replace("_", " "))
+
+
 def describe_cycle_time(since_level0_s: float, period_s: float, level0_s: float = 0.0) -> str:
     """'just before the next level 0', 'just before the next level 0 finishes' (a backup
     is usable only when it has finished) or 'on day 2 at 05:00 after the level 0'."""

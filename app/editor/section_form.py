@@ -88,6 +88,7 @@ class FieldEditor(QWidget):
 
     @Slot(str)
     def _on_text(self, text: str) -> None:
+        self.doc.set_typing(True)
         self.doc.set_value(self.key, value_from_text(self.spec, text))
 
     @Slot(int)

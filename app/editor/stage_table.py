@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from rtoplanner.core.catalog import Catalog, CatalogItem
 from rtoplanner.core.scenario import STAGE_KINDS
 from rtoplanner.core.units import format_rate
+from rtoplanner.core.wording import stage_kind_words
 
 from ..document import ScenarioDocument
 from ..models.stage_table_model import (
@@ -76,7 +77,7 @@ class StageDelegate(QStyledItemDelegate):
                 combo.addItem("no", False)
             else:
                 for choice in spec.choices:
-                    combo.addItem(choice, choice)
+                    combo.addItem(stage_kind_words(choice) if col == COL_KIND else choice, choice)
             combo.activated.connect(lambda _i, w=combo: self._commit(w))
             return combo
         if col == COL_COUNT:
@@ -232,6 +233,16 @@ class StageTablePanel(QWidget):
         self.view.selectionModel().currentRowChanged.connect(self._on_current_row)
         layout.addWidget(self.view, 1)
 
+        # The compression CPU ceiling is a stage of the plan, not of the file: a line
+        # under the table, with the bottleneck marker when it is the one.
+        self.cpu_label = QLabel()
+        self.cpu_label.setObjectName("path_cpu")
+        self.cpu_label.setWordWrap(True)
+        self.cpu_label.hide()
+        layout.addWidget(self.cpu_label)
+        self.model.modelReset.connect(self._show_cpu_stage)
+        self.model.dataChanged.connect(self._show_cpu_stage)
+
         self.error_label = QLabel()
         self.error_label.setObjectName("error:path")
         self.error_label.setStyleSheet(ERROR_STYLE)
@@ -278,7 +289,7 @@ class StageTablePanel(QWidget):
         row = self.current_row()
         current_kind = None
         if row >= 0:
-            current_kind = self.model.data(self.model.index(row, COL_KIND)) or None
+            current_kind = self.model.index(row, COL_KIND).data(Qt.ItemDataRole.EditRole) or None
         kinds = [k for k in STAGE_KINDS if self.catalog.by_kind(k)]
         if current_kind in kinds:
             kinds.remove(current_kind)
@@ -287,7 +298,7 @@ class StageTablePanel(QWidget):
         header = self.catalog_menu.addAction(verb + "…")
         header.setEnabled(False)
         for kind in kinds:
-            sub = self.catalog_menu.addMenu(kind.replace("_", " "))
+            sub = self.catalog_menu.addMenu(stage_kind_words(kind))
             for item in sorted(self.catalog.by_kind(kind), key=lambda i: i.name):
                 rate = (
                     f" — {format_rate(item.rate_Bps, binary=self.model.binary)}"
@@ -318,6 +329,25 @@ class StageTablePanel(QWidget):
                 lines.append(f"{self._human_key(key)}: {message}")
         self.error_label.setText("\n".join(lines))
         self.error_label.setVisible(bool(lines))
+
+    @Slot()
+    def _show_cpu_stage(self, *_args: object) -> None:
+        found = self.model.cpu_stage()
+        if found is None:
+            self.cpu_label.hide()
+            return
+        st, through, bottleneck = found
+        path = self.model.current_path()
+        active = path.active_channels if path is not None else st.count
+        fmt = lambda v: format_rate(v, binary=self.model.binary)  # noqa: E731
+        text = (
+            f"{st.label} (from CPU cores for RMAN): min({active} channels, {st.count} cores) "
+            f"× {fmt(st.unit_Bps)} = {fmt(through)} of data"
+        )
+        if bottleneck:
+            text = f"<b>{text}  ◀ bottleneck</b>"
+        self.cpu_label.setText(text)
+        self.cpu_label.show()
 
     @staticmethod
     def _human_key(key: str) -> str:

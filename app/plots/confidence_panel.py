@@ -148,6 +148,9 @@ def _percentiles(d: Any, *, nbsp: bool = False) -> list[str]:
 class ConfidencePanel(PlanPanel):
     title = "Confidence"
     needs_full_plan = False
+    readable_height = 600
+    """The probabilities, both plots and four rows of ranges: a shorter window scrolls."""
+    readable_width = 500
 
     def __init__(
         self,

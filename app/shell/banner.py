@@ -19,6 +19,10 @@ BUSY_AFTER_MS = 300
 the status bar would flicker with every keystroke."""
 
 
+TYPING_COLOR = "#808080"
+ASSUMPTIONS_LINK = "#assumptions"
+
+
 class VerdictBanner(QLabel):
     """The answer first: verdict, worst-case recovery, RTO and margin, in colour."""
 
@@ -34,15 +38,30 @@ class VerdictBanner(QLabel):
         self.verdict = ""
         self.errors: dict[str, str] = {}
         self.plan: Plan | None = None
+        self.typing = False
+        # The "read them" link takes the keyboard too (Tab, then Enter): the decisive
+        # assumptions are not only in a hover tooltip (issue 23.10).
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.LinksAccessibleByMouse
+            | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+        )
+        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+
+    def set_typing(self, typing: bool) -> None:
+        """While a number is being typed the plan is of the value so far ("1" of "16"):
+        its verdict is shown without its colour until the field is left."""
+        if typing != self.typing:
+            self.typing = typing
+            self.show_plan(self.plan, self.errors)
 
     def show_plan(self, plan: Plan | None, errors: dict[str, str]) -> None:
         self.plan = plan
         self.errors = errors
         parts = []
         if plan is not None:
-            parts += self._plan_lines(plan)
+            parts += self._plan_lines(plan, self.typing)
             self.verdict = plan.verdict
-            bg = VERDICT_COLORS[plan.verdict]
+            bg = TYPING_COLOR if self.typing else VERDICT_COLORS[plan.verdict]
             self.setToolTip(banner_tooltip(plan))
         else:
             self.verdict = ""
@@ -69,17 +88,18 @@ class VerdictBanner(QLabel):
         )
 
     @staticmethod
-    def _plan_lines(plan: Plan) -> list[str]:
+    def _plan_lines(plan: Plan, typing: bool = False) -> list[str]:
         """The headline verdict and what decides it, then the recovery and its phase."""
         rec = plan.recovery
         check = plan.deciding
-        color = VERDICT_COLORS[check.verdict]
+        color = TYPING_COLOR if typing else VERDICT_COLORS[check.verdict]
+        so_far = " <i>(as typed so far)</i>" if typing else ""
         lines = [
-            f"<b style='color:{color}'>{VERDICT_WORDS[check.verdict]}</b> — decided by "
+            f"<b style='color:{color}'>{VERDICT_WORDS[check.verdict]}</b>{so_far} — decided by "
             f"<b>{html.escape(check.sentence())}</b>"
         ]
         word = "margin" if rec.margin_s >= 0 else "over by"
-        rec_color = VERDICT_COLORS[rec.verdict]
+        rec_color = TYPING_COLOR if typing else VERDICT_COLORS[rec.verdict]
         lines.append(
             f"Recovery <b style='color:{rec_color}'>{VERDICT_WORDS[rec.verdict].lower()}</b> "
             f"the RTO of <b>{format_duration(rec.rto_s)}</b> — worst case "
@@ -94,7 +114,10 @@ class VerdictBanner(QLabel):
             said.append(f"{n} note{'s' if n > 1 else ''}")
         if said:
             said_text = " and ".join(said)
-            lines[0] += f" <span style='color:gray'>· {said_text} (point here to read)</span>"
+            lines[0] += (
+                f" <span style='color:gray'>· {said_text} "
+                f"(<a href='{ASSUMPTIONS_LINK}'>read them</a>, Ctrl+Shift+I)</span>"
+            )
         return lines
 
 
@@ -132,15 +155,15 @@ class StatusParts(QObject):
             "Results use TiB = 2^40 bytes" if binary else "Results use TB = 10^12 bytes"
         )
 
-    def set_verdict(self, plan: Plan | None, stale: bool) -> None:
+    def set_verdict(self, plan: Plan | None, stale: bool, typing: bool = False) -> None:
         """The deciding verdict and the recovery against its RTO ("last valid plan" when
-        the inputs have errors)."""
+        the inputs have errors; uncoloured while a number is being typed)."""
         if plan is None:
             self.verdict_label.setText("no plan")
             return
         rec = plan.recovery
         check = plan.deciding
-        color = VERDICT_COLORS[check.verdict]
+        color = TYPING_COLOR if typing else VERDICT_COLORS[check.verdict]
         decided = "" if check.name == "recovery" else f" ({check.title})"
         self.verdict_label.setText(
             f"<b style='color:{color}'>{VERDICT_WORDS[check.verdict]}</b>{decided} · recovery "

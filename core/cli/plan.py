@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Callable
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 
 from ..catalog import Catalog
 from ..decisive import decisive_assumptions
@@ -17,6 +19,8 @@ from ..result import PHASE_TITLES
 from ..scenario import load_scenario
 from ..units import format_duration, format_rate, format_size
 from ..wording import VERDICT_WORDS, bottleneck_words, describe_cycle_time, plural
+
+T = TypeVar("T")
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -62,17 +66,33 @@ AS_OF_LAST = date(2199, 12, 31)
 
 
 def catalog_for(args: argparse.Namespace) -> Catalog | None:
-    """The store's catalog (user items win) when a store is configured, else None
-    (the shipped catalog). A store that cannot be opened falls back with a warning."""
+    """The store's catalog (user items win), or None (the shipped catalog) with
+    `--no-store`. A store that exists but cannot be read (held by a writer, damaged)
+    is refused in one line: the same command never answers from other figures."""
     if getattr(args, "no_store", False):
         return None
     from ..store import catalog_from_args  # imported here: `plan --no-store` needs no DuckDB
 
+    return reading_store(args, catalog_from_args, None)
+
+
+def reading_store(
+    args: argparse.Namespace, read: Callable[[argparse.Namespace], T], shipped: T
+) -> T:
+    """`read(args)` from the store; `shipped` (with a warning) only when there is no store
+    and none can be made, where the shipped figures are what a new store would hold."""
+    from ..store import db_path_from_args
+
     try:
-        return catalog_from_args(args)
+        return read(args)
     except CoreError as exc:
+        if os.path.lexists(db_path_from_args(args)):  # a file, or a link (even a loop)
+            no_store = "--no-store uses the shipped catalog and prices only"
+            raise CoreError(
+                exc.message, hint=f"{exc.hint}; {no_store}" if exc.hint else no_store
+            ) from None
         print(f"rto-planner: warning: using the shipped catalog only ({exc})", file=sys.stderr)
-        return None
+        return shipped
 
 
 def run(args: argparse.Namespace) -> int:

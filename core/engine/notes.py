@@ -49,10 +49,30 @@ def unused_inputs(scenario: Scenario) -> list[str]:
                     f"backup.{key} does not count in the site-loss RPO: the standby's "
                     "transport lag replaces it"
                 )
+    out += _compression_unused(scenario)
     if rc.get("archivelog_restore") and scenario.recovery.archivelogs_on_disk:
         out.append(
             "recovery.archivelog_restore is not used: the archived logs are on disk "
             "(recovery.archivelogs_on_disk)"
+        )
+    return out
+
+
+def _compression_unused(scenario: Scenario) -> list[str]:
+    """CPU cores without a compression level, and a ratio with compression off: valid
+    states ("turn compression off" must be evaluable), named because they do nothing."""
+    b, raw = scenario.backup, scenario.raw
+    out = []
+    if b.compression in (None, "none") and scenario.database.cpu_cores:
+        out.append(
+            f"CPU cores for RMAN ({scenario.database.cpu_cores}) is not used: the cores "
+            "only set the compression CPU ceiling, and no RMAN compression level is named"
+        )
+    ratio = (raw.get("backup") or {}).get("compression_ratio")
+    if b.compression == "none" and ratio is not None and ratio != 1.0:
+        out.append(
+            f"RMAN compression ratio ({ratio}) is not used: RMAN compression is 'none', so "
+            "the backup pieces are not compressed (ratio 1)"
         )
     return out
 

@@ -149,6 +149,8 @@ def _notes(search: _Search, result_points: list[FixPoint]) -> tuple[str, ...]:
             "RMAN compression levels were not considered: without database.cpu_cores (the "
             "cores RMAN may use) the plan cannot weigh compression's CPU cost."
         )
+    for note in dict.fromkeys(n for p in result_points for c in p.changes for n in c.notes):
+        notes.append(note)
     unpriced = sorted({w for p in result_points for w, _ in p.cost.unpriced})
     if unpriced:
         notes.append(

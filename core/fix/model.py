@@ -89,6 +89,13 @@ class Change:
     """Other changes with an identical outcome, dearer or equal (noted, not shown)."""
     item: tuple[str, str] | None = None
     """(kind, name) of what it buys, the key of its price (None: nothing to buy)."""
+    notes: tuple[str, ...] = ()
+    """What the change does besides its words (a range of the old stage dropped, …)."""
+    processors: int = 0
+    """Processor licences the change adds to the database host (cores added)."""
+    aco_per_added: Any = None
+    """A compression change that newly needs the Advanced Compression Option: the
+    `licences.Licensing` that prices it on the processors other changes add."""
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from ..errors import CoreError
 from ..scenario import Scenario, Stage
 from . import candidates as cand
 from .engine import Deltas, outcome, path_signature, stage_capacity, variant
+from .licences import total_cost
 from .model import FREE, Change, Cost, FixResult, Outcome
 from .prices import PriceBook
 
@@ -336,10 +337,8 @@ def _parsed(change: Change) -> Deltas:
 
 
 def _total(changes: Sequence[Change]) -> Cost:
-    total = FREE
-    for c in changes:
-        total = total + c.cost
-    return total
+    """What the changes cost together (licences included: `licences.total_cost`)."""
+    return total_cost(list(changes))
 
 
 def _meets_but_rpo(o: Outcome) -> bool:

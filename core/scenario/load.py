@@ -254,13 +254,9 @@ def _resolve_compression(
     if level is None:
         return backup
     if level == "none":
-        if "compression_ratio" in values and backup.compression_ratio != 1.0:
-            raise loader.error(
-                "backup.compression_ratio",
-                f"{backup.compression_ratio:g} contradicts backup.compression = 'none'",
-                "remove one of the two",
-            )
-        return backup
+        # "Compression off" is a state to evaluate: a ratio left from a level does not
+        # apply (the plan's notes name it, core/engine/notes.py).
+        return replace(backup, compression_ratio=1.0)
     item = catalog.find("rman_compression", level)
     if item is None or (not item.ratio and "compression_ratio" not in values):
         raise loader.error(
@@ -294,10 +290,6 @@ _UNUSED: tuple[tuple[str, _Rule, str, str], ...] = (
      lambda db, bk, bkv, rcv: bk.level1 == "none" and "incremental_size" in rcv,
      "is given but there is no level 1 backup to restore (backup.level1 is 'none')",
      "set backup.level1 to 'cumulative' or 'differential', or remove the key"),
-    ("database.cpu_cores",
-     lambda db, bk, bkv, rcv: db.cpu_cores is not None and bk.compression in (None, "none"),
-     "is used only to model compression CPU, and backup.compression names no level",
-     "name the RMAN level (backup.compression = 'basic', 'low', 'medium' or 'high')"),
     ("backup.transport_lag",
      lambda db, bk, bkv, rcv: "transport_lag" in bkv and bk.standby != "async",
      "only an async standby has a transport lag (backup.standby is '{standby}')",

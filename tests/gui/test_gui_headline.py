@@ -50,7 +50,7 @@ def test_banner_names_the_deciding_phase_then_its_limit(qtbot, tmp_path):
         )
         assert "restore limited by" not in text
         assert "1 default that decides" in text  # the OLTP redo apply class default
-        assert "(point here to read)" in text and ": hover" not in text
+        assert "read them</a>, Ctrl+Shift+I)" in text and ": hover" not in text
         assert "V$RECOVERY_PROGRESS" in win.banner.toolTip()
     finally:
         close_window(win)

@@ -1,0 +1,278 @@
+"""What a DBA winced at, round 2 (issue 23, the GUI items): the editor and the views,
+each checked on the real widgets."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from rtoplanner.app.document import ScenarioDocument
+from rtoplanner.app.models.stage_table_model import COL_CAPACITY, COL_KIND, StageTableModel
+
+from .conftest import REPO
+
+pytestmark = pytest.mark.gui
+
+NAS = REPO / "data" / "scenarios" / "nas_two_heads.toml"
+
+
+@pytest.fixture
+def doc(qtbot):
+    d = ScenarioDocument()
+    d.new()
+    assert d.wait_idle()
+    yield d
+    d.shutdown()
+
+
+# ------------------------------------------------------------ 23.1 compression and cores
+
+
+@pytest.mark.parametrize("level", [None, "none"])
+def test_cpu_cores_without_a_level_is_valid_in_the_editor(doc, level):
+    doc.set_value("database.cpu_cores", 16)
+    doc.set_value("backup.compression", level)
+    assert doc.wait_idle()
+    assert doc.is_valid, doc.errors
+    assert any(n.startswith("CPU cores for RMAN (16) is not used") for n in doc.plan.notes)
+
+
+def test_turning_compression_off_after_a_level_keeps_the_plan_valid(doc):
+    doc.set_value("backup.compression", "medium")
+    doc.set_value("backup.compression_ratio", 3.0)
+    assert doc.wait_idle() and doc.is_valid
+    doc.set_value("backup.compression", "none")
+    assert doc.wait_idle()
+    assert doc.is_valid, doc.errors
+    assert doc.plan.scenario.backup.compression_ratio == 1.0
+
+
+# ------------------------------------------------------------ 23.2 the path table
+
+
+def capacities(model: StageTableModel) -> list[str]:
+    return [model.index(r, COL_CAPACITY).data() for r in range(model.rowCount())]
+
+
+def test_capacities_and_the_bottleneck_stay_with_cpu_cores_and_a_level(qtbot, doc):
+    from rtoplanner.app.editor.stage_table import StageTablePanel
+
+    panel = StageTablePanel(doc, doc.catalog)
+    qtbot.addWidget(panel)
+    model = panel.model
+    doc.set_value("backup.compression", "high")  # 1.6 MB/s per core: the CPU decides
+    doc.set_value("database.cpu_cores", 2)
+    assert doc.wait_idle() and doc.is_valid
+    assert all(capacities(model)), capacities(model)
+    path = doc.plan.restore_path
+    cpu = path.stages[-1]
+    assert cpu.per_core and path.bottleneck_index == cpu.index
+    # Two cores of four channels: min(channels, cores) × per-core rate, as the appendix.
+    assert path.capacity_at_Bps(cpu.index) == pytest.approx(2 * cpu.unit_Bps)
+    assert not panel.cpu_label.isHidden()
+    text = panel.cpu_label.text()
+    assert "min(4 channels, 2 cores)" in text and "◀ bottleneck" in text
+    assert not any("bottleneck" in c for c in capacities(model))
+
+
+def test_no_stale_capacities_in_an_error_state(doc):
+    model = StageTableModel(doc)
+    assert all(capacities(model))
+    doc.set_value("path[1].rate", "10 Gx/s")
+    assert doc.wait_idle()
+    assert not doc.is_valid
+    assert capacities(model) == ["", ""]
+    doc.set_value("path[1].rate", "1 Gb/s")
+    assert doc.wait_idle()
+    assert all(capacities(model))
+
+
+def test_stage_kinds_read_as_words_and_edit_as_the_file_key(doc):
+    model = StageTableModel(doc)
+    cell = model.index(0, COL_KIND)
+    assert cell.data() == "tape drive"
+    assert cell.data(Qt.ItemDataRole.EditRole) == "tape_drive"
+
+
+# ------------------------------------------------------------ 23.4 1024 × 700, the screen
+
+
+def test_first_window_fits_a_1440_by_900_screen():
+    from PySide6.QtCore import QRect
+
+    from rtoplanner.app.shell.placement import FRAME_SIDE, FRAME_TOP, first_geometry, fitted
+
+    screen = QRect(0, 0, 1440, 900)
+    first = first_geometry(QRect(0, 0, 1440, 870))  # a 30 px panel at the bottom
+    assert first.top() - FRAME_TOP >= 0 and first.bottom() + FRAME_SIDE < 870
+    assert first.width() <= 1440 - 2 * FRAME_SIDE
+    # A geometry saved on a larger monitor comes back inside this one.
+    back = fitted(QRect(1800, 200, 1900, 1100), screen)
+    assert screen.contains(back.adjusted(-FRAME_SIDE, -FRAME_TOP, FRAME_SIDE, FRAME_SIDE))
+
+
+def test_a_new_window_opens_inside_the_screen(qtbot):
+    from rtoplanner.app.main_window import MainWindow
+    from rtoplanner.app.settings import AppSettings
+
+    win = MainWindow(AppSettings())
+    try:
+        available = win.screen().availableGeometry()
+        assert win.frameGeometry().height() <= available.height()
+        assert win.minimumSizeHint().width() < 1024  # narrower than 1046 px is possible
+    finally:
+        win.doc.shutdown()
+        win.close()
+
+
+@pytest.fixture
+def small_window(qtbot):
+    from .conftest import DEMO, close_window, show_window
+
+    win = show_window(qtbot, path=DEMO, size=(1024, 700))
+    assert win.doc.wait_idle()
+    yield win
+    close_window(win)
+
+
+@pytest.mark.parametrize("view", ["timeline", "path", "backups", "cycle", "rpo", "confidence"])
+def test_every_view_is_readable_at_1024_by_700(qtbot, small_window, view):
+    """A view shorter than it can be read at scrolls rather than squeezing its plots."""
+    from rtoplanner.app.result_tabs import READABLE_HEIGHT
+
+    win = small_window
+    win.show_view(view)
+    panel = win.results.panel(view)
+    qtbot.wait(10)
+    page = win.results.currentWidget()
+    wanted = getattr(panel, "readable_height", READABLE_HEIGHT)
+    assert panel.height() >= wanted - 2
+    if page.viewport().height() < wanted:
+        assert page.verticalScrollBar().isVisible()
+    assert panel.width() <= page.viewport().width()  # no sideways scrolling at 1024
+
+
+def test_confidence_plots_and_ranges_get_their_room_at_1024_by_700(qtbot, small_window):
+    win = small_window
+    win.show_view("confidence")
+    panel = win.results.panel("confidence")
+    assert panel.wait_idle()
+    qtbot.wait(10)
+    assert panel.dist_plot.height() >= 180
+    assert panel.table.height() >= 4 * panel.table.verticalHeader().defaultSectionSize()
+
+
+# ------------------------------------------------------------ 23.10 behaviour
+
+
+@pytest.fixture
+def demo_window(qtbot, demo_copy):
+    from .conftest import close_window, show_window
+
+    win = show_window(qtbot, path=demo_copy)
+    assert win.doc.wait_idle()
+    yield win
+    close_window(win)
+
+
+def test_no_green_verdict_for_a_number_still_being_typed(qtbot, demo_window):
+    from PySide6.QtCore import Qt as _Qt
+
+    from rtoplanner.app.theme import VERDICT_COLORS
+
+    from .helpers import type_into
+
+    win = demo_window
+    green = VERDICT_COLORS["meets"]
+    assert green in win.banner.text()
+    # "5 h" on the way to "5 h 30 min": a valid plan that meets, of a value not yet typed.
+    line = type_into(qtbot, win, "targets.rto", "5 h")
+    assert win.doc.is_valid and win.doc.plan.recovery.verdict == "meets"
+    assert green not in win.banner.text() and "as typed so far" in win.banner.text()
+    assert green not in win.verdict_label.text()
+    qtbot.keyClick(line, _Qt.Key.Key_Return)  # the field is left: the verdict is the answer
+    assert "as typed so far" not in win.banner.text()
+    assert green in win.banner.text() and green in win.verdict_label.text()
+
+
+def test_undo_back_to_the_saved_state_clears_the_modified_marker(qtbot, demo_window):
+    from .helpers import type_into
+
+    win = demo_window
+    type_into(qtbot, win, "backup.channels", "16")
+    assert win.isWindowModified()
+    win.doc.undo_stack.undo()
+    assert win.doc.wait_idle()
+    assert not win.isWindowModified()
+    # Typing the saved value back by hand is no change either.
+    line = type_into(qtbot, win, "backup.channels", "12")
+    line.editingFinished.emit()
+    type_into(qtbot, win, "backup.channels", "14")
+    assert not win.isWindowModified() and not win.doc.is_dirty
+
+
+def test_restart_reopens_the_last_scenario(qtbot, demo_copy, service):
+    from rtoplanner.app.main_window import MainWindow
+    from rtoplanner.app.settings import AppSettings
+
+    from .conftest import close_window
+
+    first = MainWindow(AppSettings(), service)
+    assert first.open_file(demo_copy, ask=False)
+    assert first.files.add_to_store()
+    name = first.doc.raw["name"]
+    assert first.files.open_stored(name, ask=False)
+    close_window(first)
+    again = MainWindow(AppSettings(), service)
+    try:
+        assert again.files.reopen_last()
+        assert again.doc.store_origin is not None and again.doc.store_origin.name == name
+    finally:
+        close_window(again)
+
+
+def test_toml_export_suggests_the_scenario_file_type(demo_window, monkeypatch, tmp_path):
+    from PySide6.QtWidgets import QFileDialog
+
+    asked = {}
+
+    def fake(parent, caption, start, filters):
+        asked.update(start=start, filters=filters)
+        return "", ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", fake)
+    assert not demo_window.files.export_toml()
+    assert asked["start"].endswith(".rto.toml")
+    assert "*.rto.toml" in asked["filters"]
+
+
+def test_decisive_assumptions_reachable_by_keyboard(qtbot, demo_window):
+    win = demo_window
+    assert "read them" in win.banner.text()
+    assert win.banner.focusPolicy() & Qt.FocusPolicy.TabFocus
+    action = win.assumptions_action
+    assert action.shortcut().toString() == "Ctrl+Shift+I"
+    action.trigger()
+    shown = win.assumptions.window
+    assert shown.isVisible()
+    assert "Notes:" in shown.text.toPlainText() or "RPO" in shown.text.toPlainText()
+    win.banner.linkActivated.emit("#assumptions")
+    assert shown.isVisible()
+    shown.close()
+
+
+def test_help_window_closes_with_escape_and_ctrl_w(qtbot, demo_window):
+    from PySide6.QtWidgets import QApplication
+
+    win = demo_window
+    for keys in (Qt.Key.Key_Escape, "Ctrl+W"):
+        guide = win.show_help()
+        guide.show()
+        guide.activateWindow()
+        qtbot.waitExposed(guide)
+        qtbot.waitUntil(lambda g=guide: QApplication.activeWindow() is g, timeout=3000)
+        if keys == "Ctrl+W":
+            qtbot.keyClick(guide.browser, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
+        else:
+            qtbot.keyClick(guide.browser, keys)
+        qtbot.waitUntil(lambda g=guide: not g.isVisible(), timeout=2000)
