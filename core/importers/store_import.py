@@ -133,20 +133,23 @@ def rows_from_reports(reports: Sequence[WorkloadReport], file_hash: str) -> list
 
 
 def _extra_columns(export: Export, data: bytes) -> list[dict[str, str]]:
-    """The CSV rows of an RMAN export (for DB_NAME / DBID, which `BackupJob` leaves out)."""
+    """The CSV rows of an RMAN export (for DB_NAME / DBID, which `BackupJob` leaves out);
+    a DBID that is not a database id is refused here, naming its line."""
     from .csv_common import read_csv_bytes
 
     try:
-        return [row for _line, row in read_csv_bytes(data, export.source).rows]
+        table = read_csv_bytes(data, export.source)
     except CsvImportError:
         return []
+    for line, row in table.rows:
+        table.dbid(line, row)
+    return [row for _line, row in table.rows]
 
 
 def _int_or_none(text: str | None) -> int | None:
-    try:
-        return int(float(text)) if text else None
-    except ValueError:
-        return None
+    """A DBID already checked by `CsvTable.dbid`."""
+    text = (text or "").strip()
+    return int(text[:-2] if text.endswith(".0") else text) if text else None
 
 
 def rows_from_export(export: Export, data: bytes, file_hash: str) -> list[WorkloadRow]:

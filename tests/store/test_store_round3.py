@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -197,3 +198,26 @@ def test_db_at_a_symlink_loop_is_one_line(
         code, out, err = _cli(capsys, *argv, "--db", str(tmp_path / "a"))
         assert code == 2, out + err
         assert "symbolic link loop" in err and len(err.strip().splitlines()) == 1
+
+
+# ----------------------------------------------------------------------------- item 5
+
+
+def test_results_verdict_is_the_plans_verdict(
+    capsys: pytest.CaptureFixture[str], store_path: Path, tmp_path: Path
+) -> None:
+    """Recovery meets its RTO, the RPO misses: `plan` says MISSES, so must VERDICT."""
+    text = SCENARIO.read_text(encoding="utf-8").replace('rpo = "26 h"', 'rpo = "1 h"')
+    scenario = tmp_path / "rpo.toml"
+    scenario.write_text(text, encoding="utf-8")
+    db = ["--db", str(store_path)]
+    code, out, err = _cli(capsys, "plan", str(scenario), "--json", *db)
+    plan = json.loads(out)
+    assert (plan["verdict"], plan["recovery"]["verdict"]) == ("misses", "meets")
+    assert _cli(capsys, "scenarios", "save", str(scenario), *db)[0] == 0
+    code, out, err = _cli(capsys, "scenarios", "results", plan["scenario"], "--compute", *db)
+    assert code == 0, err
+    header, _, row = out.splitlines()[:3]
+    verdict, recovery = header.index("VERDICT"), header.index("RECOVERY")
+    assert row[verdict:].split()[0] == "MISSES", out
+    assert row[recovery:].split()[0] == "MEETS", out

@@ -206,3 +206,30 @@ def test_summary_says_no_hour_stands_out(
 )
 def test_a_rate_is_written_as_a_dba_reads_it(rate: float, text: str) -> None:
     assert readable_rate(rate) == text
+
+
+# ----------------------------------------------------------------------------- DBID
+
+
+@pytest.mark.parametrize("dbid", ["inf", "9" * 400, "nan", "-5", "12.5", "1e9"])
+@pytest.mark.parametrize("kind", ["rman", "sysstat"])
+def test_a_dbid_that_is_no_database_id_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, dbid: str, kind: str
+) -> None:
+    if kind == "rman":
+        src = (CSV / "rman_backup_job_details.csv").read_text(encoding="utf-8").splitlines()
+        lines = [src[0] + ";DBID;DB_NAME"] + [f"{row};{dbid};PROD" for row in src[1:]]
+    else:
+        lines = [
+            "DBID,DB_NAME,INSTANCE_NUMBER,SNAP_ID,END_INTERVAL_TIME,STARTUP_TIME,REDO_SIZE",
+            "1234,X,1,1,2024-01-01 00:00:00,2024-01-01 00:00:00,0",
+            f"{dbid},X,1,2,2024-01-01 01:00:00,2024-01-01 00:00:00,100",
+        ]
+    export = tmp_path / f"{kind}.csv"
+    export.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = _run(capsys, "import", "--db", str(tmp_path / "s.duckdb"), str(export))
+    assert code == 1, out + err
+    (line,) = err.strip().splitlines()
+    where = 2 if kind == "rman" else 3
+    assert f"{kind}.csv:{where}: column DBID is " in line and "not a database id" in line
+    assert "internal error" not in line and len(line) < 400
