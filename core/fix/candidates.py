@@ -208,8 +208,8 @@ def _ranges_following(
     table = dict(base.raw.get("uncertainty") or {})
     if not table:
         return {}, ()
+    from ..scenario.addresses import follow_stage_edits
     from ..scenario.edit import set_dotted
-    from ..uncertainty.inputs import follow_stage_edits
 
     before = [dict(s) for s in base.raw.get("path") or []]
     after = [dict(s) for s in before]
