@@ -3,19 +3,28 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
+from ..catalog import Catalog, shipped_catalog
 from ..errors import CoreError
-from ..scenario import Stage
+from ..scenario import Scenario, Stage
 from ..units import format_rate
 from .candidates import has_key
 from .engine import Deltas, outcome, outcome_of_edits, variant
 from .model import HARDWARE, Change, FixPoint, FixResult, Outcome, significant
-from .prices import format_money
-
-if TYPE_CHECKING:
-    from .search import Progress, _Eval, _Search
+from .prices import PriceBook, format_money
+from .search import (
+    MAX_POINTS,
+    Progress,
+    _Eval,
+    _meets_but_rpo,
+    _parsed,
+    _Search,
+    _select,
+    _total,
+    pareto,
+)
 
 MIN_SAVING_S = 1.0
 
@@ -24,8 +33,6 @@ def _parts_of(
     search: _Search, changes: tuple[Change, ...]
 ) -> tuple[dict[int, Stage], list[Deltas]]:
     """Stages and parsed deltas that make these changes (each change knows its own)."""
-    from .search import _parsed
-
     stages: dict[int, Stage] = {}
     deltas: list[Deltas] = []
     by_id = {}
@@ -62,8 +69,6 @@ def _outcome_of(search: _Search, changes: tuple[Change, ...]) -> Outcome | None:
 
 def _minimal(search: _Search, ev: _Eval) -> _Eval:
     """Drop every change that makes no difference to this point's outcome."""
-    from .search import _Eval, _total
-
     changes = list(ev.changes)
     # Free changes first, hardware last: keep the money where it matters.
     order = sorted(range(len(changes)), key=lambda i: changes[i].cost.key)
@@ -87,8 +92,6 @@ def _fewest(search: _Search, ev: _Eval) -> _Eval:
     """The recommended point with only what it needs: the fewest of its changes that still
     meet every target at no higher cost (DESIGN §12: among equal costs, the fewest changes;
     a free change only if the point needs it). One change that meets alone is the point."""
-    from .search import _Eval, _total
-
     changes = ev.changes
     if len(changes) > MAX_FEWEST:
         return _dropped_one_by_one(search, ev)
@@ -111,8 +114,6 @@ def _fewest(search: _Search, ev: _Eval) -> _Eval:
 
 def _dropped_one_by_one(search: _Search, ev: _Eval) -> _Eval:
     """Drop each change, cheapest first, whose removal still meets at no higher cost."""
-    from .search import _Eval, _total
-
     kept, result = list(ev.changes), ev.outcome
     for c in sorted(ev.changes, key=lambda c: c.cost.key):
         trial = tuple(x for x in kept if x is not c)
@@ -213,8 +214,6 @@ def build_result(
     max_points: int,
     progress: Progress | None,
 ) -> FixResult:
-    from .search import _meets_but_rpo, _select, pareto
-
     if progress:
         progress(0.9, "checking the answer")
     candidates = pareto(found)
@@ -300,3 +299,22 @@ def _considered(search: _Search) -> tuple[str, ...]:
 
 def budget_text(budget: float | None, currency: str) -> str:
     return "" if budget is None else format_money(budget, currency)
+
+
+def what_it_takes(
+    scenario: Scenario,
+    *,
+    catalog: Catalog | None = None,
+    prices: PriceBook | None = None,
+    budget: float | None = None,
+    max_points: int = MAX_POINTS,
+    progress: Progress | None = None,
+    should_cancel: Callable[[], bool] | None = None,
+) -> FixResult:
+    """The cheapest changes that make the plan meet, and the cost/recovery-time frontier."""
+    catalog = shipped_catalog() if catalog is None else catalog
+    prices = PriceBook.from_catalog(catalog) if prices is None else prices
+    today = outcome(scenario)
+    search = _Search(scenario, catalog, prices, should_cancel)
+    found = search.run(progress)
+    return build_result(search, today, found, budget, max_points, progress)

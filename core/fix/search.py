@@ -23,13 +23,13 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from ..catalog import Catalog, shipped_catalog
+from ..catalog import Catalog
 from ..errors import CoreError
 from ..scenario import Scenario, Stage
 from . import candidates as cand
 from .engine import Deltas, outcome, path_signature, stage_capacity, variant
 from .licences import total_cost
-from .model import FREE, Change, Cost, FixResult, Outcome
+from .model import FREE, Change, Cost, Outcome
 from .prices import PriceBook
 
 MAX_POINTS = 10
@@ -462,25 +462,4 @@ def _select(points: list[_Eval], must: _Eval | None, limit: int) -> list[_Eval]:
     return [points[i] for i in sorted(keep)]
 
 
-def what_it_takes(
-    scenario: Scenario,
-    *,
-    catalog: Catalog | None = None,
-    prices: PriceBook | None = None,
-    budget: float | None = None,
-    max_points: int = MAX_POINTS,
-    progress: Progress | None = None,
-    should_cancel: Callable[[], bool] | None = None,
-) -> FixResult:
-    """The cheapest changes that make the plan meet, and the cost/recovery-time frontier."""
-    from .answer import build_result
-
-    catalog = shipped_catalog() if catalog is None else catalog
-    prices = PriceBook.from_catalog(catalog) if prices is None else prices
-    today = outcome(scenario)
-    search = _Search(scenario, catalog, prices, should_cancel)
-    found = search.run(progress)
-    return build_result(search, today, found, budget, max_points, progress)
-
-
-__all__ = ["pareto", "what_it_takes"]
+__all__ = ["pareto"]
