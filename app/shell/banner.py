@@ -12,6 +12,7 @@ from rtoplanner.core.engine.verdict import phase_sentence
 from rtoplanner.core.headline import Headline, headline_of, sure_percent
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.units import format_duration
+from rtoplanner.core.wording import for_reader
 
 from ..theme import VERDICT_COLORS, VERDICT_WORDS
 
@@ -66,7 +67,7 @@ class VerdictBanner(QLabel):
             parts += self._plan_lines(plan, odds, self.typing)
             self.verdict = odds.verdict
             bg = TYPING_COLOR if self.typing else VERDICT_COLORS[odds.verdict]
-            tip = banner_tooltip(plan)
+            tip = for_reader(banner_tooltip(plan))
             self.setToolTip(f"{odds.why()}\n\n{tip}" if tip else odds.why())
         else:
             self.verdict = ""
@@ -200,4 +201,4 @@ class StatusParts(QObject):
             f"{format_duration(rec.total_s)} of {format_duration(rec.rto_s)}"
             + (" (last valid plan)" if stale else "")
         )
-        self.verdict_label.setToolTip(f"{odds.why()}\n\n{banner_tooltip(plan)}".strip())
+        self.verdict_label.setToolTip(f"{odds.why()}\n\n{for_reader(banner_tooltip(plan))}".strip())

@@ -10,7 +10,7 @@ from report_helpers import DEMOS, EPOCH, demo_ids, sample_workload
 from rtoplanner.core.plan import compute_plan
 from rtoplanner.core.report import build_report_data, report_date, source_date_epoch
 from rtoplanner.core.scenario import SECTIONS, load_scenario_text, with_values
-from rtoplanner.core.uncertainty.provenance import estimate_spread, measured_spread
+from rtoplanner.core.scenario.provenance import estimate_spread, measured_spread
 from rtoplanner.core.units import format_duration
 
 AS_OF = date(2026, 1, 1)
