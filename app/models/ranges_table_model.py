@@ -21,8 +21,8 @@ from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from rtoplanner.core.scenario import Scenario
+from rtoplanner.core.scenario.provenance import KIND_WORDS
 from rtoplanner.core.uncertainty.inputs import UncertainInput, describe_value, range_problem
-from rtoplanner.core.uncertainty.provenance import KIND_WORDS
 from rtoplanner.core.uncertainty.stating import (
     provenance_choices,
     provenance_problem,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..catalog import Catalog
 from ..errors import UnitError
 from ..scenario import Scenario, spec_for_key
-from .provenance import KIND_WORDS, KINDS, extra_figure, parse_provenance, prior_of
+from ..scenario.provenance import KIND_WORDS, KINDS, extra_figure, parse_provenance, prior_of
 
 ALWAYS = ("exact", "measured", "estimate")
 """Kinds any figure may be stated as; `catalog` and `default` need a prior."""
