@@ -41,6 +41,19 @@ STAGE_KIND_WORDS = {
 """A stage kind as a DBA says it (the file keeps `nas_head`; screens and pages say this)."""
 
 
+CHOICE_WORDS = {
+    "with_size": "grows with the database",
+    "constant": "stays as measured",
+    "level1_every": "a level 1 interval",
+}
+"""A choice of the format as a DBA reads it (the file keeps `with_size`)."""
+
+
+def choice_words(value: str) -> str:
+    """`with_size` → "grows with the database"; a stage kind in words; else the value."""
+    return CHOICE_WORDS.get(value) or STAGE_KIND_WORDS.get(value) or value
+
+
 def stage_kind_words(kind: str) -> str:
     """`nas_head` → "NAS / ZFS head"; an unknown kind reads as its words."""
     return STAGE_KIND_WORDS.get(kind, kind.replace("_", " "))

@@ -142,7 +142,7 @@ class FieldSpec:
     """Where an uncertain figure comes from when the file does not give it: "catalog" (a
     catalog item's datasheet figure), "default" (a class default), "" (the format's
     default: nothing stated, not a figure). A typed figure is an estimate unless the
-    `[provenance]` table says otherwise (core/uncertainty/provenance.py)."""
+    `[provenance]` table says otherwise (core/scenario/provenance.py)."""
     prior: str = ""
     """The prior of the figure as a catalog figure or class default: `kind.figure` of a
     `[[prior]]` table in data/catalog/ (`redo_apply.rate`); `stage.` is the stage's own

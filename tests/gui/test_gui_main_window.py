@@ -104,7 +104,7 @@ def test_stage_add_move_remove_are_undoable(qtbot, window):
     assert doc.stage_count == 6
     assert window.stages.current_row() == 2
     window.stages.up_action.trigger()
-    assert doc.raw["path"][1] == {"kind": "network", "count": 1, "rate": "10 Gb/s"}
+    assert doc.raw["path"][1] == {"kind": "network", "name": "New stage", "count": 1}
     window.stages.remove_action.trigger()
     assert doc.stage_count == 5
     for _ in range(3):
