@@ -11,6 +11,7 @@ from rtoplanner.core.decisive import banner_tooltip, decisive_assumptions
 from rtoplanner.core.engine.verdict import phase_sentence
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.units import format_duration
+from rtoplanner.core.wording import for_reader
 
 from ..theme import VERDICT_COLORS, VERDICT_WORDS
 
@@ -62,7 +63,7 @@ class VerdictBanner(QLabel):
             parts += self._plan_lines(plan, self.typing)
             self.verdict = plan.verdict
             bg = TYPING_COLOR if self.typing else VERDICT_COLORS[plan.verdict]
-            self.setToolTip(banner_tooltip(plan))
+            self.setToolTip(for_reader(banner_tooltip(plan)))
         else:
             self.verdict = ""
             bg = VERDICT_COLORS["at_risk"]
@@ -170,4 +171,4 @@ class StatusParts(QObject):
             f"{format_duration(rec.total_s)} of {format_duration(rec.rto_s)}"
             + (" (last valid plan)" if stale else "")
         )
-        self.verdict_label.setToolTip(banner_tooltip(plan))
+        self.verdict_label.setToolTip(for_reader(banner_tooltip(plan)))

@@ -50,9 +50,15 @@ TB = 1e12
 
 
 def _words_duration(seconds: float) -> str:
-    """'12 h', '30 min', '24 h' — as a DBA says it."""
+    """'12 h', '30 min', '1 h 30 min', '14 d' — as a DBA types it, never '900 s' or
+    '0.5 h' (issue 23.6)."""
     if seconds % 3600 == 0 and seconds <= 7 * 86400:
         return f"{seconds / 3600:g} h"
+    if seconds % 60 == 0 and seconds < 86400:
+        hours, minutes = divmod(int(seconds // 60), 60)
+        return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+    if seconds % 86400 == 0:
+        return f"{seconds / 86400:g} d"
     return exact_duration(seconds)
 
 

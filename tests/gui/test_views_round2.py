@@ -369,3 +369,22 @@ def test_editor_tabs_and_dock_names_fit(qtbot, service, tmp_path):
         assert panel.dock_width >= fm.horizontalAdvance(long_name)
     finally:
         close_window(win)
+
+
+# ------------------------------------------------------------ 23.6 wording (GUI half)
+
+
+def test_assumptions_window_has_no_file_keys(qtbot, doc):
+    import re
+
+    from rtoplanner.app.shell.assumptions import AssumptionsWindow
+
+    doc.set_value("backup.level1_every", "1d")  # with level1 = "none": a note names it
+    assert doc.wait_idle() and doc.is_valid, doc.errors
+    assert any(n.startswith("backup.level1_every is not used") for n in doc.plan.notes)
+    window = AssumptionsWindow(None)
+    qtbot.addWidget(window)
+    window.show_plan(doc.plan)
+    text = window.text.toPlainText()
+    assert "“Level 1 backup every” is not used" in text
+    assert not re.search(r"\b(database|backup|recovery|targets)\.[a-z_]+", text)
