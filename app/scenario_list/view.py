@@ -216,7 +216,7 @@ class ScenarioListPanel(QWidget):
         fm = self.fontMetrics()
         longest = max((fm.horizontalAdvance(n) for n in names), default=0)
         extra = base - DOCK_WIDTH_FILES  # the versions and dates columns
-        return min(max(base, longest + extra + 60), DOCK_WIDTH_MAX)
+        return min(max(base, longest + extra + 80), DOCK_WIDTH_MAX)  # indent, margins
 
     def reload(self) -> None:
         """Read the scenario list from the store again, keeping the selection."""
