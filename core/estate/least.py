@@ -407,7 +407,7 @@ def _alone_fix(
     db: EstateDatabase, catalog: Catalog, prices: PriceBook, cancel: Callable[[], bool] | None
 ) -> AloneFix:
     """One database's own cheapest fix: What it takes on its scenario as the estate runs it."""
-    from ..fix.search import what_it_takes
+    from ..fix.answer import what_it_takes
 
     fix = what_it_takes(db.estate_scenario, catalog=catalog, prices=prices, should_cancel=cancel)
     rec = fix.recommended
