@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from ..units import HOUR, MINUTE, MiB
+from ..units import MINUTE, MiB, format_duration
 from .errors import TruncatedReportError
 from .model import InstanceRates, LoadProfileRow, WorkloadReport, content_hash
 from .numbers import parse_number, parse_oracle_datetime
@@ -268,7 +268,7 @@ def _interval_warnings(raw: RawReport, elapsed_s: float) -> list[str]:
     warnings = []
     if elapsed_s > LONG_INTERVAL_S:
         warnings.append(
-            f"the interval is {elapsed_s / HOUR:.1f} h long: its average hides peaks; "
+            f"the interval is {format_duration(elapsed_s)} long: its average hides peaks; "
             "reports of one hour or less show them"
         )
     if raw.layout == "pdb":
