@@ -70,7 +70,7 @@ NEW_SCENARIO: dict[str, Any] = {
     "name": "New scenario",
     "database": {"size": "5 TB", "redo_rate": "5 MB/s", "daily_change": "5%",
                  "workload": "oltp"},
-    "backup": {"compression_ratio": 1.0, "channels": 4, "channel_init": "10 s",
+    "backup": {"channels": 4, "channel_init": "10 s",
                "level0_every": "7d", "level1": "none", "archivelog_every": "1h",
                "log_switch": "20 min"},
     "path": [

@@ -37,7 +37,7 @@ from rtoplanner.core.fix.prices import format_money, price_book
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.scenario import Scenario
 from rtoplanner.core.units import format_duration
-from rtoplanner.core.wording import plural
+from rtoplanner.core.wording import for_reader, plural
 
 from .document import ScenarioDocument
 from .models.fix_table_model import (
@@ -356,7 +356,7 @@ class WhatItTakesPanel(QWidget):
             )
             lines.append(f"<li>{html.escape(c.words)}{same}</li>")
         lines.append("</ul>")
-        lines += [f"<p>{html.escape(note)}</p>" for note in result.notes]
+        lines += [f"<p>{html.escape(for_reader(note))}</p>" for note in result.notes]
         self.details.setText("".join(lines))
         self._update_buttons()
 

@@ -16,7 +16,10 @@ from rtoplanner.core.catalog import CatalogItem
 Raw = dict[str, Any]
 Moved = dict[int, int | None]
 
-NEW_STAGE: dict[str, Any] = {"kind": "network", "count": 1, "rate": "10 Gb/s"}
+NEW_STAGE: dict[str, Any] = {"kind": "network", "name": "New stage", "count": 1}
+"""No rate: a stage added with a made-up rate would change the plan unnoticed; without
+one the plan waits (the row says "a stage needs a rate") until the user gives it or picks
+the stage from the catalog (issue 23.9)."""
 CATALOG_OWNED = ("rate", "efficiency", "hw_compression", "max_rate", "backup_rate")
 """A stage's own figures that picking a catalog item removes (the catalog's apply)."""
 

@@ -38,10 +38,15 @@ from rtoplanner.core.engine.batch import backup_durations
 from rtoplanner.core.engine.path import BACKUP, RESTORE, build_path_model
 from rtoplanner.core.engine.recovery import failure_state, recovery_timeline, worst_failure_offset
 from rtoplanner.core.errors import UnitError
-from rtoplanner.core.scenario import Scenario, load_scenario, scenario_from_mapping, with_values
-from rtoplanner.core.uncertainty import provenance
+from rtoplanner.core.scenario import (
+    Scenario,
+    load_scenario,
+    provenance,
+    scenario_from_mapping,
+    with_values,
+)
+from rtoplanner.core.scenario.priors import Prior, fit_points, fit_spread
 from rtoplanner.core.uncertainty.inputs import Target, apply_values, uncertain_inputs
-from rtoplanner.core.uncertainty.priors import Prior, fit_points, fit_spread
 from rtoplanner.core.uncertainty.sampling import default_seed, draw_inputs
 from rtoplanner.core.units import format_duration, parse_duration, parse_rate
 
@@ -300,7 +305,7 @@ def as_json(cases: list[Case], results: dict[str, dict[str, Outcome]]) -> dict[s
 # case's `achieved ÷ planned`. A prior is a lognormal factor fitted across the cases of
 # its group (never one case): the log-mean, and the 80 % prediction interval of one more
 # case as P10..P90 (Student's t, n − 1 degrees of freedom, × √(1 + 1/n)) — the method of
-# core/uncertainty/priors.py. Leave-one-out: each case is judged by the prior fitted on
+# core/scenario/priors.py. Leave-one-out: each case is judged by the prior fitted on
 # the other cases of its group.
 
 POOLS = {"media_server.rate": "*.rate", "network.rate": "*.rate", "nas_head.rate": "*.rate"}

@@ -51,8 +51,8 @@ from ..models.stage_table_model import (
     SPECS,
     StageTableModel,
 )
-from .fields import EXAMPLES
-from .section_form import ERROR_STYLE, NOT_SET
+from .fields import EXAMPLES, not_set_text
+from .section_form import ERROR_STYLE
 
 _COMBO_COLUMNS = {COL_KIND, COL_CARRIES, COL_BINDS_CHANNEL}
 
@@ -71,7 +71,7 @@ class StageDelegate(QStyledItemDelegate):
         if col in _COMBO_COLUMNS and spec is not None:
             combo = QComboBox(parent)
             if not spec.required:
-                combo.addItem(NOT_SET, None)
+                combo.addItem(not_set_text(spec), None)
             if spec.kind == "bool":
                 combo.addItem("yes", True)
                 combo.addItem("no", False)
@@ -126,6 +126,18 @@ class StageDelegate(QStyledItemDelegate):
             model.setData(index, editor.value())
         elif isinstance(editor, QLineEdit):
             model.setData(index, editor.text())
+
+
+class StageView(QTableView):
+    """The stage table: a click on its empty space clears the selection, so the next
+    "Add stage" or catalog pick does not act on a row selected long ago."""
+
+    def mousePressEvent(self, event: Any) -> None:
+        if not self.indexAt(event.position().toPoint()).isValid():
+            self.clearSelection()
+            self.setCurrentIndex(QModelIndex())
+            return
+        super().mousePressEvent(event)
 
 
 _RESTORE_RANK = {
@@ -206,7 +218,7 @@ class StageTablePanel(QWidget):
         bar.addWidget(self.catalog_button)
         layout.addLayout(bar)
 
-        self.view = QTableView()
+        self.view = StageView()
         self.view.setObjectName("stage_table")
         self.view.setModel(self.model)
         self.view.setItemDelegate(StageDelegate(self.view))
@@ -269,6 +281,8 @@ class StageTablePanel(QWidget):
         row = self.current_row()
         index = self.doc.add_stage(None if row < 0 else row + 1, stage or None)
         self.select_row(index)
+        if not stage:  # the new stage has no rate yet: ask for it where it is typed
+            self.view.edit(self.model.index(index, COL_RATE))
         return index
 
     @Slot()
@@ -294,8 +308,19 @@ class StageTablePanel(QWidget):
         if current_kind in kinds:
             kinds.remove(current_kind)
             kinds.insert(0, current_kind)
-        verb = f"Replace stage {row + 1} with" if row >= 0 else "Add"
-        header = self.catalog_menu.addAction(verb + "…")
+        # Adding and replacing are two sections, each saying what it does: picking an item
+        # never replaces a stage just because a row happened to be selected (issue 23.9).
+        self._catalog_section("Add a stage…", kinds, lambda it: self.use_catalog_item(it, -1))
+        if row >= 0:
+            self.catalog_menu.addSeparator()
+            name = self.model.index(row, COL_NAME).data() or stage_kind_words(current_kind or "")
+            self._catalog_section(
+                f"Replace stage {row + 1} ({name}) with…", kinds,
+                lambda it, r=row: self.use_catalog_item(it, r),
+            )  # fmt: skip
+
+    def _catalog_section(self, title: str, kinds: list[str], use: Any) -> None:
+        header = self.catalog_menu.addAction(title)
         header.setEnabled(False)
         for kind in kinds:
             sub = self.catalog_menu.addMenu(stage_kind_words(kind))
@@ -307,11 +332,13 @@ class StageTablePanel(QWidget):
                 )
                 action = sub.addAction(item.name + rate)
                 action.setToolTip(item.source)
-                action.triggered.connect(lambda _c=False, it=item: self.use_catalog_item(it))
+                action.triggered.connect(lambda _c=False, it=item: use(it))
             sub.setToolTipsVisible(True)
 
-    def use_catalog_item(self, item: CatalogItem) -> None:
-        row = self.current_row()
+    def use_catalog_item(self, item: CatalogItem, row: int | None = None) -> None:
+        """Replace stage `row` by the item, or add it where its kind goes (`row` -1; None:
+        the selected row, else add)."""
+        row = self.current_row() if row is None else row
         if row < 0:
             at = restore_order_index(self.doc.raw.get("path") or [], item.kind)
             row = self.doc.add_stage(at, {"kind": item.kind, "name": item.name})

@@ -185,6 +185,7 @@ def _omission_notes(scenario: Scenario) -> list[str]:
             "named: the CPU cost of compressing is not modelled (name the RMAN level in "
             "backup.compression: basic, low, medium or high)."
         )
+    out += _asm_named_notes(scenario)
     given = "offsite_delay" in (scenario.raw.get("backup") or {})
     if b.standby == "none" and b.offsite_delay_s == 0 and not given:
         out.append(
@@ -192,6 +193,26 @@ def _omission_notes(scenario: Scenario) -> list[str]:
             "is off site the moment it finishes (replicated disk). Give the vaulting or "
             "replication delay if backups leave the site later."
         )
+    return out
+
+
+ASM_COPIES = {"normal": 2, "high": 3}
+
+
+def _asm_named_notes(scenario: Scenario) -> list[str]:
+    """A datafile stage whose name says ASM normal/high redundancy but whose write factor
+    is 1: the name promises mirrored writes the plan does not count (issue 23.9)."""
+    out = []
+    for i, st in enumerate(scenario.path):
+        name = (st.name or "").lower()
+        for level, copies in ASM_COPIES.items():
+            named = f"asm {level}" in name or f"{level} redundancy" in name
+            if st.kind == "storage_write" and named and st.write_factor == 1:
+                out.append(
+                    f"Stage {i + 1} ({st.label}) is named ASM {level} redundancy but its write "
+                    f"factor is 1: a restore writes {copies} copies of every block there. "
+                    f"Set its write factor to {copies}, or rename the stage."
+                )
     return out
 
 

@@ -27,10 +27,18 @@ from ..catalog import Catalog, CatalogItem
 from ..errors import CoreError
 from ..scenario import Scenario, Stage, spec_for_key, with_values
 from ..units import exact_duration, exact_size, format_size
-from .engine import Deltas, deltas_between, stage_capacity
+from .engine import Deltas, deltas_between, stage_capacity, worst_redo_bytes
 from .licences import HOST_KIND, LIST_PRICE_NOTE, Licensing, needs_aco
 from .model import FREE, HARDWARE, RPO, Change, Cost
-from .prices import ADVANCED_COMPRESSION, LICENCE_KIND, OPTION_KIND, REPLICATION, STANDBY, PriceBook
+from .prices import (
+    ADVANCED_COMPRESSION,
+    ARCHIVE_DISK,
+    LICENCE_KIND,
+    OPTION_KIND,
+    REPLICATION,
+    STANDBY,
+    PriceBook,
+)
 
 NO_HARDWARE_KINDS = ("channel", "measured")
 """Stages that are not something to buy: a per-channel ceiling, a measured whole path."""
@@ -38,12 +46,19 @@ MORE_UNITS = 4
 """More units of a stage: up to twice as many, or this many more."""
 ARCHIVELOG_STEPS_S = (3600.0, 1800.0, 900.0)
 GB = 1e9
+TB = 1e12
 
 
 def _words_duration(seconds: float) -> str:
-    """'12 h', '30 min', '24 h' — as a DBA says it."""
+    """'12 h', '30 min', '1 h 30 min', '14 d' — as a DBA types it, never '900 s' or
+    '0.5 h' (issue 23.6)."""
     if seconds % 3600 == 0 and seconds <= 7 * 86400:
         return f"{seconds / 3600:g} h"
+    if seconds % 60 == 0 and seconds < 86400:
+        hours, minutes = divmod(int(seconds // 60), 60)
+        return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+    if seconds % 86400 == 0:
+        return f"{seconds / 86400:g} d"
     return exact_duration(seconds)
 
 
@@ -199,8 +214,8 @@ def _ranges_following(
     table = dict(base.raw.get("uncertainty") or {})
     if not table:
         return {}, ()
+    from ..scenario.addresses import follow_stage_edits
     from ..scenario.edit import set_dotted
-    from ..uncertainty.inputs import follow_stage_edits
 
     before = [dict(s) for s in base.raw.get("path") or []]
     after = [dict(s) for s in before]
@@ -371,14 +386,6 @@ def free_changes(base: Scenario, catalog: Catalog) -> list[Option]:
     """Configuration that never makes a plan worse: tried everywhere, kept where it helps."""
     b, rc = base.backup, base.recovery
     out: list[Change] = []
-    if not rc.archivelogs_on_disk:
-        out.append(
-            Change(
-                "recovery.archivelogs_on_disk",
-                "Keep archived logs on disk (FRA) instead of restoring them",
-                {"recovery.archivelogs_on_disk": True},
-            )
-        )
     if (
         has_key("recovery.archivelog_restore")
         and not rc.archivelogs_on_disk
@@ -401,6 +408,36 @@ def free_changes(base: Scenario, catalog: Catalog) -> list[Option]:
             )
         )
     return [o for c in out if (o := _config_option(base, catalog, c)) is not None]
+
+
+def archivelog_disk_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Option]:
+    """Archived logs kept on disk instead of restored: not free, the disk must hold them
+    (DESIGN §12) — the worst-case redo of the scenario today, priced per TB started."""
+    if base.recovery.archivelogs_on_disk:
+        return []
+    try:
+        changed = with_values(base, {"recovery.archivelogs_on_disk": True}, catalog=catalog)
+    except CoreError:
+        return []
+    held = worst_redo_bytes(changed)
+    tb = max(1, math.ceil(held / TB - 1e-9)) if held > 0 else 0
+    price = prices.price(OPTION_KIND, ARCHIVE_DISK)
+    if not tb:
+        cost = FREE
+    elif price is None:
+        cost = Cost(0.0, ((ARCHIVE_DISK, tb),))
+    else:
+        cost = Cost(price * tb)
+    change = Change(
+        "recovery.archivelogs_on_disk",
+        "Keep archived logs on disk (FRA) instead of restoring them"
+        + (f": about {format_size(held, sig=2)} of disk to hold them" if held > 0 else ""),
+        {"recovery.archivelogs_on_disk": True},
+        cost=cost,
+        item=(OPTION_KIND, ARCHIVE_DISK) if tb else None,
+    )
+    opt = _config_option(base, catalog, change)
+    return [] if opt is None else [opt]
 
 
 @functools.lru_cache(maxsize=256)

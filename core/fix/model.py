@@ -191,7 +191,7 @@ def significant(points: list[FixPoint]) -> list[FixPoint]:
     (the recommended point is always kept)."""
     out: list[FixPoint] = []
     best = float("inf")
-    for p in sorted(points, key=lambda p: (p.cost.key, p.recovery_s)):
+    for p in sorted(points, key=lambda p: (p.cost.key, not p.recommended, p.recovery_s)):
         if p.recommended or p.recovery_s < best * (1 - MIN_GAIN):
             out.append(p)
             best = min(best, p.recovery_s)

@@ -22,11 +22,14 @@ LICENCE_KIND = "licence"
 """Oracle licences are catalog items of this kind (DESIGN §12), priced per processor."""
 STANDBY = "Data Guard standby"
 REPLICATION = "Off-site replication of backups"
+ARCHIVE_DISK = "Disk for archived logs (per TB)"
 ADVANCED_COMPRESSION = "Advanced Compression Option"
 OPTIONS: dict[str, str] = {
     STANDBY: "A standby database at the second site (servers, storage, Data Guard set-up).",
     REPLICATION: "Backups copied off site as they are taken (replicated disk or cloud) "
     "instead of vaulted tapes.",
+    ARCHIVE_DISK: "Disk (FRA) to keep the archived logs a recovery needs instead of "
+    "restoring them; one unit is one TB.",
 }
 """Purchases that are not catalog hardware, with what each stands for."""
 

@@ -24,6 +24,7 @@ from ..comments import file_comments
 from ..errors import ScenarioError, ScenarioVersionError, UnitError
 from ..inputfile import InputFileError, read_limited
 from ..units import parse_duration, parse_rate, parse_size
+from .addresses import check_provenance, check_uncertainty, flatten_table
 from .fields import (
     CARRIES_BACKUP_BY_DEFAULT,
     FORMAT_VERSION,
@@ -425,8 +426,6 @@ def _uncertainty_table(loader: _Loader, table: Any) -> dict[str, Any]:
             "[uncertainty] must be a table of ranges",
             'e.g. "recovery.redo_apply_rate" = "-40%..+20%"',
         )
-    from ..uncertainty.inputs import flatten_table
-
     return flatten_table(table)
 
 
@@ -466,12 +465,8 @@ def _check_addressed(scenario: Scenario, loader: _Loader, catalog: Catalog) -> N
     """The `[uncertainty]` and `[provenance]` tables name figures of the scenario (by
     stage name too, so they are checked once the stages are known)."""
     if scenario.uncertainty:
-        from ..uncertainty.inputs import check_uncertainty
-
         check_uncertainty(scenario, loader.source, loader.lines)
     if scenario.provenance:
-        from ..uncertainty.inputs import check_provenance
-
         check_provenance(scenario, loader.source, loader.lines, catalog)
 
 

@@ -104,5 +104,5 @@ def test_files_are_plain_item_tables() -> None:
     for path in shipped_catalog_files():
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
         # [[item]] tables, and [[prior]] tables: the evidence of the figures' spreads
-        # (core/uncertainty/priors.py); nothing else.
+        # (core/scenario/priors.py); nothing else.
         assert doc and set(doc) <= {"item", "prior"}, path.name

@@ -107,7 +107,7 @@ def test_the_measured_prior_is_the_corpus_measurements_as_shipped():
     measured its deciding inputs: published ÷ the plan run with them."""
     import re
 
-    from rtoplanner.core.uncertainty.priors import shipped_priors
+    from rtoplanner.core.scenario.priors import shipped_priors
 
     prior = shipped_priors().find("measured", "any")
     assert prior is not None and prior.points == len(fb.measured_cases(CASES))

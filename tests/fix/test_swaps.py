@@ -10,7 +10,7 @@ from rtoplanner.core.catalog import shipped_catalog
 from rtoplanner.core.fix import PriceBook, what_it_takes
 from rtoplanner.core.fix import candidates as cand
 from rtoplanner.core.scenario import load_scenario, load_scenario_text, with_values
-from rtoplanner.core.uncertainty.inputs import resolve_key
+from rtoplanner.core.scenario.addresses import resolve_key
 
 from .test_exact import SCENARIO, small_catalog
 

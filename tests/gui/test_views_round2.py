@@ -183,16 +183,20 @@ def test_no_green_verdict_for_a_number_still_being_typed(qtbot, demo_window):
     from .helpers import type_into
 
     win = demo_window
-    green = VERDICT_COLORS["meets"]
-    assert green in win.banner.text()
+    assert win.odds.wait_idle()  # the headline with its probability (issue 20.5)
+    colour = VERDICT_COLORS[win.banner.verdict]
+    assert colour in win.banner.text()
     # "5 h" on the way to "5 h 30 min": a valid plan that meets, of a value not yet typed.
     line = type_into(qtbot, win, "targets.rto", "5 h")
     assert win.doc.is_valid and win.doc.plan.recovery.verdict == "meets"
-    assert green not in win.banner.text() and "as typed so far" in win.banner.text()
-    assert green not in win.verdict_label.text()
+    for c in (VERDICT_COLORS["meets"], VERDICT_COLORS["at_risk"], VERDICT_COLORS["misses"]):
+        assert c not in win.banner.text() and c not in win.verdict_label.text()
+    assert "as typed so far" in win.banner.text()
     qtbot.keyClick(line, _Qt.Key.Key_Return)  # the field is left: the verdict is the answer
     assert "as typed so far" not in win.banner.text()
-    assert green in win.banner.text() and green in win.verdict_label.text()
+    assert win.odds.wait_idle()
+    colour = VERDICT_COLORS[win.banner.verdict]
+    assert colour in win.banner.text() and colour in win.verdict_label.text()
 
 
 def test_undo_back_to_the_saved_state_clears_the_modified_marker(qtbot, demo_window):
@@ -276,3 +280,115 @@ def test_help_window_closes_with_escape_and_ctrl_w(qtbot, demo_window):
         else:
             qtbot.keyClick(guide.browser, keys)
         qtbot.waitUntil(lambda g=guide: not g.isVisible(), timeout=2000)
+
+
+# ------------------------------------------------------------ 23.9 the editor
+
+
+def test_new_scenario_prefills_no_compression_ratio(doc):
+    assert "compression_ratio" not in doc.raw["backup"]
+    doc.set_value("backup.compression", "medium")
+    assert doc.wait_idle()
+    assert doc.plan.scenario.backup.compression_ratio > 1.0  # the catalog's, not 1.0
+
+
+def test_default_choices_say_what_the_default_is(demo_window):
+    combo = demo_window.editor.field("database.redo_growth").input
+    texts = [combo.itemText(i) for i in range(combo.count())]
+    assert texts[0] == "(default: grows with the database)"
+    assert "with_size" not in " ".join(texts)
+    workload = demo_window.editor.field("database.workload").input
+    assert workload.itemText(0) == "(default: oltp)"
+
+
+def test_write_factor_column_in_view_at_1440(demo_window):
+    from rtoplanner.app.models.stage_table_model import COL_WRITE_FACTOR
+
+    view = demo_window.stages.view
+    x = view.columnViewportPosition(COL_WRITE_FACTOR)
+    assert x >= 0 and x + view.columnWidth(COL_WRITE_FACTOR) <= view.viewport().width()
+
+
+def test_a_stage_named_asm_high_with_factor_1_is_named_in_the_notes(doc):
+    doc.set_value("path[1].kind", "storage_write")
+    doc.set_value("path[1].name", "Datafiles (ASM high)")
+    doc.set_value("path[1].rate", "2 GB/s")
+    assert doc.wait_idle() and doc.is_valid, doc.errors
+    assert any("ASM high redundancy but its write factor is 1" in n for n in doc.plan.notes)
+
+
+def test_catalog_menu_adds_or_replaces_saying_which(qtbot, demo_window):
+    panel = demo_window.stages
+    panel.select_row(1)
+    panel._fill_catalog_menu()
+    titles = [a.text() for a in panel.catalog_menu.actions() if not a.isEnabled()]
+    assert titles[0] == "Add a stage…"
+    assert titles[1].startswith("Replace stage 2 (")
+    n = len(demo_window.doc.raw["path"])
+    first_add = next(a for a in panel.catalog_menu.actions() if a.menu() is not None)
+    first_add.menu().actions()[0].trigger()  # from the Add section: a row is selected
+    assert len(demo_window.doc.raw["path"]) == n + 1
+
+
+def test_clicking_empty_space_deselects(qtbot, demo_window):
+    from PySide6.QtCore import QPoint
+
+    panel = demo_window.stages
+    panel.select_row(0)
+    assert panel.current_row() == 0
+    viewport = panel.view.viewport()
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=QPoint(20, viewport.height() - 3))
+    assert panel.current_row() == -1
+
+
+def test_add_stage_does_not_change_the_plan_unnoticed(qtbot, demo_window):
+    doc = demo_window.doc
+    before = doc.plan.recovery.total_s
+    demo_window.stages.add_stage()
+    assert doc.wait_idle()
+    assert not doc.is_valid and any(k.endswith(".rate") for k in doc.errors)
+    assert doc.plan.recovery.total_s == before  # the last valid plan, said to be so
+    assert "last valid plan" in demo_window.banner.text()
+
+
+def test_focused_field_is_framed():
+    from rtoplanner.app.editor.section_form import FIELD_STYLESHEET
+
+    assert "QComboBox:focus" in FIELD_STYLESHEET
+
+
+def test_editor_tabs_and_dock_names_fit(qtbot, service, tmp_path):
+    from .conftest import close_window, show_window
+
+    win = show_window(qtbot, service, size=(1440, 900))
+    try:
+        bar = win.editor.tabBar()
+        assert bar.sizeHint().width() <= win.editor.width()  # Targets not clipped
+        panel = win.view("scenarios")
+        long_name = "ERP production — Exadata X9M full rack, ZDLRA"
+        win.doc.set_value("name", long_name)
+        assert win.files.add_to_store()
+        panel.reload()
+        fm = panel.fontMetrics()
+        assert panel.dock_width >= fm.horizontalAdvance(long_name)
+    finally:
+        close_window(win)
+
+
+# ------------------------------------------------------------ 23.6 wording (GUI half)
+
+
+def test_assumptions_window_has_no_file_keys(qtbot, doc):
+    import re
+
+    from rtoplanner.app.shell.assumptions import AssumptionsWindow
+
+    doc.set_value("backup.level1_every", "1d")  # with level1 = "none": a note names it
+    assert doc.wait_idle() and doc.is_valid, doc.errors
+    assert any(n.startswith("backup.level1_every is not used") for n in doc.plan.notes)
+    window = AssumptionsWindow(None)
+    qtbot.addWidget(window)
+    window.show_plan(doc.plan)
+    text = window.text.toPlainText()
+    assert "“Level 1 backup every” is not used" in text
+    assert not re.search(r"\b(database|backup|recovery|targets)\.[a-z_]+", text)

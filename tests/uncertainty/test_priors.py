@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from rtoplanner.core.catalog import CatalogError, CatalogItem, shipped_catalog_files
 from rtoplanner.core.cli import main
 from rtoplanner.core.jsonable import NonFiniteError, refuse_nonfinite
-from rtoplanner.core.uncertainty.priors import (
+from rtoplanner.core.scenario.priors import (
     MIN_SIGMA,
     Z90,
     Priors,

@@ -8,14 +8,14 @@ import pytest
 from rtoplanner.core.errors import ScenarioError, UnitError
 from rtoplanner.core.paths import scenarios_dir
 from rtoplanner.core.scenario import dump_scenario, load_scenario, load_scenario_text, with_values
-from rtoplanner.core.uncertainty.inputs import range_problem, uncertain_inputs
-from rtoplanner.core.uncertainty.priors import shipped_priors
-from rtoplanner.core.uncertainty.provenance import (
+from rtoplanner.core.scenario.priors import shipped_priors
+from rtoplanner.core.scenario.provenance import (
     estimate_spread,
     measured_spread,
     parse_provenance,
 )
-from rtoplanner.core.uncertainty.ranges import parse_range
+from rtoplanner.core.scenario.ranges import parse_range
+from rtoplanner.core.uncertainty.inputs import range_problem, uncertain_inputs
 from rtoplanner.core.units import parse_fraction, parse_rate
 
 from .risk_helpers import BASE, scenario_with

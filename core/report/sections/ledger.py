@@ -16,7 +16,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
 from ...scenario import SECTIONS, STAGE_FIELDS, FieldSpec, label_for_key
-from ...uncertainty.provenance import EXTRA_FIGURES, KIND_WORDS
+from ...scenario.provenance import EXTRA_FIGURES, KIND_WORDS
 from ...uncertainty.result import InputRow
 from ...units import format_duration, format_fraction, format_rate, format_size
 from ..model import ReportContext, Section, Table

@@ -43,7 +43,8 @@ from typing import Any
 from ..bounds import SHORT_DURATION, UNIT_RATE
 from ..catalog import Catalog
 from ..errors import UnitError
-from ..scenario import FieldSpec, Scenario, spec_for_key
+from .fields import FieldSpec, spec_for_key
+from .model import Scenario
 from .priors import Prior, Priors, catalog_prior, shipped_priors
 from .ranges import ZERO, RangeSpec, parse_range, relative_range
 
