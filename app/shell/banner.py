@@ -8,7 +8,7 @@ from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QLabel, QStatusBar
 
 from rtoplanner.core.decisive import banner_tooltip, decisive_assumptions
-from rtoplanner.core.engine.verdict import phase_sentence
+from rtoplanner.core.engine.verdict import decided_by_words, phase_sentence
 from rtoplanner.core.headline import Headline, headline_of, sure_percent
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.units import format_duration
@@ -100,15 +100,21 @@ class VerdictBanner(QLabel):
         rec = plan.recovery
         check = plan.deciding
         so_far = " <i>(as typed so far)</i>" if typing else ""
-        lines = [
-            f"{headline_html(odds, typing)}{so_far} — decided by "
-            f"<b>{html.escape(check.sentence())}</b>"
-        ]
         if odds.probability_decides:
-            lines[0] += (
-                f" <span style='color:gray'>(at the planned figures "
-                f"{VERDICT_WORDS[odds.planned]}; {sure_percent(odds.confidence)} required)</span>"
-            )
+            # The odds decide: name the target least often met, then the plan's own words.
+            lines = [
+                f"{headline_html(odds, typing)}{so_far} — "
+                f"{sure_percent(odds.confidence)} required; least sure: "
+                f"<b>{html.escape(decided_by_words(odds.weakest))}</b> "
+                f"({sure_percent(odds.weakest_p)}) <span style='color:gray'>· at the planned "
+                f"figures {VERDICT_WORDS[odds.planned]}, decided by "
+                f"{html.escape(check.sentence())}</span>"
+            ]
+        else:
+            lines = [
+                f"{headline_html(odds, typing)}{so_far} — decided by "
+                f"<b>{html.escape(check.sentence())}</b>"
+            ]
         word = "margin" if rec.margin_s >= 0 else "over by"
         rec_color = TYPING_COLOR if typing else VERDICT_COLORS[rec.verdict]
         lines.append(
@@ -193,9 +199,9 @@ class StatusParts(QObject):
             self.verdict_label.setText("no plan")
             return
         rec = plan.recovery
-        check = plan.deciding
         odds = _odds_for(plan, self.odds)
-        decided = "" if check.name == "recovery" else f" ({check.title})"
+        by = odds.decided_by
+        decided = "" if by == "recovery" else f" ({decided_by_words(by)})"
         self.verdict_label.setText(
             f"{headline_html(odds, typing)}{decided} · recovery "
             f"{format_duration(rec.total_s)} of {format_duration(rec.rto_s)}"

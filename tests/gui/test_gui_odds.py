@@ -51,9 +51,13 @@ def test_the_probability_follows_the_plan_and_decides_the_headline(exadata):
     assert "probability pending" not in text
     assert "AT RISK</b> — <b style='color:" in text
     assert expected.sure() in text and "likely to meet" in text
-    assert "at the planned figures MEETS" in text
+    assert "at the planned figures MEETS, decided by RPO" in text
+    assert "least sure: <b>recovery</b>" in text
     assert expected.sure() in win.verdict_label.text()
     assert "AT RISK" in win.verdict_label.text()
+    # The status bar names what the headline is decided by: the probability of the
+    # recovery here, not the RPO that decides the plan at its figures.
+    assert "(RPO)" not in win.verdict_label.text()
     assert "trials meet every target at once" in win.banner.toolTip()
 
 

@@ -392,3 +392,36 @@ def test_assumptions_window_has_no_file_keys(qtbot, doc):
     text = window.text.toPlainText()
     assert "“Level 1 backup every” is not used" in text
     assert not re.search(r"\b(database|backup|recovery|targets)\.[a-z_]+", text)
+
+
+# ------------------------------------------------------------ 23.11 AWR import
+
+
+def test_awr_import_of_one_report_says_so_and_stores_what_it_shows(qtbot, store_window):
+    from rtoplanner.app.dialogs.import_dialog import ImportDialog
+    from rtoplanner.core.units import format_rate, parse_rate
+
+    from .test_import_dialog import DBU, _wait
+
+    empty = ImportDialog(store_window, [])
+    qtbot.addWidget(empty)
+    empty.show()
+    assert not empty.progress_bar.isVisible()  # no unlabelled box before a read
+    empty.close()
+
+    dlg = ImportDialog(store_window, [DBU])
+    qtbot.addWidget(dlg)
+    dlg.show()
+    _wait(qtbot, dlg)
+    assert dlg.progress_bar.isVisible()
+    # One 6-day report: its "p95 of hourly redo" is its average, and the dialog says so.
+    assert "= average (1 report)" in dlg.redo_buttons["p95"].text()
+    preview = dlg.apply_label.text()
+    assert "from a single report, i.e. its average" in preview
+    # The demo scenario does not name DBU: the dialog says the database may be another.
+    assert "These reports are of DBU" in preview
+    qtbot.mouseClick(dlg.apply_button, Qt.MouseButton.LeftButton)
+    assert store_window.doc.wait_idle()
+    stored = store_window.doc.raw["database"]["redo_rate"]
+    assert stored == format_rate(parse_rate(stored)) == "3.28 MB/s"  # one precision
+    dlg.close()

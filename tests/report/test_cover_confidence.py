@@ -34,7 +34,8 @@ def _cover(pages: list[str]) -> tuple[str, float]:
 def _how_sure(pages: list[str]) -> tuple[float, float]:
     """(share of trials meeting every target, the confidence required) as the How-sure
     page prints them."""
-    page = next(p for p in pages[1:] if "How sure is this plan" in p and "at once" in p)
+    assert any("How sure is this plan" in p for p in pages[1:])
+    page = next(p for p in pages[1:] if "Every target of the plan is met at once" in p)
     m = re.search(
         r"Every target of the plan is met at once in (over |under )?([\d.]+) % of the trials "
         r"\(a failure at the worst moment\); ([\d.]+) % is required",

@@ -190,10 +190,11 @@ def render(r: ReportRenderer, part: ConfidencePart) -> list[Flowable]:
         r.table(part.confidence_table, widths),
         distribution_chart(part, r.width),
     )
-    out.append(r.heading("Every target of the plan", 1))
-    out.append(r.para(part.confidence_whole_text))
     check_widths = [62 * mm] + [(r.width - 62 * mm) / 5] * 5
-    out.append(r.table(part.confidence_checks, check_widths))
+    out.append(KeepTogether([  # the heading and its sentence never apart from the table
+        r.heading("Every target of the plan", 1), r.para(part.confidence_whole_text),
+        r.table(part.confidence_checks, check_widths),
+    ]))  # fmt: skip
     if part.confidence_tornado:
         out.append(KeepTogether([r.para(part.confidence_tornado_text),
                                  tornado_chart(part, r.width)]))  # fmt: skip
