@@ -40,6 +40,9 @@ class StageCapacity:
     binds_channel: bool
     per_channel_only: bool
     source: str
+    one_channel_per_unit: bool = False
+    """A ceiling both per channel and shared (the compression CPU: one channel on one
+    core): min(k, units) units work, each at `unit_Bps`."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,8 @@ class PathModel:
         others and to divide the path rate by for the stage's load.
         """
         st = self.stages[index]
+        if st.one_channel_per_unit:
+            return st.unit_Bps * min(self.active_channels, st.count)
         if st.per_channel_only or st.binds_channel:
             return st.unit_Bps * self.active_channels
         return st.total_Bps
@@ -208,6 +213,7 @@ def compression_cpu_stage(scenario: Scenario, direction: str, index: int) -> Sta
         binds_channel=False,
         per_channel_only=False,
         source=b.compression_source,
+        one_channel_per_unit=True,
     )
 
 

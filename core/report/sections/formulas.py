@@ -49,7 +49,8 @@ FORMULAS = (
         "CPU ceiling = min(channels, cpu_cores) × per-core rate of the level "
         "(compress for backups, decompress for restores)",
         "One RMAN channel compresses on one core. Per-core rates come from the catalog; "
-        "without database.cpu_cores the plan says compression CPU was not modelled.",
+        "when the CPU cores for RMAN are not given, the plan says compression CPU was not "
+        "modelled.",
     ),
     Formula(
         "Recovery time",

@@ -15,6 +15,7 @@ from ...units import format_duration
 from ...wording import bottleneck_words
 from .. import charts
 from ..model import ReportContext, Section, Table, pct
+from ..words import for_customer
 
 if TYPE_CHECKING:
     from ..model import Renderer as ReportRenderer
@@ -88,6 +89,7 @@ def phase_table(ctx: ReportContext) -> Table:
             bottleneck_words(p.bottleneck) if p.duration_s else "",
         )
         for p in rec.phases
+        if p.name != "tape_recall" or p.duration_s  # no recall row when none is needed
     ]
     rows.append(("Total", "", format_duration(rec.total_s), "", "", ""))
     rows.append(("RTO", "", format_duration(rec.rto_s), "", "", ""))
@@ -116,7 +118,7 @@ def render(r: ReportRenderer, part: RecoveryPart) -> list[Flowable]:
     widths = [34 * mm, 20 * mm, 22 * mm, 20 * mm, 22 * mm]
     widths.append(w - sum(widths))
     out.append(KeepTogether([r.table(part.phase_table, widths), Spacer(1, 3 * mm)]))
-    out += [r.para("• " + n, "small") for n in part.phase_notes]
+    out += [r.para("• " + for_customer(n), "small") for n in part.phase_notes]
     return out
 
 
