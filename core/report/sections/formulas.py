@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether
 
-from ..model import Formula, ReportContext, Section
+from ..model import Formula, ReportContext, Section, Table
 
 if TYPE_CHECKING:
     from ..model import Renderer as ReportRenderer
@@ -112,6 +113,10 @@ def build(ctx: ReportContext) -> FormulasPart:
 
 def render(r: ReportRenderer, part: FormulasPart) -> list[Flowable]:
     out = r.section("Appendix: how the figures are computed")
+    if r.compact:
+        out.append(_compact(r, part))
+        out.append(r.para(r.data.units_note, "small"))
+        return out
     for f in part.formulas:
         out.append(
             KeepTogether(
@@ -123,3 +128,11 @@ def render(r: ReportRenderer, part: FormulasPart) -> list[Flowable]:
 
 
 SECTION = Section("formulas", "formulas", build, render)
+
+
+def _compact(r: ReportRenderer, part: FormulasPart) -> Flowable:
+    """The formulas as one table, title beside formula and words: about half the height
+    of a heading each, for a plan whose last page would otherwise hold a few lines."""
+    rows = tuple((f.title, f"{f.formula}\n{f.explanation}") for f in part.formulas)
+    table = Table(("Figure", "Formula and what it means"), rows, "ll")
+    return r.table(table, [38 * mm, r.width - 38 * mm])

@@ -4,7 +4,7 @@ and the total; the phase table (start, duration, volume, rate, limit)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Spacer
@@ -30,6 +30,9 @@ class GanttBar:
     text: str
     style: str
     """fixed | restore | apply | redo: picks the colour."""
+    overlap_s: float = 0.0
+    """The first seconds of this phase that run alongside the one before it (applying
+    incrementals while they are restored): drawn as overlap, not as more time."""
 
 
 @dataclass(frozen=True)
@@ -42,18 +45,8 @@ class RecoveryPart:
 
 def build(ctx: ReportContext) -> RecoveryPart:
     rec = ctx.plan.recovery
-    gantt = tuple(
-        GanttBar(
-            p.name,
-            PHASE_TITLES[p.name],
-            p.start_s,
-            p.duration_s,
-            format_duration(p.duration_s),
-            PHASE_STYLE[p.name],
-        )
-        for p in rec.phases
-        if p.duration_s > 0
-    )
+    shown = [p for p in rec.phases if p.duration_s > 0]
+    gantt = tuple(_bar(p, shown[i - 1] if i else None) for i, p in enumerate(shown))
     notes = tuple(
         f"{PHASE_TITLES[p.name]}: {p.detail}."
         for p in rec.phases
@@ -75,6 +68,19 @@ def _failure_text(ctx: ReportContext) -> str:
         f"the restore needs the level 0, {inc} and "
         f"{format_duration(f.redo_since_s)} of redo."
     )
+
+
+def _bar(p: Any, before: Any) -> GanttBar:
+    """A phase's bar; a phase that starts before the one above it ends shares that time
+    with it (DESIGN §3.7: incrementals are applied as they are restored)."""
+    overlap = 0.0
+    if before is not None and p.start_s < before.start_s + before.duration_s:
+        overlap = min(p.start_s + p.duration_s, before.start_s + before.duration_s) - p.start_s
+    text = format_duration(p.duration_s)
+    if overlap > 0:
+        text += f" ({format_duration(overlap)} while restoring)"
+    return GanttBar(p.name, PHASE_TITLES[p.name], p.start_s, p.duration_s, text,
+                    PHASE_STYLE[p.name], max(overlap, 0.0))  # fmt: skip
 
 
 def phase_table(ctx: ReportContext) -> Table:
