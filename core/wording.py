@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,6 +28,38 @@ def bottleneck_words(name: str) -> str:
     """A stage label as it is, a pseudo-bottleneck in words (the terminal, the GUI and
     the PDF print these; JSON keeps the raw label)."""
     return _PSEUDO_BOTTLENECKS.get(name, name)
+
+
+STAGE_KIND_WORDS = {
+    "tape_drive": "tape drive",
+    "disk": "backup disk",
+    "nas_head": "NAS / ZFS head",
+    "media_server": "media server",
+    "network": "network link",
+    "channel": "RMAN channel",
+    "cpu": "database CPU",
+    "storage_write": "datafile storage (write)",
+    "measured": "measured rate",
+}
+"""A stage kind as a DBA says it (the file keeps `nas_head`; screens and pages say this)."""
+
+
+CHOICE_WORDS = {
+    "with_size": "grows with the database",
+    "constant": "stays as measured",
+    "level1_every": "a level 1 interval",
+}
+"""A choice of the format as a DBA reads it (the file keeps `with_size`)."""
+
+
+def choice_words(value: str) -> str:
+    """`with_size` → "grows with the database"; a stage kind in words; else the value."""
+    return CHOICE_WORDS.get(value) or STAGE_KIND_WORDS.get(value) or value
+
+
+def stage_kind_words(kind: str) -> str:
+    """`nas_head` → "NAS / ZFS head"; an unknown kind reads as its words."""
+    return STAGE_KIND_WORDS.get(kind, kind.replace("_", " "))
 
 
 def describe_cycle_time(since_level0_s: float, period_s: float, level0_s: float = 0.0) -> str:
@@ -126,3 +159,26 @@ def fared(comparisons: Sequence[dict[str, Any]], n: int = 3) -> str | None:
         return f"last drill: {_signed_pct(errors[0])} against the plan"
     low, high = _signed_pct(min(errors)), _signed_pct(max(errors))
     return f"last {len(errors)} drills: within {low}..{high} of the plan"
+
+
+# -------------------------------------------------------------- words for a reader
+# The engine's notes name file keys and the command line, which a DBA at the terminal
+# needs; the GUI and the customer's PDF show the same sentences through `for_reader`.
+
+_KEY = re.compile(r"\b(database|backup|recovery|targets)\.([a-z][a-z0-9_]*)\b")
+_PRICE_CLI = (
+    (re.compile(r"give your quote with `rto-planner catalog price[^`]*`(?: or in the catalog "
+                r"browser)?"), "give your quote in the hardware catalog (its Price column)"),
+    (re.compile(r"\(rto-planner catalog price [^)]*\)"),
+     "(the hardware catalog's Price column)"),
+)  # fmt: skip
+
+
+def for_reader(text: str) -> str:
+    """A sentence for the GUI or the PDF: a file key (`backup.compression`) as the form
+    calls it (“RMAN compression level”), and no command-line instruction (issue 23.6)."""
+    from .scenario import label_for_key  # the field table; scenario never imports this
+
+    for pattern, words in _PRICE_CLI:
+        text = pattern.sub(words, text)
+    return _KEY.sub(lambda m: f"“{label_for_key(m.group(0))}”", text)

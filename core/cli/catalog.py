@@ -21,6 +21,7 @@ from ..inputfile import InputFileError, read_limited
 from ..jsonable import dumps_json
 from ..store import CatalogEntry, open_store_from_args
 from ..units import format_duration, format_fraction, format_rate
+from . import committed
 
 
 def format_table(
@@ -310,9 +311,14 @@ def run_price(args: argparse.Namespace) -> int:
     with open_store_from_args(args) as store:
         if args.currency:
             store.set_currency(args.currency)
+            committed(f"your currency is {store.currency()}")
         kind, name = _price_kind(store, args.item, args.kind)
         store.set_price(kind, name, amount)
         currency = store.currency()
+        committed(
+            f"forgot your price for {kind} '{name}'" if amount is None
+            else f"your price for {kind} '{name}' is {format_money(amount, currency)}"
+        )  # fmt: skip
     if amount is None:
         print(f"Forgot your price for {kind} '{name}'.")
     else:

@@ -40,9 +40,8 @@ class StageCapacity:
     binds_channel: bool
     per_channel_only: bool
     source: str
-    one_channel_per_unit: bool = False
-    """A ceiling both per channel and shared (the compression CPU: one channel on one
-    core): min(k, units) units work, each at `unit_Bps`."""
+    per_core: bool = False
+    """The compression CPU: one channel on one core, so min(channels, cores) units work."""
 
 
 @dataclass(frozen=True)
@@ -111,11 +110,13 @@ class PathModel:
 
         A shared stage offers its total; a channel ceiling, or a stage that binds
         channels, offers its per-channel capacity times the active channels (idle drives
-        do not help). This is the stage's term in R(n), the figure to draw next to the
-        others and to divide the path rate by for the stage's load.
+        do not help); the compression CPU min(active channels, cores) × the per-core rate
+        (the formula the PDF's appendix gives). This is the stage's term in R(n), the
+        figure to draw next to the others and to divide the path rate by for the stage's
+        load.
         """
         st = self.stages[index]
-        if st.one_channel_per_unit:
+        if st.per_core:
             return st.unit_Bps * min(self.active_channels, st.count)
         if st.per_channel_only or st.binds_channel:
             return st.unit_Bps * self.active_channels
@@ -213,7 +214,7 @@ def compression_cpu_stage(scenario: Scenario, direction: str, index: int) -> Sta
         binds_channel=False,
         per_channel_only=False,
         source=b.compression_source,
-        one_channel_per_unit=True,
+        per_core=True,
     )
 
 

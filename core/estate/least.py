@@ -382,7 +382,7 @@ def _alone_fixes(
     should_cancel: Callable[[], bool] | None,
     progress: Progress | None = None,
 ) -> tuple[AloneFix, ...]:
-    from ..fix.search import what_it_takes
+    from ..fix.answer import what_it_takes
 
     out = []
     searched = min(len(names), MAX_ALONE_FIXES)

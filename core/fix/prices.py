@@ -18,14 +18,18 @@ from dataclasses import dataclass, field
 from ..catalog import DEFAULT_CURRENCY, Catalog
 
 OPTION_KIND = "option"
+LICENCE_KIND = "licence"
+"""Oracle licences are catalog items of this kind (DESIGN §12), priced per processor."""
 STANDBY = "Data Guard standby"
 REPLICATION = "Off-site replication of backups"
+ARCHIVE_DISK = "Disk for archived logs (per TB)"
 ADVANCED_COMPRESSION = "Advanced Compression Option"
 OPTIONS: dict[str, str] = {
     STANDBY: "A standby database at the second site (servers, storage, Data Guard set-up).",
     REPLICATION: "Backups copied off site as they are taken (replicated disk or cloud) "
     "instead of vaulted tapes.",
-    ADVANCED_COMPRESSION: "Oracle licence needed for RMAN compression LOW, MEDIUM and HIGH.",
+    ARCHIVE_DISK: "Disk (FRA) to keep the archived logs a recovery needs instead of "
+    "restoring them; one unit is one TB.",
 }
 """Purchases that are not catalog hardware, with what each stands for."""
 
@@ -54,15 +58,23 @@ class PriceBook:
         user_prices: Mapping[tuple[str, str], float] | None = None,
         currency: str | None = None,
     ) -> PriceBook:
-        """The catalog's item prices, overridden by `user_prices` keyed (kind, name)."""
-        prices: dict[tuple[str, str], float] = {
-            (item.kind, norm_name(item.name)): item.price
-            for item in catalog
-            if item.price is not None
-        }
+        """The catalog's item prices, overridden by `user_prices` keyed (kind, name).
+
+        The catalog's prices are in its currency: with another currency (the user's)
+        they are not used — a list price in USD is no price in EUR."""
+        book_currency = currency or catalog.currency
+        prices: dict[tuple[str, str], float] = {}
+        if book_currency == catalog.currency:
+            prices = {
+                (item.kind, norm_name(item.name)): item.price
+                for item in catalog
+                if item.price is not None
+            }
         for (kind, name), amount in (user_prices or {}).items():
+            if kind == OPTION_KIND and norm_name(name) == norm_name(ADVANCED_COMPRESSION):
+                kind = LICENCE_KIND  # an option before it became a licence item
             prices[(kind, norm_name(name))] = amount
-        return cls(currency=currency or catalog.currency, prices=prices)
+        return cls(currency=book_currency, prices=prices)
 
 
 def format_money(amount: float, currency: str) -> str:

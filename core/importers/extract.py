@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..units import HOUR, MINUTE, MiB
+from ..units import MINUTE, MiB, format_duration
 from .errors import TruncatedReportError
 from .model import InstanceRates, LoadProfileRow, WorkloadReport, content_hash
 from .numbers import parse_number
@@ -206,7 +206,7 @@ def build(raw: RawReport) -> WorkloadReport:
 
     if elapsed_s > LONG_INTERVAL_S:
         warnings.append(
-            f"the interval is {elapsed_s / HOUR:.1f} h long: its average hides peaks; "
+            f"the interval is {format_duration(elapsed_s)} long: its average hides peaks; "
             "reports of one hour or less show them"
         )
     if raw.layout == "pdb":

@@ -132,3 +132,70 @@ def test_catalog_browser_shows_and_sets_prices(qtbot, store_path):
     finally:
         close_window(win)
         service.close()
+
+
+def test_switching_scenario_drops_the_frontier_and_never_applies_it_elsewhere(
+    qtbot, failing_demo, demo_paths
+):
+    # Issue 22 item 10: after opening another scenario (another demo, or a database's
+    # plan from the Estate window) the previous frontier was still shown and "Apply this
+    # point" wrote its changes into the new scenario.
+    meets = next(p for p in demo_paths if p.stem == "exadata_tape_infiniband")
+    other = next(p for p in demo_paths if p.stem == "oltp_zfs_nas")
+    win = show_window(qtbot, None, failing_demo)
+    try:
+        panel = _panel(qtbot, win)
+        first = panel.result
+        assert panel.model.rowCount() >= 1 and panel.selected_point() is not None
+        stale = panel.selected_point()
+
+        # A scenario that meets: nothing of the old frontier stays, nothing to apply.
+        assert win.open_file(meets, ask=False)
+        win.doc.wait_idle()
+        qtbot.waitUntil(lambda: win.doc.plan is not None and win.doc.plan.verdict == "meets",
+                        timeout=10000)  # fmt: skip
+        assert panel.result is None
+        assert panel.model.rowCount() == 0
+        assert not panel.apply_button.isEnabled()
+        before = win.doc.undo_stack.count()
+        assert not panel.apply_selected()
+        assert win.doc.undo_stack.count() == before
+
+        # A scenario that misses: its own frontier is worked out.
+        assert win.open_file(other, ask=False)
+        win.doc.wait_idle()
+        qtbot.waitUntil(lambda: panel.result is not None, timeout=30000)
+        assert panel.result is not first
+        assert panel.result.scenario == win.doc.scenario.name
+        assert panel.result_for == win.doc.scenario
+        assert stale not in panel.result.frontier
+    finally:
+        close_window(win)
+
+
+def test_apply_refuses_a_point_worked_out_for_another_scenario(qtbot, failing_demo, demo_paths):
+    other = next(p for p in demo_paths if p.stem == "oltp_zfs_nas")
+    win = show_window(qtbot, None, failing_demo)
+    try:
+        panel = _panel(qtbot, win)
+        rows, first = panel.model.rows, panel.result
+        assert win.open_file(other, ask=False)
+        win.doc.wait_idle()
+        qtbot.waitUntil(lambda: win.doc.plan is not None, timeout=10000)
+        panel.runner.wait()  # its own frontier not worked out yet
+        before = win.doc.undo_stack.count()
+        assert not panel.apply_selected()
+        assert win.doc.undo_stack.count() == before
+        # The old frontier back on screen, as a stale panel showed it: still refused.
+        panel.result = first
+        panel.model.set_rows(rows)
+        panel.table.selectRow(0)
+        assert panel.selected_point() is not None
+        before = win.doc.undo_stack.count()
+        raw = dict(win.doc.raw)
+        assert not panel.apply_selected()
+        assert win.doc.undo_stack.count() == before
+        assert win.doc.raw == raw
+        assert "another scenario" in panel.status.text()
+    finally:
+        close_window(win)

@@ -8,7 +8,7 @@ import re
 
 import pytest
 from pypdf import PdfReader
-from report_helpers import DEMOS, demo_ids, rendered
+from report_helpers import DEMOS, REPO, demo_ids, rendered
 from reportlab.graphics.shapes import Group, Line, String
 from reportlab.lib import colors
 from reportlab.platypus import Paragraph
@@ -110,7 +110,7 @@ def test_compression_cpu_stage_counts_the_cores_the_channels_use(epoch):
                                           "database.cpu_cores": 96})  # fmt: skip
     plan = compute_plan(s, include_cycle=False, include_growth=False)
     model = plan.restore_path
-    cpu = next(i for i, st in enumerate(model.stages) if st.one_channel_per_unit)
+    cpu = next(i for i, st in enumerate(model.stages) if st.per_core)
     n = model.active_channels
     assert n < 96
     assert model.capacity_at_Bps(cpu) == pytest.approx(model.stages[cpu].unit_Bps * n)
@@ -282,3 +282,19 @@ def test_incremental_apply_shows_its_overlap_with_the_restore(epoch):
                 and i.fillColor == colors.white]  # fmt: skip
     assert outlines, "no outline for the overlap"
     assert any(s.text == "applied while restored" for s in items if isinstance(s, String))
+
+
+def test_estate_phase_tables_have_no_recall_row_when_none_is_needed():
+    """The estate PDF listed "Tape recall 30 min 0 s 0 s —" for every database whose
+    backups are on site."""
+    from rtoplanner.core.estate import load_estate, run_estate
+    from rtoplanner.core.report.estate import build_databases
+
+    estate = load_estate(REPO / "data" / "estates" / "site_loss.toml")
+    result = run_estate(estate)
+    part = build_databases(result, None)
+    recalls = [d for d in result.databases for p in d.phases
+               if p.name == "tape_recall" and not p.duration_s]  # fmt: skip
+    assert recalls  # the demo's databases need none
+    for _, _, table in part.database_tables:
+        assert not [r for r in table.rows if r[0] == "Tape recall"]

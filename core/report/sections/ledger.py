@@ -16,11 +16,11 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
 from ...scenario import SECTIONS, STAGE_FIELDS, FieldSpec, label_for_key
-from ...uncertainty.provenance import EXTRA_FIGURES, KIND_WORDS
+from ...scenario.provenance import EXTRA_FIGURES, KIND_WORDS
 from ...uncertainty.result import InputRow
 from ...units import format_duration, format_fraction, format_rate, format_size
+from ...wording import choice_words, for_reader
 from ..model import ReportContext, Section, Table
-from ..words import choice_words, for_customer
 
 if TYPE_CHECKING:
     from ..model import Renderer as ReportRenderer
@@ -54,7 +54,7 @@ def render(r: ReportRenderer, part: LedgerPart) -> list[Flowable]:
     out.append(r.table(part.assumptions, widths))
     if part.model_notes:
         out.append(r.para("What the plan says about these inputs and its model:"))
-        out += [r.para(f"• {for_customer(note)}", "small") for note in part.model_notes]
+        out += [r.para(f"• {for_reader(note)}", "small") for note in part.model_notes]
     return out
 
 

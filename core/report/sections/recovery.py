@@ -12,10 +12,9 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer
 from ...palette import PHASE_STYLE
 from ...result import PHASE_TITLES
 from ...units import format_duration
-from ...wording import bottleneck_words
+from ...wording import bottleneck_words, for_reader
 from .. import charts
 from ..model import ReportContext, Section, Table, pct
-from ..words import for_customer
 
 if TYPE_CHECKING:
     from ..model import Renderer as ReportRenderer
@@ -124,7 +123,7 @@ def render(r: ReportRenderer, part: RecoveryPart) -> list[Flowable]:
     widths = [34 * mm, 20 * mm, 22 * mm, 20 * mm, 22 * mm]
     widths.append(w - sum(widths))
     out.append(KeepTogether([r.table(part.phase_table, widths), Spacer(1, 3 * mm)]))
-    out += [r.para("• " + for_customer(n), "small") for n in part.phase_notes]
+    out += [r.para("• " + for_reader(n), "small") for n in part.phase_notes]
     return out
 
 

@@ -17,9 +17,8 @@ from ...errors import CoreError
 from ...fix import FixResult, common_changes, what_it_takes
 from ...fix.prices import price_book
 from ...units import format_duration
-from ...wording import VERDICT_WORDS, today_words
+from ...wording import VERDICT_WORDS, for_reader, today_words
 from ..model import ReportContext, Section, Table
-from ..words import for_customer
 
 if TYPE_CHECKING:
     from ..model import Renderer as ReportRenderer
@@ -132,7 +131,7 @@ def _customer_note(note: str) -> str:
             f"No price was given for: {items}. Their cost is shown as unpriced, never "
             "guessed; a supplier's quote for them completes the comparison."
         )
-    return for_customer(note)
+    return for_reader(note)
 
 
 def render(r: ReportRenderer, part: WhatItTakesPart) -> list[Flowable]:
