@@ -37,7 +37,7 @@ from rtoplanner.core.fix.prices import format_money, price_book
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.scenario import Scenario
 from rtoplanner.core.units import format_duration
-from rtoplanner.core.wording import plural
+from rtoplanner.core.wording import for_reader, plural
 
 from .document import ScenarioDocument
 from .models.fix_table_model import (
@@ -325,10 +325,12 @@ class WhatItTakesPanel(QWidget):
 
     def _fill_prices(self, result: FixResult) -> None:
         book = self.prices()
+        quotes = [(kind, name, book.money(kind, name)) for kind, name in result.purchases()]
         rows = [
-            PriceRow(kind, name, book.price(kind, name), book.currency)
-            for kind, name in result.purchases()
-        ]
+            PriceRow(kind, name, None if q is None else q.amount,
+                     book.currency if q is None else q.currency)
+            for kind, name, q in quotes
+        ]  # fmt: skip
         self.price_model.set_rows(sorted(rows, key=lambda r: (r.price is not None, r.name)))
 
     def selected_point(self) -> FixPoint | None:
@@ -356,7 +358,7 @@ class WhatItTakesPanel(QWidget):
             )
             lines.append(f"<li>{html.escape(c.words)}{same}</li>")
         lines.append("</ul>")
-        lines += [f"<p>{html.escape(note)}</p>" for note in result.notes]
+        lines += [f"<p>{html.escape(for_reader(note))}</p>" for note in result.notes]
         self.details.setText("".join(lines))
         self._update_buttons()
 

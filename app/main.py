@@ -63,6 +63,8 @@ def take_screenshot(window, out: str | Path) -> bool:
 
     if hasattr(window, "doc"):  # the main window: its plan and its views' workers
         window.doc.wait_idle()
+        if hasattr(window, "odds"):  # the headline's probability
+            window.odds.wait_idle()
         for panel in window.results.built_panels():
             wait = getattr(panel, "wait_idle", None)
             if wait is not None:

@@ -39,6 +39,7 @@ from .plan_area import PlanArea
 from .result_tabs import ResultTabs
 from .settings import AppSettings
 from .shell.banner import StatusParts, VerdictBanner
+from .shell.odds import HeadlineOdds
 from .shell.placement import place_in_screen
 from .shell.views import InstalledViews
 from .store_service import StoreService
@@ -55,6 +56,8 @@ class MainWindow(QMainWindow):
         self.store_service = store_service
         catalog = store_service.catalog() if store_service is not None else None
         self.doc = ScenarioDocument(self, catalog=catalog)
+        # The headline's probability, computed in a worker after each new plan.
+        self.odds = HeadlineOdds(catalog, parent=self)
         self.setWindowTitle(APP_NAME)
         self.setDockOptions(QMainWindow.DockOption.AnimatedDocks)
         self._make_central()
@@ -112,6 +115,7 @@ class MainWindow(QMainWindow):
         doc.plan_failed.connect(self._on_plan_failed)
         doc.plan_cleared.connect(self._on_plan_cleared)
         doc.raw_changed.connect(self._update_title)
+        self.odds.changed.connect(self._on_odds)
         doc.typing_changed.connect(self._on_typing)
         QApplication.styleHints().colorSchemeChanged.connect(self._on_scheme_changed)
 
@@ -126,8 +130,14 @@ class MainWindow(QMainWindow):
     def _on_plan(self, plan: Plan) -> None:
         self.results.set_plan(plan)
         self.views.set_plan(plan)
-        self.banner.show_plan(plan, self.doc.errors)
-        self.status.set_verdict(plan, bool(self.doc.errors), self.doc.typing)
+        self.odds.set_plan(plan)  # the banner and status bar follow through _on_odds
+
+    @Slot(object)
+    def _on_odds(self, odds: object) -> None:
+        """The plan's headline: its verdict at once, its probability when it lands."""
+        self.banner.odds = self.status.odds = odds  # type: ignore[assignment]
+        self.banner.show_plan(self.doc.plan, self.doc.errors)
+        self.status.set_verdict(self.doc.plan, bool(self.doc.errors), self.doc.typing)
 
     @Slot(bool)
     def _on_typing(self, typing: bool) -> None:
@@ -139,6 +149,7 @@ class MainWindow(QMainWindow):
     @Slot()
     def _on_plan_cleared(self) -> None:
         """Another scenario was opened: nothing of the previous plan stays on screen."""
+        self.odds.set_plan(None)
         self.banner.show_plan(None, self.doc.errors)
         self.status.set_verdict(self.doc.plan, bool(self.doc.errors))
 
@@ -230,6 +241,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.views.shutdown()
+        self.odds.shutdown()
         self.doc.shutdown()
         self._save_geometry()
         event.accept()

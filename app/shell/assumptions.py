@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QDialog, QTextBrowser, QVBoxLayout
 
 from rtoplanner.core.decisive import banner_tooltip
 from rtoplanner.core.plan import Plan
+from rtoplanner.core.wording import for_reader
 
 from .banner import ASSUMPTIONS_LINK
 
@@ -35,7 +36,8 @@ class AssumptionsWindow(QDialog):
         self.addAction(close)  # Escape closes a dialog already
 
     def show_plan(self, plan: Plan | None) -> None:
-        self.text.setPlainText(banner_tooltip(plan) if plan is not None else "No plan yet.")
+        text = for_reader(banner_tooltip(plan)) if plan is not None else "No plan yet."
+        self.text.setPlainText(text)
 
 
 class AssumptionsCommand(QObject):

@@ -8,9 +8,11 @@ from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QLabel, QStatusBar
 
 from rtoplanner.core.decisive import banner_tooltip, decisive_assumptions
-from rtoplanner.core.engine.verdict import phase_sentence
+from rtoplanner.core.engine.verdict import decided_by_words, phase_sentence
+from rtoplanner.core.headline import Headline, headline_of, sure_percent
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.units import format_duration
+from rtoplanner.core.wording import for_reader
 
 from ..theme import VERDICT_COLORS, VERDICT_WORDS
 
@@ -39,6 +41,8 @@ class VerdictBanner(QLabel):
         self.errors: dict[str, str] = {}
         self.plan: Plan | None = None
         self.typing = False
+        self.odds: Headline | None = None
+        """The headline with its probability (`HeadlineOdds`); pending until it lands."""
         # The "read them" link takes the keyboard too (Tab, then Enter): the decisive
         # assumptions are not only in a hover tooltip (issue 23.10).
         self.setTextInteractionFlags(
@@ -59,10 +63,12 @@ class VerdictBanner(QLabel):
         self.errors = errors
         parts = []
         if plan is not None:
-            parts += self._plan_lines(plan, self.typing)
-            self.verdict = plan.verdict
-            bg = TYPING_COLOR if self.typing else VERDICT_COLORS[plan.verdict]
-            self.setToolTip(banner_tooltip(plan))
+            odds = _odds_for(plan, self.odds)
+            parts += self._plan_lines(plan, odds, self.typing)
+            self.verdict = odds.verdict
+            bg = TYPING_COLOR if self.typing else VERDICT_COLORS[odds.verdict]
+            tip = for_reader(banner_tooltip(plan))
+            self.setToolTip(f"{odds.why()}\n\n{tip}" if tip else odds.why())
         else:
             self.verdict = ""
             bg = VERDICT_COLORS["at_risk"]
@@ -88,16 +94,27 @@ class VerdictBanner(QLabel):
         )
 
     @staticmethod
-    def _plan_lines(plan: Plan, typing: bool = False) -> list[str]:
-        """The headline verdict and what decides it, then the recovery and its phase."""
+    def _plan_lines(plan: Plan, odds: Headline, typing: bool = False) -> list[str]:
+        """The headline verdict with its probability and what decides it, then the
+        recovery and its phase."""
         rec = plan.recovery
         check = plan.deciding
-        color = TYPING_COLOR if typing else VERDICT_COLORS[check.verdict]
         so_far = " <i>(as typed so far)</i>" if typing else ""
-        lines = [
-            f"<b style='color:{color}'>{VERDICT_WORDS[check.verdict]}</b>{so_far} — decided by "
-            f"<b>{html.escape(check.sentence())}</b>"
-        ]
+        if odds.probability_decides:
+            # The odds decide: name the target least often met, then the plan's own words.
+            lines = [
+                f"{headline_html(odds, typing)}{so_far} — "
+                f"{sure_percent(odds.confidence)} required; least sure: "
+                f"<b>{html.escape(decided_by_words(odds.weakest))}</b> "
+                f"({sure_percent(odds.weakest_p)}) <span style='color:gray'>· at the planned "
+                f"figures {VERDICT_WORDS[odds.planned]}, decided by "
+                f"{html.escape(check.sentence())}</span>"
+            ]
+        else:
+            lines = [
+                f"{headline_html(odds, typing)}{so_far} — decided by "
+                f"<b>{html.escape(check.sentence())}</b>"
+            ]
         word = "margin" if rec.margin_s >= 0 else "over by"
         rec_color = TYPING_COLOR if typing else VERDICT_COLORS[rec.verdict]
         lines.append(
@@ -121,6 +138,24 @@ class VerdictBanner(QLabel):
         return lines
 
 
+def _odds_for(plan: Plan, odds: Headline | None) -> Headline:
+    """`odds` when it is this plan's, else the plan's headline with its probability
+    pending."""
+    if odds is not None and odds.deciding == plan.deciding and odds.planned == plan.verdict:
+        return odds
+    return headline_of(plan, None)
+
+
+def headline_html(odds: Headline, typing: bool = False) -> str:
+    """'<b>MEETS</b> — 93 % sure', or the verdict with the probability visibly pending
+    (uncoloured while a number is being typed)."""
+    color = TYPING_COLOR if typing else VERDICT_COLORS[odds.verdict]
+    words = f"<b style='color:{color}'>{VERDICT_WORDS[odds.verdict]}</b>"
+    if odds.pending:
+        return f"{words} <span style='color:gray'><i>— probability pending…</i></span>"
+    return f"{words} — <b style='color:{color}'>{html.escape(odds.sure())}</b>"
+
+
 class StatusParts(QObject):
     """The status bar's permanent parts: "computing…" when it lasts, the units, the
     verdict."""
@@ -138,6 +173,8 @@ class StatusParts(QObject):
         self.verdict_label.setTextFormat(Qt.TextFormat.RichText)
         for label in (self.busy_label, self.units_label, self.verdict_label):
             bar.addPermanentWidget(label)
+        self.odds: Headline | None = None
+        """The headline with its probability (set by the window as it lands)."""
 
     def set_busy(self, busy: bool) -> None:
         if busy:
@@ -162,12 +199,12 @@ class StatusParts(QObject):
             self.verdict_label.setText("no plan")
             return
         rec = plan.recovery
-        check = plan.deciding
-        color = TYPING_COLOR if typing else VERDICT_COLORS[check.verdict]
-        decided = "" if check.name == "recovery" else f" ({check.title})"
+        odds = _odds_for(plan, self.odds)
+        by = odds.decided_by
+        decided = "" if by == "recovery" else f" ({decided_by_words(by)})"
         self.verdict_label.setText(
-            f"<b style='color:{color}'>{VERDICT_WORDS[check.verdict]}</b>{decided} · recovery "
+            f"{headline_html(odds, typing)}{decided} · recovery "
             f"{format_duration(rec.total_s)} of {format_duration(rec.rto_s)}"
             + (" (last valid plan)" if stale else "")
         )
-        self.verdict_label.setToolTip(banner_tooltip(plan))
+        self.verdict_label.setToolTip(f"{odds.why()}\n\n{for_reader(banner_tooltip(plan))}".strip())

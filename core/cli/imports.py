@@ -32,6 +32,7 @@ from ..outfile import write_output_text
 from ..scenario import dump_scenario, load_scenario
 from ..store import open_store_from_args
 from ..units import format_duration, format_rate, format_size
+from . import committed
 from .catalog import format_table, print_json
 from .scenarios import _resolve
 
@@ -332,6 +333,7 @@ def run_apply(args: argparse.Namespace) -> int:
             keys = ", ".join(v.key for v in result.values)
             comment = args.comment or f"imports apply from {result.workload.label}: {keys}"
             saved = store.save_scenario(text, comment=comment, source=name)
+            committed(f"saved '{saved.scenario}' as version {saved.version}")
     target = args.file if args.in_place else args.output
     if target is not None:
         write_output_text(target, text)

@@ -25,6 +25,7 @@ from ..store import (
 )
 from ..units import format_duration
 from ..wording import VERDICT_WORDS
+from . import committed
 from .catalog import format_table, local_time, print_json
 
 
@@ -211,6 +212,7 @@ def _save_many(args: argparse.Namespace, importing: bool) -> int:
                 saved.append(
                     store.import_scenario(path, comment=args.comment or f"saved from {path.name}")
                 )
+            committed(f"saved '{saved[-1].scenario}' as version {saved[-1].version}")
     if args.json:
         print_json([_version_json(v) for v in saved])
     else:

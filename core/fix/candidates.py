@@ -50,9 +50,15 @@ TB = 1e12
 
 
 def _words_duration(seconds: float) -> str:
-    """'12 h', '30 min', '24 h' — as a DBA says it."""
+    """'12 h', '30 min', '1 h 30 min', '14 d' — as a DBA types it, never '900 s' or
+    '0.5 h' (issue 23.6)."""
     if seconds % 3600 == 0 and seconds <= 7 * 86400:
         return f"{seconds / 3600:g} h"
+    if seconds % 60 == 0 and seconds < 86400:
+        hours, minutes = divmod(int(seconds // 60), 60)
+        return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+    if seconds % 86400 == 0:
+        return f"{seconds / 86400:g} d"
     return exact_duration(seconds)
 
 
@@ -501,14 +507,18 @@ def level1_options(base: Scenario, catalog: Catalog) -> list[Option]:
                     {"backup.level1": "cumulative"},
                 )
             )
-        if b.level1_every_s >= 12 * 3600:
-            half = b.level1_every_s / 2
+        # Halve, and quarter: each level 1 cuts the redo to apply after a failure (and,
+        # in model v3, the archived logs each costing their apply and checkpoint).
+        for part in (2, 4):
+            every = b.level1_every_s / part
+            if every < 6 * 3600:
+                continue
             changes.append(
                 Change(
                     "backup.level1",
-                    f"Take cumulative level 1 backups every {_words_duration(half)} instead "
+                    f"Take cumulative level 1 backups every {_words_duration(every)} instead "
                     f"of every {_words_duration(b.level1_every_s)}",
-                    {"backup.level1": "cumulative", "backup.level1_every": exact_duration(half)},
+                    {"backup.level1": "cumulative", "backup.level1_every": exact_duration(every)},
                 )
             )
     return [o for c in changes if (o := _config_option(base, catalog, c)) is not None]

@@ -38,7 +38,14 @@ from typing import Any, Literal
 import duckdb
 
 from ..store import Changes, Store, StoreError, StoreReadOnlyError
-from ..store.workloads import WorkloadRow, assign_database, delete_row, insert_row, stored_keys
+from ..store.workloads import (
+    WorkloadRow,
+    assign_database,
+    delete_row,
+    insert_row,
+    insert_rows,
+    stored_keys,
+)
 from . import sanity
 from .errors import CsvImportError, NotAReportError, ReportError
 from .exports import Export, read_export_bytes
@@ -47,6 +54,7 @@ from .model import WorkloadReport, normalise_content
 from .reader import iter_report_files, parse_bytes
 from .readfile import read_input
 from .rman_csv import BackupJob
+from .series import RedoInterval
 
 Status = Literal["imported", "duplicate", "error"]
 
@@ -96,6 +104,24 @@ class ImportOutcome:
 
 def _hash(kind: str, *parts: Any) -> str:
     text = json.dumps([kind, *parts], default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+_encode_str = json.encoder.encode_basestring_ascii
+
+
+def _interval_hash(iv: RedoInterval) -> str:
+    """`_hash("sysstat", db, instance, begin, end, redo_bytes)` built without
+    `json.dumps(default=str)`, which took most of a large export's import: the same text,
+    so a file imported before is still found a duplicate (tested)."""
+    if type(iv.redo_bytes) is not float or not (
+        isinstance(iv.begin, datetime) and isinstance(iv.end, datetime)
+    ):
+        return _hash("sysstat", iv.db, iv.instance, iv.begin, iv.end, iv.redo_bytes)
+    text = (
+        f'["sysstat",{_encode_str(iv.db)},{_encode_str(iv.instance)},'
+        f'"{iv.begin}","{iv.end}",{float.__repr__(iv.redo_bytes)}]'
+    )
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -158,9 +184,7 @@ def rows_from_export(export: Export, data: bytes, file_hash: str) -> list[Worklo
         for iv in export.redo_intervals:
             rows.append(
                 WorkloadRow(
-                    content_hash=_hash(
-                        "sysstat", iv.db, iv.instance, iv.begin, iv.end, iv.redo_bytes
-                    ),
+                    content_hash=_interval_hash(iv),
                     kind="sysstat",
                     db_name=iv.db_name,
                     dbid=iv.dbid,
@@ -325,6 +349,7 @@ def _write_rows(
         imported = replaced = 0
         dup_files: list[str] = []
         new_in_file: set[str] = set()
+        new_rows: list[WorkloadRow] = []
         for row in rows:
             if _replaces_cut_off(row, cut_off, seen):
                 delete_row(con, cut_off.pop(row.snap_key))
@@ -338,9 +363,10 @@ def _write_rows(
                 continue
             if row.db_name is None and database:
                 row = _named(row, database)
-            insert_row(con, row, file_name, now)
+            new_rows.append(row)
             new_in_file.add(row.content_hash)
             imported += 1
+        insert_rows(con, new_rows, file_name, now)
         assigned = 0
         if database and len(new_in_file) < len(rows):
             assigned = assign_database(con, database, hashes)
@@ -462,6 +488,7 @@ __all__ = [
     "import_file",
     "import_paths",
     "insert_row",
+    "insert_rows",
     "job_from_dict",
     "rows_from_bytes",
 ]

@@ -221,3 +221,41 @@ def test_results_verdict_is_the_plans_verdict(
     verdict, recovery = header.index("VERDICT"), header.index("RECOVERY")
     assert row[verdict:].split()[0] == "MISSES", out
     assert row[recovery:].split()[0] == "MEETS", out
+
+
+# ----------------------------------------------------------------------------- output fails
+
+
+def _cli_process(argv: list[str], stdout: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rtoplanner.core.cli", *argv],
+        stdout=stdout, stderr=subprocess.PIPE, text=True, timeout=TIMEOUT, env=python_env(),
+    )  # fmt: skip
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("where", ["/dev/full", "closed"])
+def test_a_committed_change_is_reported_when_the_output_fails(store_path: Path, where: str) -> None:
+    Store(store_path).close()
+    db = ["--db", str(store_path)]
+    commands = {
+        "price": (["catalog", "price", "LTO-9", "9500", *db], "your price for tape_drive"),
+        "save": (["scenarios", "save", str(SCENARIO), *db], "as version 1"),
+    }
+    for argv, said in commands.values():
+        if where == "closed":  # started with standard output closed, as `>&-` does
+            proc = subprocess.run(
+                ["sh", "-c", 'exec "$0" "$@" >&-', sys.executable, "-m",
+                 "rtoplanner.core.cli", *argv],
+                stderr=subprocess.PIPE, text=True, timeout=TIMEOUT, env=python_env(),
+            )  # fmt: skip
+        else:
+            with open(where, "w") as full:
+                proc = _cli_process(argv, full)
+        assert proc.returncode == 0, proc.stderr
+        (line,) = proc.stderr.strip().splitlines()
+        assert "done and kept in the store" in line and said in line
+        assert "error" not in line
+    with Store(store_path, read_only=True) as s:
+        assert s.user_prices()
+        assert [v.version for v in s.history(s.scenarios()[0].name)] == [1]

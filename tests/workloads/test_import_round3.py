@@ -233,3 +233,46 @@ def test_a_dbid_that_is_no_database_id_is_one_line(
     where = 2 if kind == "rman" else 3
     assert f"{kind}.csv:{where}: column DBID is " in line and "not a database id" in line
     assert "internal error" not in line and len(line) < 400
+
+
+# ----------------------------------------------------------------------------- speed
+
+
+@pytest.mark.parametrize(
+    ("db", "instance", "redo"),
+    [("1234", "1", 3_600_000_000.0), ('PRÖD"x', "a\\b", 1e-5), ("9", "2", 1.2345678901234567e20)],
+)
+def test_the_fast_interval_hash_is_the_stored_one(db: str, instance: str, redo: float) -> None:
+    """Files imported before the bulk import are still found duplicates."""
+    from rtoplanner.core.importers.store_import import _hash, _interval_hash
+
+    iv = RedoInterval(db, instance, datetime(2024, 1, 1), datetime(2024, 1, 1, 1, 0, 5), redo)
+    assert _interval_hash(iv) == _hash("sysstat", db, instance, iv.begin, iv.end, redo)
+
+
+def test_bulk_insert_stores_what_one_insert_per_row_stored(tmp_path: Path) -> None:
+    from rtoplanner.core.importers.readfile import read_input
+    from rtoplanner.core.importers.store_import import rows_from_bytes
+    from rtoplanner.core.store import Store
+    from rtoplanner.core.store.workloads import insert_row, insert_rows
+
+    now = datetime(2024, 6, 1, 12)
+    rows = []
+    for path in (sysstat_csv(tmp_path / "x.csv", hours=5, instances=2), GLOBAL_RAC,
+                 CSV / "rman_backup_job_details.csv"):  # fmt: skip
+        rows += rows_from_bytes(read_input(path), str(path))[1]
+    columns = "* EXCLUDE (id)"
+    tables = []
+    for name, write in (("one", lambda con: [insert_row(con, r, "f", now) for r in rows]),
+                        ("bulk", lambda con: insert_rows(con, rows, "f", now))):  # fmt: skip
+        with Store(tmp_path / f"{name}.duckdb") as store:
+            store.write(write)
+            tables.append(
+                store.read(
+                    lambda cur: cur.execute(
+                        f"SELECT {columns} FROM workload ORDER BY content_hash"
+                    ).fetchall()
+                )
+            )
+    assert len(tables[0]) == len(rows) == 10 + 1 + 8  # sysstat, the AWR report, RMAN jobs
+    assert tables[0] == tables[1]
