@@ -60,7 +60,9 @@ def test_json_and_written_scenario_meets(capsys, demo_paths, tmp_path, store_pat
     tomllib.loads(text)
     rc, out, err = run(capsys, "plan", str(new), "--json")
     assert rc == 0, err
-    assert json.loads(out)["verdict"] == "meets"
+    # What it takes works at the planned figures: the plan meets there (its headline also
+    # weighs the risk band, which the frontier does not compute for every variant).
+    assert json.loads(out)["planned_verdict"] == "meets"
 
 
 def test_budget_and_errors(capsys, demo_paths, tmp_path, store_path):
