@@ -325,10 +325,12 @@ class WhatItTakesPanel(QWidget):
 
     def _fill_prices(self, result: FixResult) -> None:
         book = self.prices()
+        quotes = [(kind, name, book.money(kind, name)) for kind, name in result.purchases()]
         rows = [
-            PriceRow(kind, name, book.price(kind, name), book.currency)
-            for kind, name in result.purchases()
-        ]
+            PriceRow(kind, name, None if q is None else q.amount,
+                     book.currency if q is None else q.currency)
+            for kind, name, q in quotes
+        ]  # fmt: skip
         self.price_model.set_rows(sorted(rows, key=lambda r: (r.price is not None, r.name)))
 
     def selected_point(self) -> FixPoint | None:

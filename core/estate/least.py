@@ -438,6 +438,7 @@ def least_hardware(
                          at_risk=at_risk)  # fmt: skip
     if result.tier1_all_meet:
         return base
+    prices.require_one_currency()
     if alone:
         fixes = _alone_fixes(estate, alone, catalog, prices, should_cancel, progress)
         return LeastHardware(METHOD, False, alone, (), prices.currency, alone_fixes=fixes)

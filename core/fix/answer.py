@@ -314,6 +314,7 @@ def what_it_takes(
     """The cheapest changes that make the plan meet, and the cost/recovery-time frontier."""
     catalog = shipped_catalog() if catalog is None else catalog
     prices = PriceBook.from_catalog(catalog) if prices is None else prices
+    prices.require_one_currency()
     today = outcome(scenario)
     search = _Search(scenario, catalog, prices, should_cancel)
     found = search.run(progress)

@@ -371,6 +371,12 @@ def test_editor_tabs_and_dock_names_fit(qtbot, service, tmp_path):
         panel.reload()
         fm = panel.fontMetrics()
         assert panel.dock_width >= fm.horizontalAdvance(long_name)
+        # The dock opens that wide (a resize before the window is shown used to lose it).
+        from PySide6.QtWidgets import QDockWidget
+
+        dock = win.findChild(QDockWidget, "scenarios_dock")
+        demo = "exadata tape infiniband"
+        assert dock.width() >= fm.horizontalAdvance(demo) + 40
     finally:
         close_window(win)
 
