@@ -12,7 +12,7 @@ from ..scenario import Scenario, Stage
 from ..units import format_rate
 from .candidates import has_key
 from .engine import Deltas, outcome, outcome_of_edits, variant
-from .model import HARDWARE, Change, FixPoint, FixResult, Outcome, significant
+from .model import HARDWARE, Change, Cost, FixPoint, FixResult, Outcome, significant
 from .prices import PriceBook, format_money
 from .search import (
     MAX_POINTS,
@@ -206,6 +206,32 @@ def _notes(search: _Search, result_points: list[FixPoint]) -> tuple[str, ...]:
     return tuple(notes)
 
 
+def _completed(search: _Search, found: list[_Eval]) -> list[_Eval]:
+    """The points that can be on the frontier or be the cheapest that meets once their
+    RPO is completed, completed. The RPO fix changes a point's cost, so a point the
+    frontier drops before it may belong there after it: one whose faster backups need no
+    fix where a cheaper one needs a dear one. So the candidates are the frontier of every
+    point, the frontier of the points that need no fix (their cost is final), and the
+    cheapest points that meet but for the RPO, completed in order of their cost until
+    the cheapest that meets is found."""
+    final = [e for e in found if search.rpo_cost_known(e) is e.cost]
+    pool = {id(e): e for e in (*pareto(found), *pareto(final))}
+    done = {i: search.complete_rpo(e) for i, e in pool.items()}
+    best: Cost | None = min(
+        (c.cost for c in done.values() if c.outcome.verdict == "meets"),
+        key=lambda c: c.key,
+        default=None,
+    )
+    for e in sorted((e for e in found if _meets_but_rpo(e.outcome)), key=lambda e: e.cost.key):
+        if best is not None and e.cost.key > best.key:
+            break
+        c = done.get(id(e)) or search.complete_rpo(e)
+        done[id(e)] = c
+        if c.outcome.verdict == "meets" and (best is None or c.cost.key < best.key):
+            best = c.cost
+    return list(done.values())
+
+
 def build_result(
     search: _Search,
     today: Outcome,
@@ -216,10 +242,7 @@ def build_result(
 ) -> FixResult:
     if progress:
         progress(0.9, "checking the answer")
-    candidates = pareto(found)
-    meeting = sorted((e for e in found if _meets_but_rpo(e.outcome)), key=lambda e: e.cost.key)[:8]
-    pool = {id(e): e for e in (*_select(candidates, None, 3 * max_points), *meeting)}
-    completed = [search.complete_rpo(e) for e in pool.values()]
+    completed = _completed(search, found)
     frontier = pareto(completed)
     meets = sorted(
         (e for e in completed if e.outcome.verdict == "meets"),

@@ -358,27 +358,33 @@ def test_focused_field_is_framed():
 
 
 def test_editor_tabs_and_dock_names_fit(qtbot, service, tmp_path):
+    from PySide6.QtWidgets import QDockWidget
+
+    from rtoplanner.app.models.scenario_list_model import COL_NAME
+
     from .conftest import close_window, show_window
 
     win = show_window(qtbot, service, size=(1440, 900))
+    long_name = "ERP production — Exadata X9M full rack, ZDLRA"
     try:
         bar = win.editor.tabBar()
         assert bar.sizeHint().width() <= win.editor.width()  # Targets not clipped
-        panel = win.view("scenarios")
-        long_name = "ERP production — Exadata X9M full rack, ZDLRA"
         win.doc.set_value("name", long_name)
         assert win.files.add_to_store()
-        panel.reload()
-        fm = panel.fontMetrics()
-        assert panel.dock_width >= fm.horizontalAdvance(long_name)
-        # The dock opens that wide (a resize before the window is shown used to lose it).
-        from PySide6.QtWidgets import QDockWidget
-
-        dock = win.findChild(QDockWidget, "scenarios_dock")
-        demo = "exadata tape infiniband"
-        assert dock.width() >= fm.horizontalAdvance(demo) + 40
     finally:
         close_window(win)
+    wide = show_window(qtbot, service, size=(1920, 1080))
+    try:
+        qtbot.wait(20)
+        panel = wide.view("scenarios")
+        fm = panel.view.fontMetrics()
+        assert panel.dock_width >= fm.horizontalAdvance(long_name)
+        # The dock opens that wide on a 1920 px window: the name column shows the name.
+        dock = wide.findChild(QDockWidget, "scenarios_dock")
+        assert dock.width() > 300
+        assert panel.view.columnWidth(COL_NAME) >= fm.horizontalAdvance(long_name)
+    finally:
+        close_window(wide)
 
 
 # ------------------------------------------------------------ 23.6 wording (GUI half)
