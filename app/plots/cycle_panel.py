@@ -80,6 +80,10 @@ class CyclePanel(PlanPanel):
             f"worst {format_duration(cyc.worst_s)} at {format_duration(cyc.worst_at_s)}"
         )
         self.worst_label.setColor(worst_color)
+        # Beside the dot on the side with room: near the cycle's start a label ending at
+        # the dot ran off the plot ("…nin", issue 23.7).
+        early = cyc.worst_at_s < 0.5 * (float(self.xs.max()) if self.xs.size else 0.0)
+        self.worst_label.setAnchor((0, 1.2) if early else (1, 1.2))
         self.worst_label.setPos(cyc.worst_at_s, cyc.worst_s)
         self.rto_label.setText(f"RTO {format_duration(cyc.rto_s)}")
         self.rto_label.setPos(0, cyc.rto_s)
