@@ -183,7 +183,8 @@ def build(ctx: ReportContext) -> ConfidencePart:
 
 
 def render(r: ReportRenderer, part: ConfidencePart) -> list[Flowable]:
-    widths = [44 * mm] + [(r.width - 44 * mm) / 7] * 7
+    # Shares are short, durations ("13 h 47 min") are not: never wrap one (issue 23).
+    widths = [38 * mm] + [15 * mm] * 3 + [(r.width - 83 * mm) / 4] * 4
     out = r.section(
         "How sure is this plan",
         r.para(part.confidence_text),
@@ -202,7 +203,7 @@ def render(r: ReportRenderer, part: ConfidencePart) -> list[Flowable]:
         out.append(r.para(part.confidence_tornado_text))
     if part.confidence_ranges.rows:
         out.append(r.heading("The ranges used", 1))
-        cols = [46 * mm, 20 * mm, 22 * mm, 18 * mm, 18 * mm]
+        cols = [42 * mm, 18 * mm, 25 * mm, 20 * mm, 20 * mm]
         cols.append(r.width - sum(cols))
         out.append(r.table(part.confidence_ranges, cols))
     out.append(r.para(part.confidence_method, "small"))
