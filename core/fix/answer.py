@@ -5,13 +5,14 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from ..catalog import Catalog, shipped_catalog
 from ..errors import CoreError
 from ..scenario import Scenario, Stage
 from ..units import format_rate
 from .candidates import has_key
-from .engine import Deltas, outcome, outcome_of_edits, variant
+from .engine import Deltas, apply_edits, outcome, outcome_of_edits, variant
 from .model import HARDWARE, Change, Cost, FixPoint, FixResult, Outcome, significant
 from .prices import PriceBook, format_money
 from .search import (
@@ -333,12 +334,55 @@ def what_it_takes(
     max_points: int = MAX_POINTS,
     progress: Progress | None = None,
     should_cancel: Callable[[], bool] | None = None,
+    odds: bool = True,
 ) -> FixResult:
-    """The cheapest changes that make the plan meet, and the cost/recovery-time frontier."""
+    """The cheapest changes that make the plan meet, and the cost/recovery-time frontier.
+
+    The search works at the planned figures; with `odds` the recommended point's
+    probability of meeting every target is worked out too (a seeded run of the headline's
+    trials on the point applied) and said plainly when it falls short."""
     catalog = shipped_catalog() if catalog is None else catalog
     prices = PriceBook.from_catalog(catalog) if prices is None else prices
     prices.require_one_currency()
     today = outcome(scenario)
     search = _Search(scenario, catalog, prices, should_cancel)
     found = search.run(progress)
-    return build_result(search, today, found, budget, max_points, progress)
+    result = build_result(search, today, found, budget, max_points, progress)
+    if odds and result.recommended is not None:
+        headline = odds_of(scenario, result.recommended, catalog)
+        if headline is not None:
+            result = replace(result, odds=headline,
+                             notes=(odds_words(headline), *result.notes))  # fmt: skip
+    return result
+
+
+def odds_of(scenario: Scenario, point: FixPoint, catalog: Catalog) -> Any:
+    """The headline of the scenario with the point's changes made (None: cannot run)."""
+    from ..headline import plan_headline
+    from ..plan import compute_plan
+
+    try:
+        changed = apply_edits(scenario, point.edits, catalog)
+        plan = compute_plan(changed, include_cycle=False, include_growth=False)
+        return plan_headline(plan, catalog=catalog)
+    except CoreError:
+        return None
+
+
+def odds_words(headline: Any) -> str:
+    """'The recommended point meets at its figures; 26 % likely to meet every target —
+    below the 90 % required (…).' or '… and is 96 % sure to meet every target.'"""
+    from ..headline import sure_percent
+
+    pct, need = sure_percent(headline.p_meets), sure_percent(headline.confidence)
+    if headline.verdict == "meets":
+        return (
+            f"The recommended point meets at its figures and is {pct} sure to meet every "
+            f"target ({headline.trials:,} trials; {need} required)."
+        )
+    return (
+        f"The recommended point meets at its figures but is only {pct} likely to meet every "
+        f"target ({headline.trials:,} trials) — below the {need} required: its headline "
+        f"verdict is {headline.verdict.replace('_', ' ')}. Look further along the frontier "
+        "or narrow the ranges by measuring the figures that decide it."
+    )

@@ -63,6 +63,14 @@ def test_json_and_written_scenario_meets(capsys, demo_paths, tmp_path, store_pat
     # What it takes works at the planned figures: the plan meets there (its headline also
     # weighs the risk band, which the frontier does not compute for every variant).
     assert json.loads(out)["planned_verdict"] == "meets"
+    # ... and its odds are stated (said plainly when they fall short of the confidence).
+    odds = doc["recommended_odds"]
+    assert odds["planned_verdict"] == "meets" and 0.0 <= odds["p_meets"] <= 1.0
+    assert odds["trials"] == 2000
+    if odds["p_meets"] < odds["confidence"]:
+        assert "below the" in doc["notes"][0] and odds["verdict"] != "meets"
+    else:
+        assert "sure to meet every target" in doc["notes"][0]
 
 
 def test_budget_and_errors(capsys, demo_paths, tmp_path, store_path):
