@@ -298,3 +298,31 @@ def test_estate_phase_tables_have_no_recall_row_when_none_is_needed():
     assert recalls  # the demo's databases need none
     for _, _, table in part.database_tables:
         assert not [r for r in table.rows if r[0] == "Tape recall"]
+
+
+# ---------------------------------------------- the lead's reading of the Exadata PDF
+
+
+def test_summary_says_the_odds_decide_when_they_set_the_headline():
+    """p2 said "The plan's verdict is decided by RPO: …" under a cover that is AT RISK
+    because only about half of the trials meet every target."""
+    from rtoplanner.core.headline import headline_of
+    from rtoplanner.core.report.model import ReportContext
+    from rtoplanner.core.report.sections.confidence import risk_of
+
+    for path in DEMOS:
+        rd = rendered(path)
+        sure = headline_of(rd.plan, risk_of(ReportContext(rd.plan)))
+        text = flat(rd.pdf)
+        if sure.probability_decides:
+            assert "is decided by its odds" in text, path.stem
+            assert "The plan's verdict is decided by" not in text, path.stem
+        else:
+            assert "is decided by its odds" not in text, path.stem
+
+
+@pytest.mark.parametrize("path", DEMOS, ids=demo_ids())
+def test_appendix_gives_the_probability_rule_and_ranges_read_as_words(path):
+    text = flat(rendered(path).pdf)
+    assert "P(every target) < 50 %" in text.replace("\xa0", " ")
+    assert "[uncertainty]" not in text and "[provenance]" not in text
