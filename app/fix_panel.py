@@ -33,11 +33,12 @@ from rtoplanner.core.catalog import parse_price
 from rtoplanner.core.engine.verdict import decided_by_words
 from rtoplanner.core.errors import CoreError
 from rtoplanner.core.fix import FixPoint, FixResult, PriceBook, common_changes, what_it_takes
+from rtoplanner.core.fix.answer import odds_words
 from rtoplanner.core.fix.prices import format_money, price_book
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.scenario import Scenario
 from rtoplanner.core.units import format_duration
-from rtoplanner.core.wording import for_reader, plural
+from rtoplanner.core.wording import for_reader, plural, recovery_clause
 
 from .document import ScenarioDocument
 from .models.fix_table_model import (
@@ -287,9 +288,10 @@ class WhatItTakesPanel(QWidget):
         color = VERDICT_COLORS.get(today.verdict, "")
         rec = result.recommended
         decided = html.escape(decided_by_words(today.decided_by))
+        recovery = html.escape(recovery_clause(today.recovery_s, today.recovery_verdict))
         head = (
-            f"Today: <b style='color:{color}'>{VERDICT_WORDS[today.verdict]}</b>, worst case "
-            f"{format_duration(today.recovery_s)} (decided by {decided}). "
+            f"Today: <b style='color:{color}'>{VERDICT_WORDS[today.verdict]}</b> (decided by "
+            f"{decided}); {recovery}. "
         )
         if today.verdict == "meets":
             head += "<b>It meets every target</b>; the points below buy a faster recovery."
@@ -300,6 +302,8 @@ class WhatItTakesPanel(QWidget):
                 f"(★, {plural(len(rec.changes), 'change')}, worst case "
                 f"{format_duration(rec.recovery_s)})."
             )
+            if result.odds is not None:
+                head += f"<br>{html.escape(odds_words(result.odds))}"
         elif result.frontier:
             head += "No combination considered makes every target meet; the fastest is last."
         else:
@@ -325,10 +329,12 @@ class WhatItTakesPanel(QWidget):
 
     def _fill_prices(self, result: FixResult) -> None:
         book = self.prices()
+        quotes = [(kind, name, book.money(kind, name)) for kind, name in result.purchases()]
         rows = [
-            PriceRow(kind, name, book.price(kind, name), book.currency)
-            for kind, name in result.purchases()
-        ]
+            PriceRow(kind, name, None if q is None else q.amount,
+                     book.currency if q is None else q.currency)
+            for kind, name, q in quotes
+        ]  # fmt: skip
         self.price_model.set_rows(sorted(rows, key=lambda r: (r.price is not None, r.name)))
 
     def selected_point(self) -> FixPoint | None:

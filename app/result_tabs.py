@@ -41,6 +41,15 @@ scrolls instead of squeezing (issue 23.4: the Confidence view at 1024 × 700).""
 READABLE_WIDTH = 480
 
 
+class _BodyLayout(QVBoxLayout):
+    """The page's layout: the view fills the page down to its readable size. A wrapped
+    label's height-for-width made the scroll area size the view at its preferred height
+    instead (a scroll bar at 1440 × 900 where everything fits)."""
+
+    def hasHeightForWidth(self) -> bool:
+        return False
+
+
 class _ScrollPage(QScrollArea):
     """A tab's page: the view fills it, and scrolls when the window is smaller than the
     view can be read at."""
@@ -51,7 +60,7 @@ class _ScrollPage(QScrollArea):
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.body = QWidget()
-        layout = QVBoxLayout(self.body)
+        layout = _BodyLayout(self.body)
         layout.setContentsMargins(0, 0, 0, 0)
         self.setWidget(self.body)
 

@@ -100,6 +100,14 @@ class Headline:
         by_p = self.by_probability
         return by_p is not None and SEVERITY[by_p] > SEVERITY.get(self.planned, -1)
 
+    @property
+    def decided_by(self) -> str:
+        """The check that sets the headline verdict: the one least likely to be met when
+        the probability decides, else the check that decides the plan at its figures."""
+        if self.probability_decides and self.weakest:
+            return self.weakest
+        return self.deciding.name
+
     def sure(self) -> str:
         """`93 % sure` (meets), `61 % likely to meet` (otherwise), `probability pending`."""
         if self.p_meets is None:

@@ -6,6 +6,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from .units import format_duration
+
 VERDICT_WORDS = {"meets": "MEETS", "at_risk": "AT RISK", "misses": "MISSES", "unknown": "—"}
 
 _PSEUDO_BOTTLENECKS = {
@@ -15,11 +17,23 @@ _PSEUDO_BOTTLENECKS = {
     "incremental_apply_rate": "incremental apply rate",
     "largest_file": "largest file on one channel",
     "channels": "RMAN channel count",
-    "job_overhead": "fixed time per job (backup.job_overhead)",
-    "channel_startup": "serial channel start-up (backup.channel_init)",
+    "job_overhead": "fixed time per job",
+    "channel_startup": "serial channel start-up",
     "ramp_down": "ramp-down (the last channels run alone)",
     "redo_log_cost": "apply cost per archived log",
 }
+
+
+_RTO_VERBS = {"meets": "meets", "at_risk": "is at risk against", "misses": "misses"}
+
+
+def recovery_clause(recovery_s: float, recovery_verdict: str) -> str:
+    """'worst-case recovery 5 h 02 min, which meets the RTO': the recovery with its own
+    verdict, so a headline decided by the RPO never lends it its MISSES (issue 23.6)."""
+    from .units import format_duration
+
+    verb = _RTO_VERBS.get(recovery_verdict, recovery_verdict.replace("_", " "))
+    return f"worst-case recovery {format_duration(recovery_s)}, which {verb} the RTO"
 
 
 def bottleneck_words(name: str) -> str:
@@ -70,6 +84,53 @@ def describe_cycle_time(since_level0_s: float, period_s: float, level0_s: float 
     d, rem = divmod(since_level0_s, 86400)
     clock = f"{int(rem // 3600):02d}:{int(rem % 3600 // 60):02d}"
     return f"on day {int(d) + 1} at {clock} after the level 0"
+
+
+def today_words(
+    recovery_s: float,
+    recovery_verdict: str,
+    rto_s: float,
+    verdict: str,
+    decided_by: str,
+    rpo_s: float | None = None,
+    rpo_target_s: float | None = None,
+) -> str:
+    """'Today the worst-case recovery takes 5 h 02 min against the RTO of 6 h 00 min
+    (MEETS); the plan as a whole MISSES on its RPO (…)': a recovery time carries the
+    recovery's verdict, and the plan's own verdict is named with what decides it."""
+    out = (
+        f"Today the worst-case recovery takes {format_duration(recovery_s)} against the "
+        f"RTO of {format_duration(rto_s)} ({VERDICT_WORDS[recovery_verdict]})"
+    )
+    if verdict == recovery_verdict:
+        return out + "."
+    if decided_by == "rpo" and rpo_s is not None and rpo_target_s is not None:
+        why = (
+            f"on its RPO (worst-case data loss {format_duration(rpo_s)} against "
+            f"{format_duration(rpo_target_s)})"
+        )
+    elif decided_by == "failover":
+        why = "on the failover route"
+    elif decided_by.startswith("backup."):
+        why = "on a backup that overruns its window"
+    else:
+        why = "on another target"
+    return f"{out}; the plan as a whole {VERDICT_WORDS[verdict]} {why}."
+
+
+def growth_assumptions(redo_growth: str) -> str:
+    """What a growth outlook scales and what it holds, as the engine does it
+    (core/engine/growth.py: the level 1s and, with `with_size`, the redo grow with the
+    database; the largest file never does)."""
+    if redo_growth == "constant":
+        return (
+            "The incremental backups grow with the database; redo generation stays as "
+            "measured (it is set not to grow) and the largest file is held constant."
+        )
+    return (
+        "The incremental backups and redo generation grow in proportion to the database; "
+        "the largest file is held constant."
+    )
 
 
 def plural(count: int, noun: str, nouns: str | None = None) -> str:

@@ -56,6 +56,7 @@ from rtoplanner.core.catalog import (
 from rtoplanner.core.errors import CoreError
 from rtoplanner.core.fix.prices import PriceBook, price_book
 from rtoplanner.core.store import Store
+from rtoplanner.core.wording import stage_kind_words
 
 from ..models.catalog_table_model import (
     COL_KIND,
@@ -145,7 +146,7 @@ class CatalogItemForm(QDialog):
         form = QFormLayout()
         self.kind = QComboBox()
         for kind in CATALOG_KINDS:
-            self.kind.addItem(kind.replace("_", " "), kind)
+            self.kind.addItem(stage_kind_words(kind), kind)
         self.name = QLineEdit()
         self.name.setPlaceholderText("e.g. LTO-9 (as stages will name it)")
         form.addRow("Kind", self.kind)
@@ -238,7 +239,7 @@ class CatalogBrowser(QDialog):
         self.kind_combo = QComboBox()
         self.kind_combo.addItem(ALL_KINDS, None)
         for kind in CATALOG_KINDS:
-            self.kind_combo.addItem(kind.replace("_", " "), kind)
+            self.kind_combo.addItem(stage_kind_words(kind), kind)
         self.kind_combo.currentIndexChanged.connect(self._on_kind)
         bar.addWidget(self.kind_combo)
         bar.addSpacing(8)
@@ -376,12 +377,15 @@ class CatalogBrowser(QDialog):
         row = self.current_row()
         if row is None:
             return
-        current = self.model.prices.price(row.item.kind, row.item.name)
+        currency = self.model.prices.currency
+        current = self.model.prices.money(row.item.kind, row.item.name)
+        # a quote in another currency is not offered as an amount in this one
+        same = current is not None and current.currency == currency
         text, ok = QInputDialog.getText(
             self,
             "Price of one unit",
-            f"{row.item.name}, in {self.model.prices.currency}; empty forgets yours:",
-            text="" if current is None else f"{current:.0f}",
+            f"{row.item.name}, in {currency}; empty forgets yours:",
+            text=f"{current.amount:.0f}" if same and current else "",
         )
         if not ok:
             return

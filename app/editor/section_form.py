@@ -70,6 +70,12 @@ class FieldEditor(QWidget):
             )
             for text, value in choices:
                 combo.addItem(text, value)
+            # The "(default: …)" text may be long: the list shows it whole, the box never
+            # widens the editor for it (the result views keep their room at 1024 px).
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(12)
             combo.activated.connect(self._on_combo)
             self.input: QWidget = combo
         elif spec.key == "notes":

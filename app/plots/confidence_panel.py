@@ -190,7 +190,7 @@ def _target_words(name: str, title: str) -> str:
 class ConfidencePanel(ConfidenceCharts, PlanPanel):
     title = "Confidence"
     needs_full_plan = False
-    readable_height = 600
+    readable_height = 500
     """The probabilities, both plots and four rows of ranges: a shorter window scrolls."""
     readable_width = 500
 
@@ -282,7 +282,13 @@ class ConfidencePanel(ConfidenceCharts, PlanPanel):
         caption.addWidget(self.stop_button)
         box.addLayout(caption)
         box.addWidget(self.table, 1)
+        # Neither part is squeezed away: a window too short for both scrolls instead
+        # (`readable_height`, the result tabs' scroll page).
+        plots.setMinimumHeight(180)
+        rows = self.table.verticalHeader().defaultSectionSize()
+        table_box.setMinimumHeight(5 * rows + 2 * self.fontMetrics().height() + 12)
         split = QSplitter(Qt.Orientation.Vertical)
+        split.setChildrenCollapsible(False)
         split.addWidget(plots)
         split.addWidget(table_box)
         split.setStretchFactor(0, 3)

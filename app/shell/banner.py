@@ -199,9 +199,9 @@ class StatusParts(QObject):
             self.verdict_label.setText("no plan")
             return
         rec = plan.recovery
-        check = plan.deciding
         odds = _odds_for(plan, self.odds)
-        decided = "" if check.name == "recovery" else f" ({check.title})"
+        by = odds.decided_by
+        decided = "" if by == "recovery" else f" ({decided_by_words(by)})"
         self.verdict_label.setText(
             f"{headline_html(odds, typing)}{decided} · recovery "
             f"{format_duration(rec.total_s)} of {format_duration(rec.rto_s)}"

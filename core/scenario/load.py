@@ -145,12 +145,7 @@ def _catalog_filled(
     kind, name = values["kind"], values.get("name")
     item = catalog.find(kind, name)
     if item is None or item.rate_Bps is None:
-        hint = (
-            f"no {kind} named '{name}' in the catalog; give a rate such as '140 MB/s'"
-            if name
-            else "give a rate such as '140 MB/s', or a catalog item's name"
-        )
-        raise loader.error(f"{where}.rate", "a stage needs a rate", hint)
+        raise loader.error(f"{where}.rate", "a stage needs a rate", _no_rate_hint(kind, name, item))
     tape = kind == "tape_drive"
     fills = {
         "rate": item.rate_Bps,
@@ -164,6 +159,17 @@ def _catalog_filled(
         if out.get(key) is None:
             out[key] = value
     return out, f"catalog: {item.name} — {item.source}"
+
+
+def _no_rate_hint(kind: str, name: str | None, item: object) -> str:
+    """What to do when a stage has no rate: the catalog item has none, or there is no item."""
+    if item is not None:
+        return (
+            f"the catalog's {kind} '{name}' has no rate: give the rate you measured, e.g. '2 GB/s'"
+        )
+    if name:
+        return f"no {kind} named '{name}' in the catalog; give a rate such as '140 MB/s'"
+    return "give a rate such as '140 MB/s', or a catalog item's name"
 
 
 def _check_stage(loader: _Loader, where: str, kind: str, values: dict[str, Any]) -> None:
@@ -344,8 +350,9 @@ def _recovery(
     if backup.level1 != "none" and recovery.incremental_apply_rate_Bps is None:
         raise loader.error(
             "recovery.incremental_apply_rate",
-            "is required when backup.level1 is not 'none'",
-            "e.g. '18 TiB/h' (measure it from a test recovery, or use the storage write rate)",
+            "is needed with level 1 backups (backup.level1 is not 'none')",
+            "how fast recovery applies a level 1 to the restored datafiles: time one in a "
+            "test recovery, or start from the datafile storage's write rate, e.g. '2 GB/s'",
         )
     return recovery
 

@@ -49,12 +49,23 @@ class Migration:
             self.python(con)
 
 
+def _price_currency(con: duckdb.DuckDBPyConnection) -> None:
+    """0006: the quotes stored so far are in the currency that was in force: the user's
+    (`meta` 'currency'), else the shipped catalog's."""
+    from ..catalog import shipped_catalog_currency
+
+    row = con.execute("SELECT value FROM meta WHERE key = 'currency'").fetchone()
+    code = row[0] if row and row[0] else shipped_catalog_currency()
+    con.execute("UPDATE catalog_price SET currency = ? WHERE currency IS NULL", [code])
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "0001_init.sql"),
     Migration(2, "0002_catalog_prices.sql"),
     Migration(3, "0003_workload_keys.sql"),
     Migration(4, "0004_estates.sql"),
     Migration(5, "0005_drills.sql"),
+    Migration(6, "0006_price_currency.sql", _price_currency),
 )
 
 SCHEMA_VERSION: int = MIGRATIONS[-1].version

@@ -7,6 +7,7 @@ import pytest
 
 from rtoplanner.app.fix_panel import WhatItTakesPanel
 from rtoplanner.app.store_service import StoreService
+from rtoplanner.core.money import Money
 from rtoplanner.core.scenario import dump_scenario, load_scenario, with_values
 
 from .conftest import close_window, show_window
@@ -48,6 +49,11 @@ def test_failing_plan_flags_the_tab_and_the_panel_lists_costed_points(
         # In words, with real plurals: not "(decided by rpo)" nor "4 change(s)".
         assert "(decided by RPO)" in panel.headline.text()
         assert "(s)" not in panel.headline.text()
+        # The recommended point's odds of meeting every target are said with it.
+        assert panel.result.odds is not None
+        assert "likely to meet every target" in panel.headline.text() or (
+            "sure to meet every target" in panel.headline.text()
+        )
         assert panel.result.recommended is not None
         # The recommended point is selected, its changes listed in words.
         point = panel.selected_point()
@@ -88,7 +94,7 @@ def test_setting_a_price_from_the_panel_recomputes_with_it(qtbot, failing_demo, 
         first = panel.result
         assert panel.set_price(unpriced.kind, unpriced.name, 1234.0)
         qtbot.waitUntil(lambda: panel.result is not first, timeout=30000)
-        assert service.store.user_prices()[(unpriced.kind, unpriced.name)] == 1234.0
+        assert service.store.user_prices()[(unpriced.kind, unpriced.name)].amount == 1234.0
         row = next(r for r in panel.price_model.rows if r.name == unpriced.name)
         assert row.price == 1234.0
     finally:
@@ -127,8 +133,43 @@ def test_catalog_browser_shows_and_sets_prices(qtbot, store_path):
         assert browser.set_price("tape_drive", "LTO-9", 9500.0)
         assert browser.proxy.index(row, COL_NAME).data() == "LTO-9"
         assert browser.proxy.index(row, COL_PRICE).data() == "9,500 EUR"
-        assert service.store.user_prices() == {("tape_drive", "LTO-9"): 9500.0}
+        assert service.store.user_prices() == {("tape_drive", "LTO-9"): Money(9500.0, "EUR")}
         browser.close()
+    finally:
+        close_window(win)
+        service.close()
+
+
+def test_a_quote_in_another_currency_is_shown_as_given_and_never_added(
+    qtbot, failing_demo, store_path
+):
+    """Issue 25.4: 9,000 EUR stays 9,000 EUR in the browser after the currency becomes
+    USD, and What it takes says in one line why it cannot add it into USD totals."""
+    from rtoplanner.app.dialogs.catalog_browser import CatalogBrowser
+    from rtoplanner.app.models.catalog_table_model import COL_PRICE
+
+    service = StoreService(store_path)
+    service.store.set_currency("EUR")
+    service.store.set_price("tape_drive", "LTO-8", 9000.0)
+    service.store.set_currency("USD")
+    service.store.set_price("tape_drive", "LTO-9", 9500.0)
+    win = show_window(qtbot, service, failing_demo)
+    try:
+        browser = CatalogBrowser(win)
+        qtbot.addWidget(browser)
+        assert browser.select("tape_drive", "LTO-8")
+        row = browser.view.currentIndex().row()
+        assert browser.proxy.index(row, COL_PRICE).data() == "9,000 EUR"
+        assert browser.select("tape_drive", "LTO-9")
+        row = browser.view.currentIndex().row()
+        assert browser.proxy.index(row, COL_PRICE).data() == "9,500 USD"
+        browser.close()
+        win.doc.wait_idle()
+        win.results.show_view("fix")
+        panel = win.results.panel("fix")
+        panel.recompute()
+        qtbot.waitUntil(lambda: "two currencies" in panel.status.text(), timeout=30000)
+        assert "LTO-8 9,000 EUR" in panel.status.text() and panel.result is None
     finally:
         close_window(win)
         service.close()

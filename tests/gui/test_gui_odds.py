@@ -55,6 +55,9 @@ def test_the_probability_follows_the_plan_and_decides_the_headline(exadata):
     assert "least sure: <b>recovery</b>" in text
     assert expected.sure() in win.verdict_label.text()
     assert "AT RISK" in win.verdict_label.text()
+    # The status bar names what the headline is decided by: the probability of the
+    # recovery here, not the RPO that decides the plan at its figures.
+    assert "(RPO)" not in win.verdict_label.text()
     assert "trials meet every target at once" in win.banner.toolTip()
 
 

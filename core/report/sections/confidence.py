@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reportlab.graphics.shapes import Group, Line, PolyLine, Rect
 from reportlab.lib.units import mm
@@ -78,6 +78,17 @@ def risk_of(ctx: ReportContext) -> RiskResult:
     return ctx.cache[CACHE_KEY]
 
 
+def _origin(row: Any) -> str:
+    """Where a figure's range comes from, in a customer's words: a range the scenario
+    states, and what it would be without it (the terminal prints `[uncertainty]`)."""
+    from ...uncertainty.words import PROVENANCE_WORDS, origin_words
+
+    if row.origin != "uncertainty":
+        return origin_words(row)
+    otherwise = row.default_range.split(" (", 1)[0]
+    return f"stated in the scenario (else {PROVENANCE_WORDS[row.default_origin]}: {otherwise})"
+
+
 def _verdict(total_s: float, rto_s: float, risk_s: float) -> str:
     if total_s > rto_s:
         return "misses"
@@ -90,7 +101,6 @@ def build(ctx: ReportContext) -> ConfidencePart:
         CHECK_HEADER,
         check_rows,
         headline,
-        origin_words,
         percent,
         spread,
         whole_plan_sentence,
@@ -147,7 +157,7 @@ def build(ctx: ReportContext) -> ConfidencePart:
         tuple(
             (row.label, describe_value(row.kind, row.value, ctx.binary), row.range_text,
              describe_value(row.kind, row.low, ctx.binary),
-             describe_value(row.kind, row.high, ctx.binary), origin_words(row))
+             describe_value(row.kind, row.high, ctx.binary), _origin(row))
             for row in sorted(r.varied, key=lambda row: order.get(row.key, len(order)))
         ),
         "lrlrrl",
@@ -158,7 +168,7 @@ def build(ctx: ReportContext) -> ConfidencePart:
         "triangle between its ends with the scenario's value most likely, or, for a catalog "
         "figure or class default, from its prior (a lognormal fitted to cited public "
         "measurements; its P10..P90 shown) — and the plan's own formulas compute the "
-        "recovery. Ranges come from the scenario's [uncertainty] table, else from the "
+        "recovery. Ranges come from the scenario's own table of ranges, else from the "
         "figure's provenance: exact ±0, measured ±10 %, catalog and class defaults their "
         "prior, typed figures estimates ±25 %. "
         "'Worst moment' puts the failure just where the plan's worst case does; 'any moment' "
@@ -183,7 +193,8 @@ def build(ctx: ReportContext) -> ConfidencePart:
 
 
 def render(r: ReportRenderer, part: ConfidencePart) -> list[Flowable]:
-    widths = [44 * mm] + [(r.width - 44 * mm) / 7] * 7
+    # Shares are short, durations ("13 h 47 min") are not: never wrap one (issue 23).
+    widths = [38 * mm] + [15 * mm] * 3 + [(r.width - 83 * mm) / 4] * 4
     out = r.section(
         "How sure is this plan",
         r.para(part.confidence_text),
@@ -202,7 +213,7 @@ def render(r: ReportRenderer, part: ConfidencePart) -> list[Flowable]:
         out.append(r.para(part.confidence_tornado_text))
     if part.confidence_ranges.rows:
         out.append(r.heading("The ranges used", 1))
-        cols = [46 * mm, 20 * mm, 22 * mm, 18 * mm, 18 * mm]
+        cols = [42 * mm, 18 * mm, 25 * mm, 20 * mm, 20 * mm]
         cols.append(r.width - sum(cols))
         out.append(r.table(part.confidence_ranges, cols))
     out.append(r.para(part.confidence_method, "small"))

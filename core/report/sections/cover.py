@@ -12,7 +12,7 @@ from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Paragraph,
 
 from ...decisive import decisive_assumptions
 from ...units import format_duration
-from ...wording import bottleneck_words
+from ...wording import bottleneck_words, for_reader
 from ..charts import GREEN, GRID, INK, MUTED, RED
 from ..model import ReportContext, Section, pct
 
@@ -39,7 +39,7 @@ class CoverPart:
 
 def build(ctx: ReportContext) -> CoverPart:
     decisive = tuple(
-        (a.title, a.value, f"{a.share * 100:.0f} %", a.source, a.how_to_measure)
+        (a.title, a.value, f"{a.share * 100:.0f} %", a.source, for_reader(a.how_to_measure))
         for a in decisive_assumptions(ctx.plan)
     )
     return CoverPart(key_figures(ctx), decisive)
@@ -107,7 +107,10 @@ def render(r: ReportRenderer, part: CoverPart) -> list[Flowable]:
     out += [_verdict_box(r), Spacer(1, 8 * mm), _figures(r, part), Spacer(1, 10 * mm)]
     out += _decisive(r, part)
     if d.notes:
-        out += [Paragraph("Notes", st["h2"]), r.para(d.notes)]
+        # the space goes before what follows, never at the page's foot: a trailing
+        # spacer that does not fit pushed the page break onto an empty second page
+        gap = [Spacer(1, 6 * mm)] if part.decisive else []
+        out += [*gap, Paragraph("Notes", st["h2"]), r.para(d.notes)]
     out += [NextPageTemplate("body"), PageBreak()]
     return out
 
@@ -179,7 +182,7 @@ def _decisive(r: ReportRenderer, part: CoverPart) -> list[Flowable]:
                 r.styles["body"],
             )
         )
-    return [*out, Spacer(1, 6 * mm)]
+    return out
 
 
 def _figures(r: ReportRenderer, part: CoverPart) -> Table:

@@ -19,6 +19,7 @@ from ...scenario import SECTIONS, STAGE_FIELDS, FieldSpec, label_for_key
 from ...scenario.provenance import EXTRA_FIGURES, KIND_WORDS
 from ...uncertainty.result import InputRow
 from ...units import format_duration, format_fraction, format_rate, format_size
+from ...wording import choice_words, for_reader
 from ..model import ReportContext, Section, Table
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def render(r: ReportRenderer, part: LedgerPart) -> list[Flowable]:
     out.append(r.table(part.assumptions, widths))
     if part.model_notes:
         out.append(r.para("What the plan says about these inputs and its model:"))
-        out += [r.para(f"• {note}", "small") for note in part.model_notes]
+        out += [r.para(f"• {for_reader(note)}", "small") for note in part.model_notes]
     return out
 
 
@@ -99,6 +100,8 @@ class _Ledger:
             return f"{value:g}"
         if kind == "bool":
             return "yes" if value else "no"
+        if kind == "choice":
+            return choice_words(str(value))
         return str(value)
 
     def model_value(self, section: str, spec: FieldSpec) -> str:
@@ -145,7 +148,7 @@ class _Ledger:
         row = self.inputs.get(dotted)
         if row is None:
             return value
-        where = " [uncertainty]" if row.origin == "uncertainty" else ""
+        where = ", stated" if row.origin == "uncertainty" else ""
         return f"{value}\nrange {row.range_text}{where}"
 
     def add(self, dotted: str, spec: FieldSpec, given: Any, model_text: str, unit: str,
@@ -153,6 +156,8 @@ class _Ledger:
         """One input's row: its value (text as written, "18 TiB/h"; bare numbers as the
         model reads them) and range, unit, provenance and source."""
         shown = given if isinstance(given, str) else model_text
+        if spec.kind == "choice" and isinstance(given, str):
+            shown = choice_words(given)
         origin, source = self.origin(dotted, given, catalog_source)
         self.counts[origin] = self.counts.get(origin, 0) + 1
         value = self.value_with_range(dotted, shown if given is not None else model_text)
@@ -240,7 +245,7 @@ def _ledger_text(counts: Mapping[str, int]) -> str:
     listed = ", ".join(parts[:-1]) + (f" and {parts[-1]}" if len(parts) > 1 else parts[0])
     return (
         f"Every input of the model, as the plan used it: {listed}. Each figure says where "
-        "it comes from (the scenario's [provenance], an import, the catalog with its "
+        "it comes from (how the scenario says it is known, an import, the catalog with its "
         "source, a class default, or typed: an estimate) and, under its value, the range "
         "'How sure is this plan' drew it from — a catalog figure or class default its "
         "prior (a lognormal fitted to published measurements, its P10..P90), an estimate "
