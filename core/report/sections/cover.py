@@ -107,7 +107,7 @@ def render(r: ReportRenderer, part: CoverPart) -> list[Flowable]:
     out += [_verdict_box(r), Spacer(1, 8 * mm), _figures(r, part), Spacer(1, 10 * mm)]
     out += _decisive(r, part)
     if d.notes:
-        out += [Paragraph("Notes", st["h2"]), r.para(d.notes)]
+        out += [Paragraph("Notes", st["h2"]), *r.paras(d.notes)]
     out += [NextPageTemplate("body"), PageBreak()]
     return out
 
