@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from ..errors import CoreError
 from ..logs import log, setup_logging
 from ..textsafe import SafeStream, safe_text
+from .outputs import refuse_output_over_input
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70
@@ -157,6 +158,7 @@ def _main(argv: Sequence[str] | None, extra_commands: Sequence[Register]) -> int
     if sys.stdout is None:  # started with standard output closed (`>&-`)
         sys.stdout = _ClosedOutput()
     try:
+        refuse_output_over_input(args)  # outputs.py: no -o over a file the command reads
         code = int(args.func(args) or 0)
         sys.stdout.flush()  # a full or broken device shows up here, not at exit
         return code
