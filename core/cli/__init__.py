@@ -30,7 +30,6 @@ from collections.abc import Callable, Sequence
 from ..errors import CoreError
 from ..logs import log, setup_logging
 from ..textsafe import SafeStream, safe_text
-from .outputs import refuse_output_over_input
 
 EXIT_USAGE = 2
 EXIT_INTERNAL = 70
@@ -146,6 +145,10 @@ def main(argv: Sequence[str] | None = None, *, extra_commands: Sequence[Register
         sys.stdout, sys.stderr = out, err
 
 
+OUTPUT_ARGUMENTS = ("output", "screenshot")
+"""Argument names that name a file a command writes (checked by outputs.py)."""
+
+
 def _main(argv: Sequence[str] | None, extra_commands: Sequence[Register]) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(extra_commands, argv)
@@ -158,7 +161,10 @@ def _main(argv: Sequence[str] | None, extra_commands: Sequence[Register]) -> int
     if sys.stdout is None:  # started with standard output closed (`>&-`)
         sys.stdout = _ClosedOutput()
     try:
-        refuse_output_over_input(args)  # outputs.py: no -o over a file the command reads
+        if any(getattr(args, name, None) for name in OUTPUT_ARGUMENTS):
+            from .outputs import refuse_output_over_input  # no -o over a file it reads
+
+            refuse_output_over_input(args)
         code = int(args.func(args) or 0)
         sys.stdout.flush()  # a full or broken device shows up here, not at exit
         return code

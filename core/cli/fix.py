@@ -22,6 +22,7 @@ from ..fix.prices import PriceBook, format_money, price_book
 from ..jsonable import json_ready
 from ..outfile import check_output_path, write_output_text
 from ..scenario import load_scenario
+from ..scenario.load import read_scenario_text
 from ..units import format_duration
 from ..wording import VERDICT_WORDS
 from .catalog import format_table, print_json
@@ -104,7 +105,8 @@ def _write(
         if result.budget is not None:
             within = f" the budget of {format_money(result.budget, result.currency)}"
         raise CoreError(f"{path}: not written: no point fits{within}")
-    text = annotated_scenario_text(scenario, result.chosen, result.currency, catalog)
+    original = read_scenario_text(source)
+    text = annotated_scenario_text(scenario, result.chosen, result.currency, catalog, original)
     write_output_text(path, text, inputs={source: "the scenario"})
     return path
 

@@ -15,9 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..outfile import check_not_an_input
-
-OUTPUT_ARGUMENTS = ("output", "screenshot")
-"""Argument names that name a file the command writes."""
+from . import OUTPUT_ARGUMENTS
 
 _WORDS = {
     "scenario": "the scenario",
