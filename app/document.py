@@ -29,7 +29,7 @@ from PySide6.QtCore import QCoreApplication, QDeadlineTimer, QObject, QTimer, Si
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from rtoplanner.core.bounds import MAX_SCENARIO_BYTES
-from rtoplanner.core.catalog import Catalog, CatalogItem, shipped_catalog
+from rtoplanner.core.catalog import Catalog, shipped_catalog
 from rtoplanner.core.comments import source_comments
 from rtoplanner.core.errors import CoreError, ScenarioError, UnitError
 from rtoplanner.core.inputfile import read_limited
@@ -54,12 +54,7 @@ from rtoplanner.core.toml_edit import merge_into_text
 from rtoplanner.core.uncertainty.inputs import follow_stage_edits
 
 from .editor.fields import label_for
-from .stage_edits import (
-    catalog_item_changes,
-    stage_added,
-    stage_moved,
-    stage_removed,
-)
+from .stage_edits import StageCommands
 from .workers import TaskRunner
 
 log = logging.getLogger(__name__)  # core/logs.py attaches the log file
@@ -75,7 +70,7 @@ NEW_SCENARIO: dict[str, Any] = {
     "name": "New scenario",
     "database": {"size": "5 TB", "redo_rate": "5 MB/s", "daily_change": "5%",
                  "workload": "oltp"},
-    "backup": {"compression_ratio": 1.0, "channels": 4, "channel_init": "10 s",
+    "backup": {"channels": 4, "channel_init": "10 s",
                "level0_every": "7d", "level1": "none", "archivelog_every": "1h",
                "log_switch": "20 min"},
     "path": [
@@ -184,7 +179,7 @@ class _EditCommand(QUndoCommand):
         self.doc._apply_raw(self.before, self.structural)
 
 
-class ScenarioDocument(QObject):
+class ScenarioDocument(StageCommands, QObject):
     """The scenario being edited (see the module docstring for the flow)."""
 
     plan_changed = Signal(object)
@@ -200,6 +195,9 @@ class ScenarioDocument(QObject):
     busy_changed = Signal(bool)
     plan_failed = Signal(str)
     plan_cleared = Signal()
+    typing_changed = Signal(bool)
+    """A number is being typed into a field (True) or the field was left (False): the
+    plan meanwhile is of an intermediate value ("1" on the way to "16")."""
     """Another scenario was opened: its plan is not computed yet (or cannot be, when it
     has errors), so no view may keep showing the previous scenario's plan."""
 
@@ -217,6 +215,9 @@ class ScenarioDocument(QObject):
         self._raw: dict[str, Any] = copy.deepcopy(NEW_SCENARIO)
         self._file_path: Path | None = None
         self._copy_of: str | None = None
+        self._typing = False
+        self._saved_raw: dict[str, Any] = copy.deepcopy(self._raw)
+        self._dirty = False
         self._layout_text: str | None = None  # the file's text, whose layout Save keeps
         self._store_origin: StoreOrigin | None = None
         self._scenario: Scenario | None = None
@@ -268,7 +269,10 @@ class ScenarioDocument(QObject):
 
     @property
     def is_dirty(self) -> bool:
-        return not self.undo_stack.isClean()
+        """Unsaved changes: the undo stack left its clean state and the document differs
+        from what was saved (undoing or typing back to the saved values is not a change;
+        issue 23.10)."""
+        return not self.undo_stack.isClean() and self._raw != self._saved_raw
 
     @property
     def busy(self) -> bool:
@@ -332,28 +336,16 @@ class ScenarioDocument(QObject):
     def close_edit(self) -> None:
         """End the current burst of typing: the next edit starts a new undo step."""
         self._merge_serial += 1
+        self.set_typing(False)
 
-    def add_stage(self, index: int | None = None, stage: Mapping[str, Any] | None = None) -> int:
-        after, index, moved = stage_added(self._raw, index, stage)
-        self._push("Add stage", after, structural=True, moved=moved)
-        return index
+    @property
+    def typing(self) -> bool:
+        return self._typing
 
-    def remove_stage(self, index: int) -> None:
-        if (edit := stage_removed(self._raw, index)) is not None:
-            self._push("Remove stage", edit[0], structural=True, moved=edit[1])
-
-    def move_stage(self, index: int, delta: int) -> int:
-        """Move a stage up (-1) or down (+1) the restore order; returns its new index."""
-        if (edit := stage_moved(self._raw, index, delta)) is None:
-            return index
-        after, new, moved = edit
-        self._push("Move stage", after, structural=True, moved=moved)
-        return new
-
-    def apply_catalog_item(self, index: int, item: CatalogItem) -> None:
-        """Make a stage a catalog item: its kind and name, and no rate of its own, so the
-        scenario takes the catalog's figure (and derate, compression) visibly."""
-        self.set_values(catalog_item_changes(index, item), f"Use {item.name} from the catalog")
+    def set_typing(self, typing: bool) -> None:
+        if typing != self._typing:
+            self._typing = typing
+            self.typing_changed.emit(typing)
 
     def _push(
         self,
@@ -374,6 +366,7 @@ class ScenarioDocument(QObject):
         """Called by undo commands: install a snapshot and schedule a recompute."""
         self._raw = copy.deepcopy(raw)
         self.raw_changed.emit(structural)
+        self._emit_dirty()
         self._timer.start()
 
     # ------------------------------------------------------------------ computing
@@ -511,6 +504,7 @@ class ScenarioDocument(QObject):
         self._file_path = None
         self._copy_of = None
         self._layout_text = None
+        self._saved_raw = copy.deepcopy(self._raw)
         self.undo_stack.setClean()
         self.file_changed.emit("")
 
@@ -534,7 +528,9 @@ class ScenarioDocument(QObject):
         self.file_changed.emit(str(path) if path else "")
         self.raw_changed.emit(True)
         self.plan_cleared.emit()
+        self._saved_raw = copy.deepcopy(raw)
         self.recompute_now()
+        self._dirty = False
         self.dirty_changed.emit(False)
 
     def save(self, path: str | Path | None = None) -> Path:
@@ -555,7 +551,9 @@ class ScenarioDocument(QObject):
             self._store_origin = None
             self._copy_of = None
             self.file_changed.emit(str(target))
+        self._saved_raw = copy.deepcopy(self._raw)
         self.undo_stack.setClean()
+        self._emit_dirty()
         return target
 
     def export(self, path: str | Path) -> Path:
@@ -569,7 +567,15 @@ class ScenarioDocument(QObject):
 
     @Slot(bool)
     def _on_clean_changed(self, clean: bool) -> None:
-        self.dirty_changed.emit(not clean)
+        if clean:
+            self._saved_raw = copy.deepcopy(self._raw)
+        self._emit_dirty()
+
+    def _emit_dirty(self) -> None:
+        dirty = self.is_dirty
+        if dirty != self._dirty:
+            self._dirty = dirty
+            self.dirty_changed.emit(dirty)
 
 
 def _read_text(path: Path) -> str | None:

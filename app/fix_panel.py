@@ -37,7 +37,7 @@ from rtoplanner.core.fix.prices import format_money, price_book
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.scenario import Scenario
 from rtoplanner.core.units import format_duration
-from rtoplanner.core.wording import plural
+from rtoplanner.core.wording import for_reader, plural
 
 from .document import ScenarioDocument
 from .models.fix_table_model import (
@@ -63,9 +63,10 @@ def _compute(
     budget: float | None,
     progress: Any = None,
     should_cancel: Any = None,
-) -> FixResult:
-    """The worker's job: the core's answer, nothing computed here."""
-    return what_it_takes(
+) -> tuple[Scenario, FixResult]:
+    """The worker's job: the core's answer, nothing computed here (with the scenario it
+    answers for: a frontier belongs to one scenario)."""
+    return scenario, what_it_takes(
         scenario,
         catalog=catalog,
         prices=prices,
@@ -87,6 +88,10 @@ class WhatItTakesPanel(QWidget):
         self.store_service = store_service
         self.plan: Plan | None = None
         self.result: FixResult | None = None
+        self.result_for: Scenario | None = None
+        """The scenario `result` was worked out for: a frontier is never shown, nor
+        applied, for another one (another demo, a database opened from the Estate
+        window, or the scenario after an edit)."""
         self._computed_for: Scenario | None = None
         self.runner = TaskRunner(self)
         self.runner.done.connect(self._on_done)
@@ -185,10 +190,25 @@ class WhatItTakesPanel(QWidget):
 
     def set_plan(self, plan: Plan) -> None:
         self.plan = plan
+        if self.result_for is not None and plan.scenario != self.result_for:
+            self._clear()
         if plan.verdict != "meets":
             self.recompute(force=False)
         elif self.result is None:
+            self.runner.cancel()  # a frontier still being worked out is for another one
+            self._computed_for = None
             self._show_meets(plan)
+
+    def _clear(self) -> None:
+        """Forget a frontier that belongs to another scenario."""
+        self.result = None
+        self.result_for = None
+        self.model.set_rows([])
+        self.price_model.set_rows([])
+        self.common.setVisible(False)
+        self.details.setText("")
+        self.status.setText("")
+        self._update_buttons()
 
     def set_binary(self, binary: bool) -> None:  # costs and times only: nothing to redo
         del binary
@@ -237,9 +257,13 @@ class WhatItTakesPanel(QWidget):
         return self.runner.wait(timeout_ms)
 
     @Slot(object)
-    def _on_done(self, result: object) -> None:
+    def _on_done(self, value: object) -> None:
+        scenario, result = value  # type: ignore[misc]
         assert isinstance(result, FixResult)
+        if self.plan is None or scenario != self.plan.scenario:
+            return  # worked out for a scenario no longer shown
         self.result = result
+        self.result_for = scenario
         self._show_result(result)
 
     @Slot(object)
@@ -301,10 +325,12 @@ class WhatItTakesPanel(QWidget):
 
     def _fill_prices(self, result: FixResult) -> None:
         book = self.prices()
+        quotes = [(kind, name, book.money(kind, name)) for kind, name in result.purchases()]
         rows = [
-            PriceRow(kind, name, book.price(kind, name), book.currency)
-            for kind, name in result.purchases()
-        ]
+            PriceRow(kind, name, None if q is None else q.amount,
+                     book.currency if q is None else q.currency)
+            for kind, name, q in quotes
+        ]  # fmt: skip
         self.price_model.set_rows(sorted(rows, key=lambda r: (r.price is not None, r.name)))
 
     def selected_point(self) -> FixPoint | None:
@@ -332,12 +358,16 @@ class WhatItTakesPanel(QWidget):
             )
             lines.append(f"<li>{html.escape(c.words)}{same}</li>")
         lines.append("</ul>")
-        lines += [f"<p>{html.escape(note)}</p>" for note in result.notes]
+        lines += [f"<p>{html.escape(for_reader(note))}</p>" for note in result.notes]
         self.details.setText("".join(lines))
         self._update_buttons()
 
+    def _current(self) -> bool:
+        """Whether the frontier shown was worked out for the scenario open now."""
+        return self.result_for is not None and self.result_for == self.doc.scenario
+
     def _update_buttons(self) -> None:
-        self.apply_button.setEnabled(self.selected_point() is not None and self.plan is not None)
+        self.apply_button.setEnabled(self.selected_point() is not None and self._current())
         store = getattr(self.store_service, "store", None)
         self.price_button.setEnabled(store is not None and self.price_model.rowCount() > 0)
         if store is None:
@@ -350,6 +380,13 @@ class WhatItTakesPanel(QWidget):
         """Make the selected point's changes in the scenario: one undoable step."""
         point = self.selected_point()
         if point is None or self.result is None:
+            return False
+        if not self._current():
+            self.status.setText(
+                "This frontier was worked out for another scenario (or before an edit): "
+                "it is not applied. Press Compute for this one."
+            )
+            self._update_buttons()
             return False
         n = self.result.frontier.index(point) + 1
         self.doc.set_values(point.edits, f"What it takes: point {n}")

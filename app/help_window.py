@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl, Slot
-from PySide6.QtGui import QTextCursor, QTextDocument
+from PySide6.QtGui import QAction, QKeySequence, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QListWidget,
@@ -68,6 +68,12 @@ class HelpWindow(QWidget):
                     item.setData(Qt.ItemDataRole.UserRole, name)
                     self.pages.addItem(item)
         self.pages.currentItemChanged.connect(self._on_page)
+        # A window of its own closes as a viewer does: Escape or Ctrl+W (issue 23.10).
+        self.close_action = QAction("Close", self)
+        self.close_action.setShortcuts([QKeySequence(Qt.Key.Key_Escape), QKeySequence("Ctrl+W")])
+        self.close_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.close_action.triggered.connect(self.close)
+        self.addAction(self.close_action)
 
     def show_page(self, name: str = GUIDE, heading: str = "") -> None:
         """Show a page (and scroll to a heading of it), then raise the window."""

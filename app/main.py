@@ -63,6 +63,8 @@ def take_screenshot(window, out: str | Path) -> bool:
 
     if hasattr(window, "doc"):  # the main window: its plan and its views' workers
         window.doc.wait_idle()
+        if hasattr(window, "odds"):  # the headline's probability
+            window.odds.wait_idle()
         for panel in window.results.built_panels():
             wait = getattr(panel, "wait_idle", None)
             if wait is not None:
@@ -163,6 +165,8 @@ def _run_window(app, args: argparse.Namespace, screenshot: str | None) -> int:
     estate = requested_estate(args)
     requested = None if estate else getattr(args, "scenario", None)
     path = initial_scenario(requested, settings.recent_files())
+    if not requested and not screenshot and not estate and window.files.reopen_last():
+        path = None  # the scenario of the last session, from a file, the store or a demo
     if path is not None:
         if screenshot:
             try:

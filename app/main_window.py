@@ -39,10 +39,10 @@ from .plan_area import PlanArea
 from .result_tabs import ResultTabs
 from .settings import AppSettings
 from .shell.banner import StatusParts, VerdictBanner
+from .shell.odds import HeadlineOdds
+from .shell.placement import place_in_screen
 from .shell.views import InstalledViews
 from .store_service import StoreService
-
-FIRST_SIZE = (1440, 900)
 
 
 class MainWindow(QMainWindow):
@@ -56,6 +56,8 @@ class MainWindow(QMainWindow):
         self.store_service = store_service
         catalog = store_service.catalog() if store_service is not None else None
         self.doc = ScenarioDocument(self, catalog=catalog)
+        # The headline's probability, computed in a worker after each new plan.
+        self.odds = HeadlineOdds(catalog, parent=self)
         self.setWindowTitle(APP_NAME)
         self.setDockOptions(QMainWindow.DockOption.AnimatedDocks)
         self._make_central()
@@ -113,6 +115,8 @@ class MainWindow(QMainWindow):
         doc.plan_failed.connect(self._on_plan_failed)
         doc.plan_cleared.connect(self._on_plan_cleared)
         doc.raw_changed.connect(self._update_title)
+        self.odds.changed.connect(self._on_odds)
+        doc.typing_changed.connect(self._on_typing)
         QApplication.styleHints().colorSchemeChanged.connect(self._on_scheme_changed)
 
     def view(self, name: str) -> Any:
@@ -126,19 +130,33 @@ class MainWindow(QMainWindow):
     def _on_plan(self, plan: Plan) -> None:
         self.results.set_plan(plan)
         self.views.set_plan(plan)
-        self.banner.show_plan(plan, self.doc.errors)
-        self.status.set_verdict(plan, bool(self.doc.errors))
+        self.odds.set_plan(plan)  # the banner and status bar follow through _on_odds
+
+    @Slot(object)
+    def _on_odds(self, odds: object) -> None:
+        """The plan's headline: its verdict at once, its probability when it lands."""
+        self.banner.odds = self.status.odds = odds  # type: ignore[assignment]
+        self.banner.show_plan(self.doc.plan, self.doc.errors)
+        self.status.set_verdict(self.doc.plan, bool(self.doc.errors), self.doc.typing)
+
+    @Slot(bool)
+    def _on_typing(self, typing: bool) -> None:
+        """No green MEETS for the "1" of "16": the verdict waits, uncoloured, for the
+        field to be left (Enter, Tab)."""
+        self.banner.set_typing(typing)
+        self.status.set_verdict(self.doc.plan, bool(self.doc.errors), typing)
 
     @Slot()
     def _on_plan_cleared(self) -> None:
         """Another scenario was opened: nothing of the previous plan stays on screen."""
+        self.odds.set_plan(None)
         self.banner.show_plan(None, self.doc.errors)
         self.status.set_verdict(self.doc.plan, bool(self.doc.errors))
 
     @Slot(dict)
     def _on_errors(self, errors: dict[str, str]) -> None:
         self.banner.show_plan(self.doc.plan, errors)
-        self.status.set_verdict(self.doc.plan, bool(errors))
+        self.status.set_verdict(self.doc.plan, bool(errors), self.doc.typing)
         if errors:
             key, msg = next(iter(errors.items()))
             self.statusBar().showMessage(f"{key or 'Scenario'}: {msg}", 8000)
@@ -203,10 +221,8 @@ class MainWindow(QMainWindow):
 
     def _restore_geometry(self) -> None:
         geometry = self.settings.get("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(*FIRST_SIZE)
+        restored = geometry is not None and self.restoreGeometry(geometry)
+        place_in_screen(self, restored)
         state = self.settings.get("window/state")
         if state is not None:
             self.restoreState(state)
@@ -225,6 +241,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.views.shutdown()
+        self.odds.shutdown()
         self.doc.shutdown()
         self._save_geometry()
         event.accept()

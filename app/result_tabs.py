@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PySide6.QtCore import Slot
-from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QScrollArea, QTabWidget, QVBoxLayout, QWidget
 
 from .shell.registry import ALL_NEEDS, Need
 
@@ -35,12 +35,50 @@ def lazy(module: str, name: str, *args: Any) -> Callable[[], Any]:
     return make
 
 
+READABLE_HEIGHT = 330
+"""Below this a plot's labels collide: a view shorter than its `readable_height` (or this)
+scrolls instead of squeezing (issue 23.4: the Confidence view at 1024 × 700)."""
+READABLE_WIDTH = 480
+
+
+class _BodyLayout(QVBoxLayout):
+    """The page's layout: the view fills the page down to its readable size. A wrapped
+    label's height-for-width made the scroll area size the view at its preferred height
+    instead (a scroll bar at 1440 × 900 where everything fits)."""
+
+    def hasHeightForWidth(self) -> bool:
+        return False
+
+
+class _ScrollPage(QScrollArea):
+    """A tab's page: the view fills it, and scrolls when the window is smaller than the
+    view can be read at."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.setObjectName(f"view_{name}")
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.body = QWidget()
+        layout = _BodyLayout(self.body)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.setWidget(self.body)
+
+    def hold(self, panel: QWidget) -> None:
+        """Put the view on the page with the least size it reads at."""
+        self.body.layout().addWidget(panel)
+        self.body.setMinimumSize(
+            getattr(panel, "readable_width", READABLE_WIDTH),
+            getattr(panel, "readable_height", READABLE_HEIGHT),
+        )
+
+
 @dataclass
 class _View:
     name: str
     title: str
     factory: Callable[[], Any]
-    page: QWidget
+    page: _ScrollPage
     tip: str = ""
     needs: frozenset[Need] = ALL_NEEDS
     panel: Any = None
@@ -71,10 +109,7 @@ class ResultTabs(QTabWidget):
         """Register a view; its panel is built the first time it is shown."""
         if name in self._views:
             raise ValueError(f"a result view named {name!r} is already registered")
-        page = QWidget()
-        page.setObjectName(f"view_{name}")
-        layout = QVBoxLayout(page)
-        layout.setContentsMargins(0, 0, 0, 0)
+        page = _ScrollPage(name)
         self._views[name] = _View(name, title, factory, page, tip, frozenset(needs))
         index = self.addTab(page, title)
         if tip:
@@ -172,7 +207,7 @@ class ResultTabs(QTabWidget):
         view.panel = panel
         if Need.BINARY in view.needs:
             panel.set_binary(self._binary)
-        view.page.layout().addWidget(panel)
+        view.page.hold(panel)
         view.stale = self._plan is not None and Need.PLAN in view.needs
 
     def _catch_up(self, view: _View) -> None:

@@ -35,6 +35,12 @@ SPECS: dict[str, SettingSpec] = {
         SettingSpec("window/splitter", QByteArray, None),
         SettingSpec("files/recent", list, []),
         SettingSpec("files/last_dir", str, ""),
+        SettingSpec(
+            "files/last_scenario",
+            str,
+            "",
+            "What restart reopens: file:PATH, store:NAME or demo:PATH",
+        ),
     )
 }
 

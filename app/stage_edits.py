@@ -8,14 +8,18 @@ stages; `ScenarioDocument` pushes the result as one undo step.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from rtoplanner.core.catalog import CatalogItem
 
 Raw = dict[str, Any]
 Moved = dict[int, int | None]
 
-NEW_STAGE: dict[str, Any] = {"kind": "network", "count": 1, "rate": "10 Gb/s"}
+NEW_STAGE: dict[str, Any] = {"kind": "network", "name": "New stage", "count": 1}
+"""No rate: a stage added with a made-up rate would change the plan unnoticed; without
+one the plan waits (the row says "a stage needs a rate") until the user gives it or picks
+the stage from the catalog (issue 23.9)."""
 CATALOG_OWNED = ("rate", "efficiency", "hw_compression", "max_rate", "backup_rate")
 """A stage's own figures that picking a catalog item removes (the catalog's apply)."""
 
@@ -65,3 +69,38 @@ def catalog_item_changes(index: int, item: CatalogItem) -> dict[str, Any]:
     if item.kind != "storage_write":
         changes[f"path[{index}].write_factor"] = None
     return changes
+
+
+class StageCommands:
+    """The path's stage commands of `ScenarioDocument` (a mixin): each edit above pushed
+    as one undo step, through the document's `_push`."""
+
+    _raw: Raw
+    if TYPE_CHECKING:  # the document's own
+
+        def _push(self, text: str, after: Raw, merge_key: Any = None, structural: bool = False,
+                  moved: Moved | None = None) -> None: ...  # fmt: skip
+
+        def set_values(self, changes: Mapping[str, Any], text: str) -> None: ...
+
+    def add_stage(self, index: int | None = None, stage: Mapping[str, Any] | None = None) -> int:
+        after, index, moved = stage_added(self._raw, index, stage)
+        self._push("Add stage", after, structural=True, moved=moved)
+        return index
+
+    def remove_stage(self, index: int) -> None:
+        if (edit := stage_removed(self._raw, index)) is not None:
+            self._push("Remove stage", edit[0], structural=True, moved=edit[1])
+
+    def move_stage(self, index: int, delta: int) -> int:
+        """Move a stage up (-1) or down (+1) the restore order; returns its new index."""
+        if (edit := stage_moved(self._raw, index, delta)) is None:
+            return index
+        after, new, moved = edit
+        self._push("Move stage", after, structural=True, moved=moved)
+        return new
+
+    def apply_catalog_item(self, index: int, item: CatalogItem) -> None:
+        """Make a stage a catalog item: its kind and name, and no rate of its own, so the
+        scenario takes the catalog's figure (and derate, compression) visibly."""
+        self.set_values(catalog_item_changes(index, item), f"Use {item.name} from the catalog")

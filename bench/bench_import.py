@@ -2,6 +2,7 @@
 """`import` stays linear: the per-file cost of the last files of a batch against the first.
 
     .venv/bin/python bench/bench_import.py [--files N]
+    .venv/bin/python bench/bench_import.py --sysstat-rows 100000 [--runs 3]
 
 Writes N distinct AWR text reports (a real sample from ../shared/awr_samples beside the
 repository root, each copy with its own snapshot ids) and imports them one by one into a
@@ -10,6 +11,10 @@ fresh store, as `rto-planner import` does. Prints the median per-file time of th
 runs per file, on the full store: by the indexed key columns (now) against reading every
 stored payload's JSON (before). Per-file CPU time is printed beside the wall-clock time: on
 a machine shared with other work it is the steadier figure.
+
+With `--sysstat-rows N`: one DBA_HIST_SYSSTAT export of N rows (two instances, hourly
+snapshots) imported into a fresh store, `--runs` times; prints the median rows per
+second, wall-clock and CPU, of parsing and of storing (issue 25: target 100,000 rows/s).
 """
 
 from __future__ import annotations
@@ -53,10 +58,49 @@ def lookup_ms(store: Store, sql: str, keys: list[str], repeat: int = 15) -> floa
     return statistics.median(runs) * 1000
 
 
+def sysstat_export(path: Path, rows: int) -> Path:
+    """Hourly snapshots of a two-instance database: `rows` rows in all."""
+    sys.path.insert(0, str(REPO / "tests" / "workloads"))
+    from workload_helpers import sysstat_csv
+
+    return sysstat_csv(path, hours=rows // 2 - 1, instances=2)
+
+
+def bench_sysstat(rows: int, runs: int) -> int:
+    from rtoplanner.core.importers.readfile import read_input
+    from rtoplanner.core.importers.store_import import _write_rows, rows_from_bytes
+
+    with tempfile.TemporaryDirectory(prefix="rto-bench-sysstat-") as tmp:
+        export = sysstat_export(Path(tmp) / "sysstat.csv", rows)
+        data = read_input(export)
+        spent: dict[str, list[float]] = {k: [] for k in ("parse", "store", "cpu")}
+        for run in range(runs):
+            with Store(Path(tmp) / f"s{run}.duckdb") as store:
+                t0, c0 = time.perf_counter(), time.process_time()
+                _kind, parsed = rows_from_bytes(data, str(export))
+                t1 = time.perf_counter()
+                store.write(_write_rows(parsed, str(export), None))
+                t2, c2 = time.perf_counter(), time.process_time()
+            spent["parse"].append(t1 - t0)
+            spent["store"].append(t2 - t1)
+            spent["cpu"].append(c2 - c0)
+    n = len(parsed)
+    parse, store_s, cpu = (statistics.median(spent[k]) for k in ("parse", "store", "cpu"))
+    print(f"DBA_HIST_SYSSTAT export: {n:,} rows, median of {runs} run(s)")
+    print(f"  parse {parse:6.2f} s   store {store_s:6.2f} s   "
+          f"{n / (parse + store_s):10,.0f} rows/s wall-clock (target 100,000)")  # fmt: skip
+    print(f"  CPU (all threads) {cpu:6.2f} s       {n / cpu:10,.0f} rows/s of CPU time")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--files", type=int, default=3000, help="reports in the batch")
+    ap.add_argument("--sysstat-rows", type=int, help="bench one DBA_HIST_SYSSTAT export")
+    ap.add_argument("--runs", type=int, default=3, help="runs of --sysstat-rows")
     args = ap.parse_args()
+    if args.sysstat_rows:
+        return bench_sysstat(args.sysstat_rows, args.runs)
     if not SAMPLE.is_file():
         print(f"skipped: no AWR sample at {SAMPLE}")
         return 0

@@ -38,7 +38,14 @@ from rtoplanner.core.engine.batch import backup_durations
 from rtoplanner.core.engine.path import BACKUP, RESTORE, build_path_model
 from rtoplanner.core.engine.recovery import failure_state, recovery_timeline, worst_failure_offset
 from rtoplanner.core.errors import UnitError
-from rtoplanner.core.scenario import Scenario, load_scenario, scenario_from_mapping, with_values
+from rtoplanner.core.scenario import (
+    Scenario,
+    load_scenario,
+    provenance,
+    scenario_from_mapping,
+    with_values,
+)
+from rtoplanner.core.scenario.priors import Prior, fit_spread
 from rtoplanner.core.uncertainty.inputs import Target, apply_values, uncertain_inputs
 from rtoplanner.core.uncertainty.sampling import default_seed, draw_inputs
 from rtoplanner.core.units import format_duration, parse_duration, parse_rate
@@ -236,7 +243,9 @@ def _band(o: Outcome, low: str = "p10", high: str = "p90") -> str:
     return f"{_t(o.band_s[low]) + '..' + _t(o.band_s[high]):>23} {inside}"
 
 
-def print_table(cases: list[Case], results: dict[str, dict[str, Outcome]]) -> None:
+def print_table(
+    cases: list[Case], results: dict[str, dict[str, Outcome]], loo: list[Outcome] | None = None
+) -> None:
     print(f"{'case':24} {'kind':10} {'medium':8} {'published':>11} {'model':>11} {'error':>7}"
           f" {'default P10..P90':>25} {'P5..P95':>25} │ {'stated P10..P90':>25} │"
           f" {'measured: model':>15} {'P10..P90':>25}")  # fmt: skip
@@ -254,6 +263,8 @@ def print_table(cases: list[Case], results: dict[str, dict[str, Outcome]]) -> No
         _print_summary(f"{mode} provenance", [results[c.id][mode] for c in rows])
         _print_summary("  without guesses", [results[c.id][mode] for c in rows
                                               if c in published])  # fmt: skip
+        if mode == "default" and loo is not None:
+            _print_summary("  leave-one-out", loo)
 
 
 def measured_cases(cases: list[Case]) -> list[Case]:
@@ -292,7 +303,7 @@ def as_json(cases: list[Case], results: dict[str, dict[str, Outcome]]) -> dict[s
 # case's `achieved ÷ planned`. A prior is a lognormal factor fitted across the cases of
 # its group (never one case): the log-mean, and the 80 % prediction interval of one more
 # case as P10..P90 (Student's t, n − 1 degrees of freedom, × √(1 + 1/n)) — the method of
-# core/uncertainty/priors.py. Leave-one-out: each case is judged by the prior fitted on
+# core/scenario/priors.py. Leave-one-out: each case is judged by the prior fitted on
 # the other cases of its group.
 
 POOLS = {"media_server.rate": "*.rate", "network.rate": "*.rate", "nas_head.rate": "*.rate"}
@@ -444,6 +455,60 @@ def measured_points(cases: list[Case], trials: int) -> str:
     return "points = [\n" + "\n".join(lines) + "\n]"
 
 
+def _estimate_decided(c: Case) -> bool:
+    """The case's deciding figure is typed with no provenance (an estimate) when nothing
+    is stated — the cases the catalog's `estimate` prior is fitted on."""
+    target = target_of(c.meta["decides"])
+    row = next((i for i in uncertain_inputs(c.bare) if i.target == target), None)
+    return row is not None and row.origin == "estimate"
+
+
+def estimate_loo(cases: list[Case], trials: int, v2: bool = False) -> list[Outcome]:
+    """The "default" row, honestly: every case whose deciding figure is an estimate is
+    judged with the estimate spread fitted on the *other* such cases (leave-one-out);
+    the other cases as in the default mode (their deciding figure has another prior)."""
+    fitted = [c for c in cases if _estimate_decided(c)]
+    ratios = {}
+    for c in fitted:
+        o = evaluate(c, "default", 200)
+        ratios[c.id] = o.published_s / o.model_s
+    out = []
+    for c in cases:
+        if c.id not in ratios:
+            out.append(evaluate(c, "default", trials, v2))
+            continue
+        median, sigma = fit_spread([r for k, r in ratios.items() if k != c.id])
+        prior = Prior("estimate", "any", median, sigma, "leave-one-out", "fit_spread")
+        saved = provenance.estimate_spread
+        provenance.estimate_spread = lambda prior=prior: prior
+        try:
+            out.append(evaluate(c, "default", trials, v2))
+        finally:
+            provenance.estimate_spread = saved
+    return out
+
+
+def estimate_points(cases: list[Case], trials: int) -> str:
+    """How far a plan from typed figures lands from the published outcome: for each case
+    whose deciding figure is typed with no provenance (an estimate, in the "default"
+    mode), published ÷ the plan; and the spread `fit_spread` fits on them (the catalog's
+    `estimate` prior, data/catalog/priors.toml)."""
+    lines, ratios = [], []
+    for c in cases:
+        if not _estimate_decided(c):
+            continue
+        o = evaluate(c, "default", trials)
+        ratios.append(o.published_s / o.model_s)
+        src = (f"fidelity corpus {c.id}: {c.meta['source']} — published ÷ the plan with "
+               f"{c.meta['decides']} as typed").replace('"', "'")  # fmt: skip
+        lines.append(f'  {{ ratio = {ratios[-1]:.3g}, source = "{src}" }},')
+    median, sigma = fit_spread(ratios)
+    p10, p90 = median * math.exp(-Z90 * sigma), median * math.exp(Z90 * sigma)
+    return ("points = [\n" + "\n".join(lines) + "\n]\n"
+            f"# fit_spread over {len(ratios)} points: sigma {sigma:.3f}, "
+            f"p10 = {p10:.3f}, p90 = {p90:.3f}")  # fmt: skip
+
+
 def print_fit(priors: dict[str, tuple[float, float, int]], rows: list[Fitted]) -> None:
     print(f"{'prior':34} {'points':>6} {'median':>7} {'P10':>6} {'P90':>6}")
     for name, (median, sigma, n) in sorted(priors.items()):
@@ -482,12 +547,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--v2", action="store_true", help="model v2: no cost per archived log")
     ap.add_argument("--points", action="store_true", help="the fitted factors as [[prior]] points")
     ap.add_argument(
+        "--estimate-points",
+        action="store_true",
+        help="published ÷ plan where a typed estimate decides, and their fitted spread",
+    )
+    ap.add_argument(
         "--measured-points",
         action="store_true",
         help="published ÷ plan with the sources' measurements, as points",
     )
     args = ap.parse_args(argv)
     cases = [c for c in load_cases() if not args.case or c.id in args.case]
+    if args.estimate_points:
+        print(estimate_points(cases, 200))
+        return 0
     if args.measured_points:
         print(measured_points(cases, 200))
         return 0
@@ -502,7 +575,7 @@ def main(argv: list[str] | None = None) -> int:
         json.dump(as_json(cases, results), sys.stdout, indent=2)
         print()
     else:
-        print_table(cases, results)
+        print_table(cases, results, estimate_loo(cases, args.trials, args.v2))
     return 0
 
 

@@ -128,6 +128,9 @@ RPO = Bound(0, YEAR_366, "a recovery point objective beyond a year is none", uni
 BACKUP_WINDOW = Bound(MINUTE, YEAR_366, "a backup window is minutes to days", unit="s")
 RISK_MARGIN_FRACTION = Bound(0, 0.9, "a margin of 90 % of the RTO or more would call every "
                              "plan at risk; a negative one none", unit="%")  # fmt: skip
+# The top end is a hair above 0.999: '99.9%' parses to 0.9990000000000001.
+CONFIDENCE = Bound(0.5, 0.999 + 1e-9, "below 50 % a plan is more likely to miss than to meet (it "
+                   "misses); 100 % cannot be shown by any number of trials", unit="%")  # fmt: skip
 RISK_MARGIN_DURATION = Bound(0, YEAR_366, "a margin cannot be negative", unit="s")
 GROWTH_COMPOUND = Bound(0, 100, "more than 10,000 % a year is not a database's growth",
                         unit="%")  # fmt: skip

@@ -33,7 +33,7 @@ STAGE_KINDS = (
 )  # fmt: skip
 """Catalog kinds that a scenario path stage can name (DESIGN §4)."""
 
-CATALOG_KINDS = (*STAGE_KINDS, "rman_compression", "redo_apply")
+CATALOG_KINDS = (*STAGE_KINDS, "rman_compression", "redo_apply", "licence")
 """Every kind a catalog item may have."""
 
 

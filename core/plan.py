@@ -133,12 +133,16 @@ def _num(x: float | None) -> float | None:
     return x if x == x and x not in (float("inf"), float("-inf")) else None
 
 
-def plan_to_json(plan: Plan) -> dict[str, Any]:
-    """The JSON of `rto-planner plan --json` (DESIGN §5; more keys than required)."""
+def plan_to_json(plan: Plan, headline: Any = None) -> dict[str, Any]:
+    """The JSON of `rto-planner plan --json` (DESIGN §5; more keys than required).
+
+    With `headline` (a `core.headline.Headline`), `verdict` is the headline verdict — the worse of
+    the plan at its figures (`planned_verdict`) and its probability (`confidence`)."""
     out: dict[str, Any] = {
         "scenario": plan.scenario.name,
         "engine_version": ENGINE_VERSION,
-        "verdict": plan.verdict,
+        "verdict": plan.verdict if headline is None else headline.verdict,
+        "planned_verdict": plan.verdict,
         "decided_by": plan.decided_by,
         "checks": [
             {"name": c.name, "verdict": c.verdict, "value_s": c.value_s, "target_s": c.target_s}
@@ -166,6 +170,17 @@ def plan_to_json(plan: Plan) -> dict[str, Any]:
             for direction, model in (("restore", plan.restore_path), ("backup", plan.backup_path))
         },
     }
+    if headline is not None and headline.p_meets is not None:
+        out["confidence"] = {
+            "p_meets": headline.p_meets,
+            "required": headline.confidence,
+            "verdict": headline.by_probability,
+            "decides": headline.probability_decides,
+            "least_likely": headline.weakest,
+            "least_likely_p": headline.weakest_p,
+            "trials": headline.trials,
+            "seed": headline.seed,
+        }
     if plan.cycle:
         out["cycle"] = _cycle_json(plan.cycle)
     if plan.growth:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
+
+from .units import format_duration
 
 VERDICT_WORDS = {"meets": "MEETS", "at_risk": "AT RISK", "misses": "MISSES", "unknown": "—"}
 
@@ -14,8 +17,8 @@ _PSEUDO_BOTTLENECKS = {
     "incremental_apply_rate": "incremental apply rate",
     "largest_file": "largest file on one channel",
     "channels": "RMAN channel count",
-    "job_overhead": "fixed time per job (backup.job_overhead)",
-    "channel_startup": "serial channel start-up (backup.channel_init)",
+    "job_overhead": "fixed time per job",
+    "channel_startup": "serial channel start-up",
     "ramp_down": "ramp-down (the last channels run alone)",
     "redo_log_cost": "apply cost per archived log",
 }
@@ -25,6 +28,38 @@ def bottleneck_words(name: str) -> str:
     """A stage label as it is, a pseudo-bottleneck in words (the terminal, the GUI and
     the PDF print these; JSON keeps the raw label)."""
     return _PSEUDO_BOTTLENECKS.get(name, name)
+
+
+STAGE_KIND_WORDS = {
+    "tape_drive": "tape drive",
+    "disk": "backup disk",
+    "nas_head": "NAS / ZFS head",
+    "media_server": "media server",
+    "network": "network link",
+    "channel": "RMAN channel",
+    "cpu": "database CPU",
+    "storage_write": "datafile storage (write)",
+    "measured": "measured rate",
+}
+"""A stage kind as a DBA says it (the file keeps `nas_head`; screens and pages say this)."""
+
+
+CHOICE_WORDS = {
+    "with_size": "grows with the database",
+    "constant": "stays as measured",
+    "level1_every": "a level 1 interval",
+}
+"""A choice of the format as a DBA reads it (the file keeps `with_size`)."""
+
+
+def choice_words(value: str) -> str:
+    """`with_size` → "grows with the database"; a stage kind in words; else the value."""
+    return CHOICE_WORDS.get(value) or STAGE_KIND_WORDS.get(value) or value
+
+
+def stage_kind_words(kind: str) -> str:
+    """`nas_head` → "NAS / ZFS head"; an unknown kind reads as its words."""
+    return STAGE_KIND_WORDS.get(kind, kind.replace("_", " "))
 
 
 def describe_cycle_time(since_level0_s: float, period_s: float, level0_s: float = 0.0) -> str:
@@ -37,6 +72,53 @@ def describe_cycle_time(since_level0_s: float, period_s: float, level0_s: float 
     d, rem = divmod(since_level0_s, 86400)
     clock = f"{int(rem // 3600):02d}:{int(rem % 3600 // 60):02d}"
     return f"on day {int(d) + 1} at {clock} after the level 0"
+
+
+def today_words(
+    recovery_s: float,
+    recovery_verdict: str,
+    rto_s: float,
+    verdict: str,
+    decided_by: str,
+    rpo_s: float | None = None,
+    rpo_target_s: float | None = None,
+) -> str:
+    """'Today the worst-case recovery takes 5 h 02 min against the RTO of 6 h 00 min
+    (MEETS); the plan as a whole MISSES on its RPO (…)': a recovery time carries the
+    recovery's verdict, and the plan's own verdict is named with what decides it."""
+    out = (
+        f"Today the worst-case recovery takes {format_duration(recovery_s)} against the "
+        f"RTO of {format_duration(rto_s)} ({VERDICT_WORDS[recovery_verdict]})"
+    )
+    if verdict == recovery_verdict:
+        return out + "."
+    if decided_by == "rpo" and rpo_s is not None and rpo_target_s is not None:
+        why = (
+            f"on its RPO (worst-case data loss {format_duration(rpo_s)} against "
+            f"{format_duration(rpo_target_s)})"
+        )
+    elif decided_by == "failover":
+        why = "on the failover route"
+    elif decided_by.startswith("backup."):
+        why = "on a backup that overruns its window"
+    else:
+        why = "on another target"
+    return f"{out}; the plan as a whole {VERDICT_WORDS[verdict]} {why}."
+
+
+def growth_assumptions(redo_growth: str) -> str:
+    """What a growth outlook scales and what it holds, as the engine does it
+    (core/engine/growth.py: the level 1s and, with `with_size`, the redo grow with the
+    database; the largest file never does)."""
+    if redo_growth == "constant":
+        return (
+            "The incremental backups grow with the database; redo generation stays as "
+            "measured (it is set not to grow) and the largest file is held constant."
+        )
+    return (
+        "The incremental backups and redo generation grow in proportion to the database; "
+        "the largest file is held constant."
+    )
 
 
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
@@ -77,3 +159,26 @@ def fared(comparisons: Sequence[dict[str, Any]], n: int = 3) -> str | None:
         return f"last drill: {_signed_pct(errors[0])} against the plan"
     low, high = _signed_pct(min(errors)), _signed_pct(max(errors))
     return f"last {len(errors)} drills: within {low}..{high} of the plan"
+
+
+# -------------------------------------------------------------- words for a reader
+# The engine's notes name file keys and the command line, which a DBA at the terminal
+# needs; the GUI and the customer's PDF show the same sentences through `for_reader`.
+
+_KEY = re.compile(r"\b(database|backup|recovery|targets)\.([a-z][a-z0-9_]*)\b")
+_PRICE_CLI = (
+    (re.compile(r"give your quote with `rto-planner catalog price[^`]*`(?: or in the catalog "
+                r"browser)?"), "give your quote in the hardware catalog (its Price column)"),
+    (re.compile(r"\(rto-planner catalog price [^)]*\)"),
+     "(the hardware catalog's Price column)"),
+)  # fmt: skip
+
+
+def for_reader(text: str) -> str:
+    """A sentence for the GUI or the PDF: a file key (`backup.compression`) as the form
+    calls it (“RMAN compression level”), and no command-line instruction (issue 23.6)."""
+    from .scenario import label_for_key  # the field table; scenario never imports this
+
+    for pattern, words in _PRICE_CLI:
+        text = pattern.sub(words, text)
+    return _KEY.sub(lambda m: f"“{label_for_key(m.group(0))}”", text)

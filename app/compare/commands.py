@@ -61,7 +61,7 @@ class CompareCommands(QObject):
             old.deleteLater()
         window = CompareWindow(self.host, binary=self.host.binary)
         self.compare_windows.append(window)
-        window.compare_scenarios(label_a, scenario_a, label_b, scenario_b)
+        window.compare_scenarios(label_a, scenario_a, label_b, scenario_b, doc.catalog)
         window.show()
         return window
 

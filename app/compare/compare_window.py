@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QCloseEvent
@@ -33,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rtoplanner.core.headline import Headline, plan_headline
 from rtoplanner.core.plan import Plan, compute_plan
 from rtoplanner.core.scenario import Scenario
 from rtoplanner.core.units import format_duration
@@ -50,6 +52,8 @@ LEFT_AXIS_WIDTH = 150
 class CompareItem:
     label: str
     plan: Plan
+    headline: Headline | None = None
+    """The plan's headline with its probability (None: the plan's verdict alone)."""
 
 
 def compute_pair(
@@ -62,6 +66,18 @@ def compute_pair(
     return plan_a, compute_plan(b)
 
 
+def compute_pair_with_odds(
+    a: Scenario, b: Scenario, catalog: Any = None, should_cancel: Callable[[], bool] | None = None
+) -> tuple[Plan, Plan, Headline, Headline]:
+    """Both full plans and their headlines with the probability `rto-planner plan` states
+    (its trials and seed: Compare and the terminal agree), in a worker."""
+    plan_a, plan_b = compute_pair(a, b, should_cancel)
+    if should_cancel is not None and should_cancel():
+        raise Cancelled
+    odds_a = plan_headline(plan_a, catalog=catalog)
+    return plan_a, plan_b, odds_a, plan_headline(plan_b, catalog=catalog)
+
+
 class CompareTimeline(TimelinePanel):
     """A timeline whose headline names the plan: "A: label — MEETS 5 h of 8 h"."""
 
@@ -69,6 +85,7 @@ class CompareTimeline(TimelinePanel):
         super().__init__(parent)
         self.tag = tag
         self.label = ""
+        self.odds: Headline | None = None
         self.partner: CompareTimeline | None = None
         """The other plan's timeline: one time axis must show both."""
         self.note.hide()
@@ -85,12 +102,15 @@ class CompareTimeline(TimelinePanel):
         plan = self.plan
         assert plan is not None
         rec = plan.recovery
-        color = VERDICT_COLORS[plan.verdict]
+        odds = self.odds
+        verdict = plan.verdict if odds is None else odds.verdict
+        color = VERDICT_COLORS[verdict]
         word = "margin" if rec.margin_s >= 0 else "over by"
         decided = "" if plan.decided_by == "recovery" else f" (decided by {plan.deciding.title})"
+        sure = "" if odds is None else f" — {odds.sure()}"
         self.headline.setText(
             f"{self.tag}: {_html(self.label)} — <span style='color:{color}'>"
-            f"{VERDICT_WORDS[plan.verdict]}</span>{_html(decided)}; recovery "
+            f"{VERDICT_WORDS[verdict]}{_html(sure)}</span>{_html(decided)}; recovery "
             f"{format_duration(rec.total_s)} of an RTO "
             f"of {format_duration(rec.rto_s)}, {word} {format_duration(abs(rec.margin_s))}"
         )
@@ -154,12 +174,15 @@ class CompareWindow(QWidget):
 
     # ------------------------------------------------------------------ input
 
-    def compare_scenarios(self, label_a: str, a: Scenario, label_b: str, b: Scenario) -> None:
-        """Compute both full plans in a worker; `ready` fires when they are shown."""
+    def compare_scenarios(
+        self, label_a: str, a: Scenario, label_b: str, b: Scenario, catalog: Any = None
+    ) -> None:
+        """Compute both full plans and their probabilities in a worker; `ready` fires when
+        they are shown."""
         self._labels = (label_a, label_b)
         self.setWindowTitle(f"Compare: {label_a}  ·  {label_b}")
-        self.status.setText("Computing both plans…")
-        self._runner.submit(compute_pair, a, b)
+        self.status.setText("Computing both plans and how likely each is to hold…")
+        self._runner.submit(compute_pair_with_odds, a, b, catalog)
 
     def set_items(self, a: CompareItem, b: CompareItem) -> None:
         """Show two computed plans (full plans give the growth date; fast ones say so)."""
@@ -167,9 +190,10 @@ class CompareWindow(QWidget):
         self.setWindowTitle(f"Compare: {a.label}  ·  {b.label}")
         for t, item in ((self.timeline_a, a), (self.timeline_b, b)):
             t.label = item.label
+            t.odds = item.headline
             t.set_plan(item.plan)
         self._share_axes()
-        self.model.set_plans(a.label, a.plan, b.label, b.plan)
+        self.model.set_plans(a.label, a.plan, b.label, b.plan, (a.headline, b.headline))
         self.table.resizeColumnToContents(COL_FIGURE)
         self.status.setText("Both timelines share one time axis; B − A is green where B is better.")
         self.ready.emit()
@@ -183,8 +207,10 @@ class CompareWindow(QWidget):
 
     @Slot(object)
     def _on_plans(self, plans: object) -> None:
-        plan_a, plan_b = plans  # type: ignore[misc]
-        self.set_items(CompareItem(self._labels[0], plan_a), CompareItem(self._labels[1], plan_b))
+        plan_a, plan_b, *odds = plans  # type: ignore[misc]
+        head_a, head_b = odds or (None, None)
+        self.set_items(CompareItem(self._labels[0], plan_a, head_a),
+                       CompareItem(self._labels[1], plan_b, head_b))  # fmt: skip
 
     @Slot(object)
     def _on_failed(self, exc: object) -> None:

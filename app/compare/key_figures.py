@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
+from rtoplanner.core.headline import Headline, sure_percent
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.units import format_duration
 from rtoplanner.core.wording import bottleneck_words
@@ -45,6 +46,8 @@ class Figure:
     better: int = 0
     """-1: smaller is better, +1: larger is better, 0: neither."""
     tip: str = ""
+    odds: Callable[[Headline], Any] | None = None
+    """The value from the plan's headline with its probability, when there is one."""
 
 
 def _level0(plan: Plan) -> float | None:
@@ -63,8 +66,15 @@ FIGURES: tuple[Figure, ...] = (
     Figure("margin", "Margin", "duration", lambda p: p.recovery.margin_s, +1,
            "RTO minus the worst-case recovery; negative when the plan misses"),
     Figure("verdict", "Verdict", "verdict", lambda p: p.verdict,
-           tip="The headline verdict: the worst of recovery vs RTO, RPO vs its target and "
-               "each backup vs its window"),
+           tip="The headline verdict: the worse of the plan at its figures (recovery vs "
+               "RTO, RPO vs its target, each backup vs its window) and its probability",
+           odds=lambda h: h.verdict),
+    Figure("p_meets", "Likely to meet every target", "probability", lambda p: None, +1,
+           "Share of trials (every uncertain figure drawn from its range) that meet every "
+           "target at once; below targets.confidence the plan is at risk, below 50 % it "
+           "misses", odds=lambda h: h.p_meets),
+    Figure("planned_verdict", "Verdict at the planned figures", "verdict",
+           lambda p: p.verdict),
     Figure("decided_by", "Decided by", "text", lambda p: p.deciding.title),
     Figure("recovery_verdict", "Recovery vs RTO", "verdict", lambda p: p.recovery.verdict),
     Figure("bottleneck", "Restore bottleneck", "text",
@@ -90,10 +100,15 @@ class KeyFiguresModel(RowTableModel[Figure]):
         super().__init__(parent)
         self.labels = ("A", "B")
         self.plans: tuple[Plan, Plan] | None = None
+        self.odds: tuple[Headline | None, Headline | None] = (None, None)
 
-    def set_plans(self, label_a: str, plan_a: Plan, label_b: str, plan_b: Plan) -> None:
+    def set_plans(
+        self, label_a: str, plan_a: Plan, label_b: str, plan_b: Plan,
+        odds: tuple[Headline | None, Headline | None] = (None, None),
+    ) -> None:  # fmt: skip
         self.labels = (label_a, label_b)
         self.plans = (plan_a, plan_b)
+        self.odds = odds
         self.set_rows(FIGURES)
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, COLUMN_COUNT - 1)
 
@@ -108,14 +123,18 @@ class KeyFiguresModel(RowTableModel[Figure]):
 
     def _value(self, fig: Figure, col: int) -> Any:
         assert self.plans is not None
-        plan = self.plans[col - COL_A]
-        return fig.value(plan)
+        odds = self.odds[col - COL_A]
+        if fig.odds is not None and odds is not None:
+            return fig.odds(odds)
+        return fig.value(self.plans[col - COL_A])
 
     def _format(self, fig: Figure, value: Any, plan: Plan) -> str:
         if fig.kind == "duration":
             return "—" if value is None else format_duration(value)
         if fig.kind == "verdict":
             return VERDICT_WORDS.get(value, str(value))
+        if fig.kind == "probability":
+            return "—" if value is None else sure_percent(value)
         if fig.kind == "date":
             if value is not None:
                 return value.isoformat()
@@ -143,6 +162,13 @@ class KeyFiguresModel(RowTableModel[Figure]):
                 return "same", 0
             ra, rb = _VERDICT_RANK.get(a, 0), _VERDICT_RANK.get(b, 0)
             return f"{VERDICT_WORDS[a]} → {VERDICT_WORDS[b]}", (1 if rb < ra else -1)
+        if fig.kind == "probability":
+            if a is None or b is None:
+                return "—", 0
+            d = b - a
+            if abs(d) < 0.0005:
+                return "same", 0
+            return f"{'+' if d > 0 else '−'}{abs(d) * 100:.1f} points", (1 if d > 0 else -1)
         if fig.kind == "date":
             if a == b:
                 return "same", 0
@@ -177,7 +203,7 @@ class KeyFiguresModel(RowTableModel[Figure]):
             return None
         if col in (COL_A, COL_B):
             plan = self.plans[col - COL_A]
-            value = fig.value(plan)
+            value = self._value(fig, col)
             if role == Qt.ItemDataRole.DisplayRole:
                 return self._format(fig, value, plan)
             if role == ValueRole:

@@ -376,12 +376,15 @@ class CatalogBrowser(QDialog):
         row = self.current_row()
         if row is None:
             return
-        current = self.model.prices.price(row.item.kind, row.item.name)
+        currency = self.model.prices.currency
+        current = self.model.prices.money(row.item.kind, row.item.name)
+        # a quote in another currency is not offered as an amount in this one
+        same = current is not None and current.currency == currency
         text, ok = QInputDialog.getText(
             self,
             "Price of one unit",
-            f"{row.item.name}, in {self.model.prices.currency}; empty forgets yours:",
-            text="" if current is None else f"{current:.0f}",
+            f"{row.item.name}, in {currency}; empty forgets yours:",
+            text=f"{current.amount:.0f}" if same and current else "",
         )
         if not ok:
             return

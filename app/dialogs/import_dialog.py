@@ -27,7 +27,9 @@ step.
 
 from __future__ import annotations
 
+import html
 import logging
+import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -67,7 +69,7 @@ from rtoplanner.core.importers import (
 from rtoplanner.core.importers.apply import ApplyRequest, apply_workload
 from rtoplanner.core.importers.store_import import KIND_LABELS, import_file
 from rtoplanner.core.importers.stored import DatabaseWorkload, database_workload
-from rtoplanner.core.scenario import spec_for_key
+from rtoplanner.core.scenario import label_for_key, spec_for_key
 from rtoplanner.core.store import Store
 from rtoplanner.core.units import format_duration, format_rate, format_size, parse_rate
 
@@ -487,6 +489,7 @@ class ImportDialog(QDialog):
         self.progress_bar.setRange(0, 100)
         self.progress_bar.setTextVisible(True)
         self.progress_bar.setMaximumWidth(260)
+        self.progress_bar.hide()  # an empty, unlabelled box until a read starts (23.11)
         self.status_label = QLabel("")
         self.status_label.setObjectName("import_status")
         self.stop_button = QPushButton("Stop")
@@ -545,6 +548,9 @@ class ImportDialog(QDialog):
         self.apply_label.setObjectName("apply_preview")
         self.apply_label.setWordWrap(True)
         self.apply_label.setTextFormat(Qt.TextFormat.RichText)
+        # Room for the change, its source and a warning: a wrapped line is never cut.
+        self.apply_label.setMinimumHeight(self.fontMetrics().lineSpacing() * 5)
+        self.apply_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         ab.addWidget(self.apply_label)
         layout.addWidget(apply_box)
 
@@ -619,6 +625,7 @@ class ImportDialog(QDialog):
         self._stop.clear()
         self._expected = 0
         self.progress_bar.setValue(0)
+        self.progress_bar.show()
         self.status_label.setText("Starting…")
         self.runner.submit(
             read_workload_files, [str(p) for p in paths], self._open_store,
@@ -768,9 +775,12 @@ class ImportDialog(QDialog):
         if w is not None and w.series is not None:
             s = w.series
             figures = {"p95": s.p95_Bps, "avg": s.avg_Bps, "peak": s.peak_Bps}
+            single = " = average (1 report)" if s.intervals < 2 else ""
             for which, button in self.redo_buttons.items():
                 rate = format_rate(figures[which], binary=self.binary)
-                button.setText(f"{REDO_LABELS[which]} — {rate}")
+                button.setText(
+                    f"{REDO_LABELS[which]} — {rate}" + (single if which != "avg" else "")
+                )
         else:
             for which, button in self.redo_buttons.items():
                 button.setText(REDO_LABELS[which])
@@ -781,6 +791,8 @@ class ImportDialog(QDialog):
             self.apply_label.setText(f"<i>{why}</i>" if why else "")
             return
         lines = preview_lines(result, self.binary)
+        if other := other_database(self.doc.raw, result.workload):
+            lines.insert(0, f"<b>⚠ {html.escape(other)}</b>")
         if self.doc.errors:
             lines.append(
                 "The scenario has input errors: the values are checked against its last "
@@ -861,25 +873,54 @@ def preview_lines(result: Any, binary: bool) -> list[str]:
     lines = []
     for v in result.values:
         before = v.previous if v.previous is not None else "not set"
-        shown = v.value
-        if v.key == "database.redo_rate":
-            shown += f" ({format_rate(parse_rate(v.value), binary=binary)})"
-        lines.append(f"<b>{v.key}</b>: {before} → <b>{shown}</b> <i>({v.provenance})</i>")
+        shown = stored_value(v.key, v.value, binary)  # what Apply writes, as it will show
+        label = html.escape(label_for_key(v.key))
+        lines.append(f"<b>{label}</b>: {before} → <b>{shown}</b> <i>({v.provenance})</i>")
     return lines + [f"⚠ {n}" for n in result.notes]
+
+
+def stored_value(key: str, value: Any, binary: bool) -> Any:
+    """A rate as the app shows it everywhere (three figures, its unit): stored with more
+    figures, "5.215 MB/s" read 5.22 in one place and 5.21 in another (issue 23.11)."""
+    spec = spec_for_key(key)
+    if spec is not None and spec.kind == "rate" and isinstance(value, str):
+        return format_rate(parse_rate(value), binary=binary)
+    return value
+
+
+_DBID = re.compile(r"\(dbid (\d+)\)")
+
+
+def other_database(raw: dict[str, Any], w: Any) -> str | None:
+    """Why the reports may be of another database than the scenario's: the redo rate the
+    scenario has came from another DBID, or the scenario's name does not name this one."""
+    prov = str((raw.get("provenance") or {}).get("database.redo_rate") or "")
+    m = _DBID.search(prov)
+    label = w.label
+    if m and w.dbid is not None and int(m.group(1)) != w.dbid:
+        return (
+            f"These reports are of {label}; the scenario's redo rate came from another "
+            f"database (dbid {m.group(1)}). Apply only if this is the database of the plan."
+        )
+    said = " ".join(str(raw.get(k) or "") for k in ("name", "customer", "notes")).lower()
+    if w.db_name and w.db_name.lower() not in said:
+        return (
+            f"These reports are of {label}; the scenario “{raw.get('name', '')}” does not "
+            "name it. Apply only if this is the database of the plan."
+        )
+    return None
 
 
 def workload_changes(result: Any, old_provenance: dict, binary: bool) -> dict[str, Any]:
     """The document's values that applying `result` sets: the figures, as the user reads
-    rates (their units, four figures, not "1207.6 B/s"), and the provenance that changed."""
+    rates (their units, the three figures shown everywhere, not "1207.6 B/s"), and the
+    provenance that changed."""
     changes: dict[str, Any] = {}
     new_raw = result.scenario.raw
     for v in result.values:
         section, _, key = v.key.partition(".")
         value = (new_raw.get(section) or {}).get(key)
-        spec = spec_for_key(v.key)
-        if spec is not None and spec.kind == "rate" and isinstance(value, str):
-            value = format_rate(parse_rate(value), binary=binary, sig=4)
-        changes[v.key] = value
+        changes[v.key] = stored_value(v.key, value, binary)
     for key, text in (new_raw.get("provenance") or {}).items():
         if old_provenance.get(key) != text:
             changes[f"provenance.{key}"] = text

@@ -14,6 +14,7 @@ from typing import Any
 
 from rtoplanner.core.scenario import FieldSpec
 from rtoplanner.core.scenario.docs import default_text
+from rtoplanner.core.wording import choice_words
 
 _INT = re.compile(r"\s*\d+\s*")
 _NUMBER = re.compile(r"\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*")
@@ -53,6 +54,20 @@ def text_from_value(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+def default_words(spec: FieldSpec) -> str:
+    """A field's default as the "(default: …)" choice says it: the field table's words,
+    with the file's identifiers (`with_size`, `tape_drive`, true) in a DBA's."""
+    text = default_text(spec).replace("`", "").replace(" is given", " given")
+    for word, said in (("true", "yes"), ("false", "no")):
+        text = re.sub(rf"\b{word}\b", said, text)
+    return re.sub(r"\b[a-z0-9]+_[a-z_]+\b", lambda m: choice_words(m.group(0)), text)
+
+
+def not_set_text(spec: FieldSpec) -> str:
+    """The empty choice of a combo box: "(default: oltp)", not a bare "(default)"."""
+    return f"(default: {default_words(spec)})"
 
 
 def label_for(spec: FieldSpec) -> str:

@@ -30,6 +30,8 @@ class ScenarioEditor(QTabWidget):
         super().__init__()
         self.doc = doc
         self.setDocumentMode(True)
+        # Compact tabs: all five in view beside the Scenarios dock at 1440 px (issue 23.9).
+        self.tabBar().setStyleSheet("QTabBar::tab { padding: 4px 7px; }")
         self.forms: dict[str, SectionForm] = {}
         for section in ("", "database", "backup", "recovery", "targets"):
             specs = TOP_FIELDS if section == "" else SECTIONS[section]

@@ -22,16 +22,28 @@ from PySide6.QtWidgets import (
 )
 
 from rtoplanner.core.scenario import FieldSpec
+from rtoplanner.core.wording import choice_words
 
 from ..document import ScenarioDocument
-from .fields import EXAMPLES, label_for, text_from_value, tooltip_for, value_from_text
+from .fields import (
+    EXAMPLES,
+    label_for,
+    not_set_text,
+    text_from_value,
+    tooltip_for,
+    value_from_text,
+)
 
 ERROR_STYLE = "color: #d23c3c;"
 INVALID_PROPERTY = "invalid"
 FIELD_STYLESHEET = (
+    "QLineEdit:focus, QComboBox:focus, QPlainTextEdit:focus"
+    " { border: 2px solid palette(highlight); border-radius: 2px; }"
     'QLineEdit[invalid="true"], QComboBox[invalid="true"], QPlainTextEdit[invalid="true"]'
     " { border: 1px solid #d23c3c; border-radius: 2px; }"
 )
+"""The field with the keyboard focus is framed (a key typed into an unmarked combo box
+changed a value unseen, issue 23.9); an invalid one is red."""
 NOT_SET = "(default)"
 
 
@@ -50,14 +62,20 @@ class FieldEditor(QWidget):
         if spec.kind in ("choice", "bool"):
             combo = QComboBox()
             if not spec.required:
-                combo.addItem(NOT_SET, None)
+                combo.addItem(not_set_text(spec), None)
             choices: list[tuple[str, Any]] = (
                 [("yes", True), ("no", False)]
                 if spec.kind == "bool"
-                else [(c, c) for c in spec.choices]
+                else [(choice_words(c), c) for c in spec.choices]
             )
             for text, value in choices:
                 combo.addItem(text, value)
+            # The "(default: …)" text may be long: the list shows it whole, the box never
+            # widens the editor for it (the result views keep their room at 1024 px).
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            combo.setMinimumContentsLength(12)
             combo.activated.connect(self._on_combo)
             self.input: QWidget = combo
         elif spec.key == "notes":
@@ -88,6 +106,7 @@ class FieldEditor(QWidget):
 
     @Slot(str)
     def _on_text(self, text: str) -> None:
+        self.doc.set_typing(True)
         self.doc.set_value(self.key, value_from_text(self.spec, text))
 
     @Slot(int)

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from rtoplanner.core.catalog import Catalog, CatalogItem
 from rtoplanner.core.scenario import STAGE_KINDS
 from rtoplanner.core.units import format_rate
+from rtoplanner.core.wording import stage_kind_words
 
 from ..document import ScenarioDocument
 from ..models.stage_table_model import (
@@ -50,8 +51,8 @@ from ..models.stage_table_model import (
     SPECS,
     StageTableModel,
 )
-from .fields import EXAMPLES
-from .section_form import ERROR_STYLE, NOT_SET
+from .fields import EXAMPLES, not_set_text
+from .section_form import ERROR_STYLE
 
 _COMBO_COLUMNS = {COL_KIND, COL_CARRIES, COL_BINDS_CHANNEL}
 
@@ -70,13 +71,13 @@ class StageDelegate(QStyledItemDelegate):
         if col in _COMBO_COLUMNS and spec is not None:
             combo = QComboBox(parent)
             if not spec.required:
-                combo.addItem(NOT_SET, None)
+                combo.addItem(not_set_text(spec), None)
             if spec.kind == "bool":
                 combo.addItem("yes", True)
                 combo.addItem("no", False)
             else:
                 for choice in spec.choices:
-                    combo.addItem(choice, choice)
+                    combo.addItem(stage_kind_words(choice) if col == COL_KIND else choice, choice)
             combo.activated.connect(lambda _i, w=combo: self._commit(w))
             return combo
         if col == COL_COUNT:
@@ -125,6 +126,18 @@ class StageDelegate(QStyledItemDelegate):
             model.setData(index, editor.value())
         elif isinstance(editor, QLineEdit):
             model.setData(index, editor.text())
+
+
+class StageView(QTableView):
+    """The stage table: a click on its empty space clears the selection, so the next
+    "Add stage" or catalog pick does not act on a row selected long ago."""
+
+    def mousePressEvent(self, event: Any) -> None:
+        if not self.indexAt(event.position().toPoint()).isValid():
+            self.clearSelection()
+            self.setCurrentIndex(QModelIndex())
+            return
+        super().mousePressEvent(event)
 
 
 _RESTORE_RANK = {
@@ -205,7 +218,7 @@ class StageTablePanel(QWidget):
         bar.addWidget(self.catalog_button)
         layout.addLayout(bar)
 
-        self.view = QTableView()
+        self.view = StageView()
         self.view.setObjectName("stage_table")
         self.view.setModel(self.model)
         self.view.setItemDelegate(StageDelegate(self.view))
@@ -231,6 +244,16 @@ class StageTablePanel(QWidget):
             self.view.setColumnWidth(col, width)
         self.view.selectionModel().currentRowChanged.connect(self._on_current_row)
         layout.addWidget(self.view, 1)
+
+        # The compression CPU ceiling is a stage of the plan, not of the file: a line
+        # under the table, with the bottleneck marker when it is the one.
+        self.cpu_label = QLabel()
+        self.cpu_label.setObjectName("path_cpu")
+        self.cpu_label.setWordWrap(True)
+        self.cpu_label.hide()
+        layout.addWidget(self.cpu_label)
+        self.model.modelReset.connect(self._show_cpu_stage)
+        self.model.dataChanged.connect(self._show_cpu_stage)
 
         self.error_label = QLabel()
         self.error_label.setObjectName("error:path")
@@ -258,6 +281,8 @@ class StageTablePanel(QWidget):
         row = self.current_row()
         index = self.doc.add_stage(None if row < 0 else row + 1, stage or None)
         self.select_row(index)
+        if not stage:  # the new stage has no rate yet: ask for it where it is typed
+            self.view.edit(self.model.index(index, COL_RATE))
         return index
 
     @Slot()
@@ -278,16 +303,27 @@ class StageTablePanel(QWidget):
         row = self.current_row()
         current_kind = None
         if row >= 0:
-            current_kind = self.model.data(self.model.index(row, COL_KIND)) or None
+            current_kind = self.model.index(row, COL_KIND).data(Qt.ItemDataRole.EditRole) or None
         kinds = [k for k in STAGE_KINDS if self.catalog.by_kind(k)]
         if current_kind in kinds:
             kinds.remove(current_kind)
             kinds.insert(0, current_kind)
-        verb = f"Replace stage {row + 1} with" if row >= 0 else "Add"
-        header = self.catalog_menu.addAction(verb + "…")
+        # Adding and replacing are two sections, each saying what it does: picking an item
+        # never replaces a stage just because a row happened to be selected (issue 23.9).
+        self._catalog_section("Add a stage…", kinds, lambda it: self.use_catalog_item(it, -1))
+        if row >= 0:
+            self.catalog_menu.addSeparator()
+            name = self.model.index(row, COL_NAME).data() or stage_kind_words(current_kind or "")
+            self._catalog_section(
+                f"Replace stage {row + 1} ({name}) with…", kinds,
+                lambda it, r=row: self.use_catalog_item(it, r),
+            )  # fmt: skip
+
+    def _catalog_section(self, title: str, kinds: list[str], use: Any) -> None:
+        header = self.catalog_menu.addAction(title)
         header.setEnabled(False)
         for kind in kinds:
-            sub = self.catalog_menu.addMenu(kind.replace("_", " "))
+            sub = self.catalog_menu.addMenu(stage_kind_words(kind))
             for item in sorted(self.catalog.by_kind(kind), key=lambda i: i.name):
                 rate = (
                     f" — {format_rate(item.rate_Bps, binary=self.model.binary)}"
@@ -296,11 +332,13 @@ class StageTablePanel(QWidget):
                 )
                 action = sub.addAction(item.name + rate)
                 action.setToolTip(item.source)
-                action.triggered.connect(lambda _c=False, it=item: self.use_catalog_item(it))
+                action.triggered.connect(lambda _c=False, it=item: use(it))
             sub.setToolTipsVisible(True)
 
-    def use_catalog_item(self, item: CatalogItem) -> None:
-        row = self.current_row()
+    def use_catalog_item(self, item: CatalogItem, row: int | None = None) -> None:
+        """Replace stage `row` by the item, or add it where its kind goes (`row` -1; None:
+        the selected row, else add)."""
+        row = self.current_row() if row is None else row
         if row < 0:
             at = restore_order_index(self.doc.raw.get("path") or [], item.kind)
             row = self.doc.add_stage(at, {"kind": item.kind, "name": item.name})
@@ -318,6 +356,25 @@ class StageTablePanel(QWidget):
                 lines.append(f"{self._human_key(key)}: {message}")
         self.error_label.setText("\n".join(lines))
         self.error_label.setVisible(bool(lines))
+
+    @Slot()
+    def _show_cpu_stage(self, *_args: object) -> None:
+        found = self.model.cpu_stage()
+        if found is None:
+            self.cpu_label.hide()
+            return
+        st, through, bottleneck = found
+        path = self.model.current_path()
+        active = path.active_channels if path is not None else st.count
+        fmt = lambda v: format_rate(v, binary=self.model.binary)  # noqa: E731
+        text = (
+            f"{st.label} (from CPU cores for RMAN): min({active} channels, {st.count} cores) "
+            f"× {fmt(st.unit_Bps)} = {fmt(through)} of data"
+        )
+        if bottleneck:
+            text = f"<b>{text}  ◀ bottleneck</b>"
+        self.cpu_label.setText(text)
+        self.cpu_label.show()
 
     @staticmethod
     def _human_key(key: str) -> str:

@@ -25,6 +25,7 @@ from rtoplanner.core.estate.least_words import (
     frontier_rows,
     least_summary,
 )
+from rtoplanner.core.wording import for_reader
 
 from ..tables import read_only_table
 
@@ -90,7 +91,7 @@ class LeastPanel(QWidget):
         self._can_apply = bool(least is not None and least.answer and least.answer.changes)
         self.apply_button.setEnabled(self._can_apply)
         self.apply_button.setVisible(self._can_apply)
-        sentences = list(least_summary(least)) if least is not None else []
+        sentences = [for_reader(t) for t in least_summary(least)] if least is not None else []
         searched = least is not None and least.purchase_needed and not least.misses_alone
         method = sentences.pop() if searched and sentences else ""
         self.summary.setText("\n".join(sentences) or "Not computed yet.")

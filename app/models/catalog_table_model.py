@@ -16,7 +16,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt
 
 from rtoplanner.core.catalog import Catalog, CatalogItem
-from rtoplanner.core.fix.prices import PriceBook, format_money
+from rtoplanner.core.fix.prices import PriceBook
 from rtoplanner.core.store import CatalogEntry
 from rtoplanner.core.units import format_duration, format_rate
 
@@ -148,8 +148,8 @@ class CatalogTableModel(RowTableModel[CatalogRow]):
         if col == COL_COMPRESSED_RATE:
             return self._rate(item.compressed_rate_Bps)
         if col == COL_PRICE:
-            price = self.prices.price(item.kind, item.name)
-            return "" if price is None else format_money(price, self.prices.currency)
+            quote = self.prices.money(item.kind, item.name)  # as given: never relabelled
+            return "" if quote is None else quote.text()
         if col == COL_ORIGIN:
             if r.is_user:
                 return "user (replaces shipped)" if r.overrides_shipped else "user"
@@ -168,8 +168,8 @@ class CatalogTableModel(RowTableModel[CatalogRow]):
             COL_COMPRESSED_RATE: item.compressed_rate_Bps,
         }.get(col)
         if col == COL_PRICE:
-            price = self.prices.price(item.kind, item.name)
-            return -1.0 if price is None else price
+            quote = self.prices.money(item.kind, item.name)
+            return -1.0 if quote is None else quote.amount
         if col in _NUMERIC:
             return -1.0 if value is None else float(value)
         return natural_key(self._text(r, col))

@@ -15,10 +15,11 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Slot
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from rtoplanner.core.engine.path import StageCapacity
+from rtoplanner.core.engine.path import PathModel, StageCapacity
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.scenario import STAGE_FIELDS, FieldSpec, Scenario
 from rtoplanner.core.units import format_rate
+from rtoplanner.core.wording import stage_kind_words
 
 from ..document import ScenarioDocument
 from ..editor.fields import text_from_value, tooltip_for, value_from_text
@@ -32,13 +33,13 @@ COL_COUNT = 2
 COL_RATE = 3
 COL_CAPACITY = 4
 COL_EFFICIENCY = 5
-COL_CARRIES = 6
-COL_BINDS_CHANNEL = 7
-COL_HW_COMPRESSION = 8
-COL_MAX_RATE = 9
-COL_BACKUP_RATE = 10
-COL_RESTORE_RATE = 11
-COL_WRITE_FACTOR = 12
+COL_WRITE_FACTOR = 6  # next to efficiency: in view at 1440 px (issue 23.9)
+COL_CARRIES = 7
+COL_BINDS_CHANNEL = 8
+COL_HW_COMPRESSION = 9
+COL_MAX_RATE = 10
+COL_BACKUP_RATE = 11
+COL_RESTORE_RATE = 12
 COL_SHARED = 13
 COLUMN_COUNT = 14
 
@@ -103,6 +104,7 @@ class StageTableModel(RowTableModel[dict[str, Any]]):
         self._scenario: Scenario | None = None
         self._plan: Plan | None = None
         self._errors: dict[str, str] = {}
+        self._errors_any = bool(doc.errors)
         doc.raw_changed.connect(self._on_raw_changed)
         doc.plan_changed.connect(self._on_plan)
         doc.plan_cleared.connect(self._on_plan_cleared)
@@ -148,8 +150,9 @@ class StageTableModel(RowTableModel[dict[str, Any]]):
     @Slot(dict)
     def _on_errors(self, errors: dict[str, str]) -> None:
         mine = {k: v for k, v in errors.items() if k.startswith("path")}
-        if mine != self._errors:
+        if mine != self._errors or bool(errors) != self._errors_any:
             self._errors = mine
+            self._errors_any = bool(errors)
             self.refresh()
 
     # ------------------------------------------------------------------ Qt model API
@@ -183,23 +186,38 @@ class StageTableModel(RowTableModel[dict[str, Any]]):
             return None
         return s.path[row]
 
+    def current_path(self) -> PathModel | None:
+        """The plan's restore path when it is the plan of what the table shows: None while
+        the scenario has input errors (the last valid plan's capacities would be stale)
+        or when the stages differ. The compression CPU stage core adds after the
+        scenario's stages has no row (`cpu_stage`)."""
+        if self._plan is None or self._errors_any:
+            return None
+        path = self._plan.restore_path
+        rows = [st for st in path.stages if not st.per_core]
+        return path if len(rows) == len(self._rows) else None
+
+    def cpu_stage(self) -> tuple[StageCapacity, float, bool] | None:
+        """The compression CPU ceiling (not a row of the path): its record, what it lets
+        through, and whether it is the bottleneck."""
+        path = self.current_path()
+        for st in path.stages if path is not None else ():
+            if st.per_core:
+                return st, path.capacity_at_Bps(st.index), path.bottleneck_index == st.index
+        return None
+
     def _capacity(self, row: int) -> tuple[StageCapacity, float] | None:
         """The stage's capacity record and what it lets through with the path's channels
         running (core's `PathModel.capacity_at_Bps`: for a stage that binds channels the
         active channels × one unit, not every unit)."""
-        if self._plan is None:
-            return None
-        path = self._plan.restore_path
-        if len(path.stages) != len(self._rows) or row >= len(path.stages):
+        path = self.current_path()
+        if path is None or row >= len(self._rows):
             return None
         return path.stages[row], path.capacity_at_Bps(row)
 
     def is_bottleneck(self, row: int) -> bool:
-        return (
-            self._plan is not None
-            and len(self._plan.restore_path.stages) == len(self._rows)
-            and self._plan.restore_path.bottleneck_index == row
-        )
+        path = self.current_path()
+        return path is not None and row < len(self._rows) and path.bottleneck_index == row
 
     def _capacity_tip(self, row: int, cap: StageCapacity, through: float) -> list[str]:
         b = self.binary
@@ -279,6 +297,8 @@ class StageTableModel(RowTableModel[dict[str, Any]]):
                     if col in (COL_RATE, COL_MAX_RATE) and derived and raw.get("name"):
                         return f"{derived} (catalog)"
                     return derived
+                if col == COL_KIND and isinstance(value, str):
+                    return stage_kind_words(value)  # `nas_head` is the file's word
                 return text_from_value(value)
             if role == Qt.ItemDataRole.EditRole:
                 return value if isinstance(value, bool) or value is None else str(value)

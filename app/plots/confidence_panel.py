@@ -16,12 +16,11 @@ from collections.abc import Callable
 from html import escape
 from typing import Any
 
-import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Slot
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -42,26 +41,27 @@ from rtoplanner.core.plan import Plan
 from rtoplanner.core.uncertainty.inputs import uncertain_inputs
 from rtoplanner.core.uncertainty.result import RiskResult
 from rtoplanner.core.uncertainty.words import headline, percent
-from rtoplanner.core.units import format_duration
 from rtoplanner.core.wording import plural
 
-from ..models.ranges_table_model import COL_FROM, COL_RANGE, RangesTableModel
+from ..models.ranges_table_model import (
+    COL_FROM,
+    COL_PROVENANCE,
+    COL_RANGE,
+    COL_SOURCE,
+    ChoicesRole,
+    RangesTableModel,
+)
+from ..shell.odds import ODDS_TRIALS
 from ..theme import VERDICT_COLORS
 from ..workers import TaskRunner
 from .common import (
-    DurationAxis,
     PlanPanel,
-    alpha,
-    category_axis,
-    mkpen,
     short_duration,
-    text_item,
 )
+from .confidence_charts import ConfidenceCharts
 
-GUI_TRIALS = 20_000
-TORNADO_ROWS = 8
-LOW_END_COLOR = "#4f93d8"
-HIGH_END_COLOR = "#e8793a"
+GUI_TRIALS = ODDS_TRIALS
+"""The banner's trials and seed: the view and the headline state the same probability."""
 
 SetValue = Callable[[str, Any], None]
 
@@ -75,14 +75,11 @@ def _risk(scenario, catalog, trials, progress=None, should_cancel=None) -> RiskR
     )
 
 
-def _short(label: str, width: int = 26) -> str:
-    """A tornado row's label, short enough to leave the bars room (the table has it all)."""
-    return label if len(label) <= width else label[: width - 1].rstrip() + "…"
-
-
 class RangeDelegate(QStyledItemDelegate):
     """A line edit that hands every keystroke to the model (the run follows the typing);
     it is filled once, so a plan arriving mid-typing never resets the text."""
+
+    editor_name = "range_editor"
 
     def createEditor(
         self,
@@ -91,7 +88,7 @@ class RangeDelegate(QStyledItemDelegate):
         index: QModelIndex | QPersistentModelIndex,
     ) -> QWidget:
         line = QLineEdit(parent)
-        line.setObjectName("range_editor")
+        line.setObjectName(self.editor_name)
         line.textEdited.connect(lambda _t, w=line: self.commitData.emit(w))
         return line
 
@@ -103,6 +100,42 @@ class RangeDelegate(QStyledItemDelegate):
     def setModelData(self, editor: QWidget, model, index) -> None:
         if isinstance(editor, QLineEdit):
             model.setData(index, editor.text(), Qt.ItemDataRole.EditRole)
+
+
+class SourceDelegate(RangeDelegate):
+    """The Source column: every keystroke states the source (one undo step per burst)."""
+
+    editor_name = "source_editor"
+
+
+class ProvenanceDelegate(QStyledItemDelegate):
+    """A choice of the kinds a figure may be stated as (the model's `ChoicesRole`);
+    choosing one writes it at once."""
+
+    def createEditor(
+        self,
+        parent: QWidget,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> QWidget:
+        combo = QComboBox(parent)
+        combo.setObjectName("provenance_editor")
+        for kind, words in index.data(ChoicesRole) or []:
+            combo.addItem(words, kind)
+        combo.activated.connect(lambda _i, w=combo: self._chosen(w))
+        return combo
+
+    def _chosen(self, combo: QComboBox) -> None:
+        self.commitData.emit(combo)
+        self.closeEditor.emit(combo)
+
+    def setEditorData(self, editor: QWidget, index: QModelIndex | QPersistentModelIndex) -> None:
+        if isinstance(editor, QComboBox):
+            editor.setCurrentIndex(max(editor.findData(index.data(Qt.ItemDataRole.EditRole)), 0))
+
+    def setModelData(self, editor: QWidget, model, index) -> None:
+        if isinstance(editor, QComboBox):
+            model.setData(index, editor.currentData(), Qt.ItemDataRole.EditRole)
 
 
 class _WrappingLabel(QLabel):
@@ -145,9 +178,21 @@ def _percentiles(d: Any, *, nbsp: bool = False) -> list[str]:
     return [escape(i).replace(" ", "&nbsp;") for i in items] if nbsp else items
 
 
-class ConfidencePanel(PlanPanel):
+def _target_words(name: str, title: str) -> str:
+    """A check in a few words: 'recovery', 'RPO', 'Level 0 window'."""
+    if name == "rpo":
+        return "RPO"
+    if name in ("recovery", "failover"):
+        return title.lower()
+    return title.removesuffix(" backup") + " window"
+
+
+class ConfidencePanel(ConfidenceCharts, PlanPanel):
     title = "Confidence"
     needs_full_plan = False
+    readable_height = 500
+    """The probabilities, both plots and four rows of ranges: a shorter window scrolls."""
+    readable_width = 500
 
     def __init__(
         self,
@@ -193,11 +238,13 @@ class ConfidencePanel(PlanPanel):
         plots.addWidget(self.tornado_plot)
         plots.setSizes([500, 500])
 
-        self.model = RangesTableModel(self._set_range, self)
+        self.model = RangesTableModel(self._set_range, self, self._set_provenance, catalog)
         self.table = QTableView()
         self.table.setObjectName("ranges_table")
         self.table.setModel(self.model)
         self.table.setItemDelegateForColumn(COL_RANGE, RangeDelegate(self.table))
+        self.table.setItemDelegateForColumn(COL_PROVENANCE, ProvenanceDelegate(self.table))
+        self.table.setItemDelegateForColumn(COL_SOURCE, SourceDelegate(self.table))
         self.table.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked
             | QAbstractItemView.EditTrigger.EditKeyPressed
@@ -210,7 +257,7 @@ class ConfidencePanel(PlanPanel):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        for col, width in enumerate((210, 90, 100, 90, 90)):
+        for col, width in enumerate((210, 90, 100, 90, 90, 110, 170)):
             self.table.setColumnWidth(col, width)
         self.model.dataChanged.connect(self._show_table_error)
 
@@ -220,7 +267,10 @@ class ConfidencePanel(PlanPanel):
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(2)
         caption = QHBoxLayout()
-        ranges_label = QLabel("<b>Ranges</b> — type in the Range column; empty it for the default")
+        ranges_label = QLabel(
+            "<b>Ranges</b> — type in the Range column (empty: the default); choose how a "
+            "figure is known and type its source"
+        )
         ranges_label.setToolTip(
             "±15% or -40%..+20% (relative to the value), 3%..9% or 90 MB/s..140 MB/s "
             "(absolute ends); the value is the most likely figure"
@@ -232,7 +282,13 @@ class ConfidencePanel(PlanPanel):
         caption.addWidget(self.stop_button)
         box.addLayout(caption)
         box.addWidget(self.table, 1)
+        # Neither part is squeezed away: a window too short for both scrolls instead
+        # (`readable_height`, the result tabs' scroll page).
+        plots.setMinimumHeight(180)
+        rows = self.table.verticalHeader().defaultSectionSize()
+        table_box.setMinimumHeight(5 * rows + 2 * self.fontMetrics().height() + 12)
         split = QSplitter(Qt.Orientation.Vertical)
+        split.setChildrenCollapsible(False)
         split.addWidget(plots)
         split.addWidget(table_box)
         split.setStretchFactor(0, 3)
@@ -240,60 +296,6 @@ class ConfidencePanel(PlanPanel):
         split.setSizes([330, 220])
         self._layout.addWidget(split, 1)
         self.finish_layout()
-
-    # ------------------------------------------------------------------ plots
-
-    def _make_distribution_plot(self) -> pg.PlotWidget:
-        plot = self.new_plot(bottom=DurationAxis("bottom"))
-        item = plot.getPlotItem()
-        item.setLabel("bottom", "Recovery time (failure at the worst moment)")
-        item.setLabel("left", "Share of trials (%)")
-        item.showAxis("right")
-        item.getAxis("right").setLabel("Recovered by then (%)")
-        self.cdf_box = pg.ViewBox()
-        self.cdf_box.setMouseEnabled(x=False, y=False)
-        item.scene().addItem(self.cdf_box)
-        item.getAxis("right").linkToView(self.cdf_box)
-        self.cdf_box.setXLink(item)
-        self.cdf_box.setYRange(0, 100, padding=0)
-        item.getViewBox().sigResized.connect(self._sync_cdf_box)
-        self.bars = pg.BarGraphItem(x0=[], x1=[], height=[], y0=[])
-        plot.addItem(self.bars)
-        self.cdf_worst = pg.PlotDataItem([], [])
-        self.cdf_uniform = pg.PlotDataItem([], [])
-        self.cdf_box.addItem(self.cdf_worst)
-        self.cdf_box.addItem(self.cdf_uniform)
-        self.rto_line = pg.InfiniteLine(angle=90, movable=False)
-        self.risk_line = pg.InfiniteLine(angle=90, movable=False)
-        self.plan_line = pg.InfiniteLine(angle=90, movable=False)
-        for line in (self.rto_line, self.risk_line, self.plan_line):
-            plot.addItem(line)
-        self.rto_label = text_item(VERDICT_COLORS["misses"], anchor=(1.05, 0), bold=True)
-        plot.addItem(self.rto_label)
-        return plot
-
-    @Slot()
-    def _sync_cdf_box(self) -> None:
-        vb = self.dist_plot.getPlotItem().getViewBox()
-        self.cdf_box.setGeometry(vb.sceneBoundingRect())
-        self.cdf_box.linkedViewChanged(vb, self.cdf_box.XAxis)
-
-    def _make_tornado_plot(self) -> pg.PlotWidget:
-        plot = self.new_plot(bottom=DurationAxis("bottom"))
-        item = plot.getPlotItem()
-        item.setLabel("bottom", "Recovery time: low end blue, high end orange")
-        item.getViewBox().invertY(True)
-        self.low_bars = pg.BarGraphItem(x0=[], x1=[], y=[], height=0.6)
-        self.high_bars = pg.BarGraphItem(x0=[], x1=[], y=[], height=0.6)
-        plot.addItem(self.low_bars)
-        plot.addItem(self.high_bars)
-        self.base_line = pg.InfiniteLine(angle=90, movable=False)
-        self.tornado_rto = pg.InfiniteLine(angle=90, movable=False)
-        plot.addItem(self.base_line)
-        plot.addItem(self.tornado_rto)
-        self.tornado_empty = text_item(self.theme.muted, anchor=(0.5, 0.5))
-        plot.addItem(self.tornado_empty)
-        return plot
 
     # ------------------------------------------------------------------ plan → run
 
@@ -371,6 +373,12 @@ class ConfidencePanel(PlanPanel):
         if self._set_value is not None:
             self._set_value(f"uncertainty.{table_key}", text)
 
+    def _set_provenance(self, table_key: str, text: str | None, merge: bool = False) -> None:
+        """How a figure is known, stated in the scenario's `[provenance]` (one edit;
+        `merge`: part of a burst of typing)."""
+        if self._set_value is not None:
+            self._set_value(f"provenance.{table_key}", text, merge=merge)
+
     @Slot()
     def _show_table_error(self) -> None:
         problem = self.model.first_error()
@@ -411,7 +419,27 @@ class ConfidencePanel(PlanPanel):
                 # probabilities a 1024 px window left them a column four lines tall.
                 f"<tr><td></td><td colspan='5'>{' · '.join(_percentiles(d, nbsp=True))}</td></tr>"
             )  # fmt: skip
+        rows.append(self._targets_html(r))
         return "<table cellspacing='0'>" + "".join(rows) + "</table>"
+
+    def _targets_html(self, r: RiskResult) -> str:
+        """Every target of the plan over the same trials (issue 20.4): all at once, then
+        each target's P(met)."""
+        from rtoplanner.core.headline import sure_percent
+
+        confidence = self.plan.scenario.targets.confidence if self.plan else 0.9
+        ok = r.p_meets_all >= confidence
+        color = VERDICT_COLORS["meets" if ok else "at_risk" if r.p_meets_all >= 0.5 else "misses"]
+        each = " · ".join(
+            f"{escape(_target_words(c.name, c.title))}&nbsp;{escape(percent(c.p_met))}"
+            for c in r.checks
+        )
+        return (
+            "<tr><td><b>Every&nbsp;target</b>&nbsp;&nbsp;</td>"
+            f"<td colspan='5'><b style='color:{color}'>"
+            f"{_whole('all at once', r.p_meets_all)}</b> "
+            f"({escape(sure_percent(confidence))}&nbsp;required) · {each}</td></tr>"
+        )
 
     @staticmethod
     def _probabilities_plain(r: RiskResult) -> str:
@@ -423,81 +451,11 @@ class ConfidencePanel(PlanPanel):
                 f"{words}: meets {percent(d.p_meets)} · at risk {percent(d.p_at_risk)} · "
                 f"misses {percent(d.p_misses)} — {' · '.join(_percentiles(d))}"
             )
+        lines.append(
+            f"Every target at once: {percent(r.p_meets_all)} — "
+            + " · ".join(f"{_target_words(c.name, c.title)} {percent(c.p_met)}" for c in r.checks)
+        )
         return "\n".join(lines)
-
-    def _draw_distribution(self, r: RiskResult) -> None:
-        th = self.theme
-        d = r.worst
-        edges = np.asarray(d.hist_edges_s)
-        counts = np.asarray(d.hist_counts, dtype=float) * 100.0 / max(r.trials, 1)
-        mids = (edges[:-1] + edges[1:]) / 2
-        at_risk = np.where(
-            r.rto_s - mids < r.risk_margin_s, VERDICT_COLORS["at_risk"], VERDICT_COLORS["meets"]
-        )
-        colors = np.where(mids > r.rto_s, VERDICT_COLORS["misses"], at_risk)
-        self.bars.setOpts(
-            x0=edges[:-1], x1=edges[1:], y0=np.zeros(len(counts)), height=counts,
-            brushes=[pg.mkBrush(alpha(col, 150)) for col in colors],
-            pens=[mkpen(th.background, 0.5)] * len(counts),
-        )  # fmt: skip
-        probs = np.linspace(0, 100, len(d.cdf_s))
-        self.cdf_worst.setData(np.asarray(d.cdf_s), probs, pen=mkpen(th.foreground, 1.8))
-        self.cdf_uniform.setData(
-            np.asarray(r.uniform.cdf_s), probs, pen=mkpen(th.muted, 1.4, Qt.PenStyle.DashLine)
-        )
-        self.rto_line.setPos(r.rto_s)
-        self.rto_line.setPen(mkpen(VERDICT_COLORS["misses"], 2, Qt.PenStyle.DashLine))
-        self.risk_line.setPos(r.rto_s - r.risk_margin_s)
-        self.risk_line.setPen(mkpen(VERDICT_COLORS["at_risk"], 1.2, Qt.PenStyle.DotLine))
-        self.risk_line.setVisible(r.risk_margin_s > 0)
-        self.plan_line.setPos(r.deterministic_s)
-        self.plan_line.setPen(mkpen(th.accent, 1.2, Qt.PenStyle.DotLine))
-        lo = min(float(edges[0]), r.uniform.min_s, r.deterministic_s)
-        hi = max(float(edges[-1]), r.rto_s, r.deterministic_s)
-        pad = (hi - lo) * 0.05 or hi * 0.05 or 1.0
-        self.dist_plot.setXRange(max(0.0, lo - pad), hi + pad, padding=0)
-        top = float(counts.max()) if counts.size else 1.0
-        self.dist_plot.setYRange(0, max(top * 1.15, 1e-6), padding=0)
-        self.rto_label.setText(f"RTO {format_duration(r.rto_s)}")
-        self.rto_label.setPos(r.rto_s, top * 1.12)
-        self._sync_cdf_box()
-
-    def _draw_tornado(self, r: RiskResult) -> None:
-        th = self.theme
-        bars = [b for b in r.tornado if b.swing_s > 0][:TORNADO_ROWS]
-        base = r.deterministic_s
-        n = len(bars)
-        ys = np.arange(n, dtype=float)
-        lows = np.array([b.low_total_s for b in bars])
-        highs = np.array([b.high_total_s for b in bars])
-        self.low_bars.setOpts(
-            x0=np.minimum(lows, base), x1=np.maximum(lows, base), y=ys, height=0.6,
-            brush=pg.mkBrush(LOW_END_COLOR), pen=mkpen(th.background, 0.5),
-        )  # fmt: skip
-        self.high_bars.setOpts(
-            x0=np.minimum(highs, base), x1=np.maximum(highs, base), y=ys, height=0.6,
-            brush=pg.mkBrush(HIGH_END_COLOR), pen=mkpen(th.background, 0.5),
-        )  # fmt: skip
-        category_axis(self.tornado_plot, [_short(b.label) for b in bars])
-        self.base_line.setPos(base)
-        self.base_line.setPen(mkpen(th.accent, 1.2, Qt.PenStyle.DotLine))
-        self.tornado_rto.setPos(r.rto_s)
-        self.tornado_rto.setPen(mkpen(VERDICT_COLORS["misses"], 2, Qt.PenStyle.DashLine))
-        if n:
-            lo = min(float(lows.min()), float(highs.min()), base)
-            hi = max(float(lows.max()), float(highs.max()), base, r.rto_s)
-        else:
-            lo, hi = base * 0.9, max(base, r.rto_s) * 1.1
-        pad = (hi - lo) * 0.06 or 1.0
-        self.tornado_plot.setXRange(max(0.0, lo - pad), hi + pad, padding=0)
-        self.tornado_plot.setYRange(-0.6, max(n, 1) - 0.4, padding=0)
-        self.tornado_empty.setText(
-            ""
-            if n
-            else "No figure with a range changes the recovery time.\n"
-            "Give ranges in the table below."
-        )
-        self.tornado_empty.setPos((lo + hi) / 2, 0)
 
     def _note_text(self, r: RiskResult) -> str:
         varied = len(r.varied)

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 
 from rtoplanner.core.engine.path import CHANNELS_LABEL, PathModel, StageCapacity
 from rtoplanner.core.units import format_rate
-from rtoplanner.core.wording import plural
+from rtoplanner.core.wording import plural, stage_kind_words
 
 from .common import HoverTip, PlanPanel, category_axis, mkpen, rate_unit, text_item
 
@@ -19,6 +19,27 @@ BAR = 0.36
 def shown_capacity(model: PathModel, st: StageCapacity) -> float:
     """What a stage lets through with the path's channels running (core's figure)."""
     return model.capacity_at_Bps(st.index)
+
+
+def row_label(restore: StageCapacity, backup: StageCapacity) -> str:
+    """A row's name: the stage's, or for the compression CPU both directions' work (a
+    restore decompresses, a backup compresses)."""
+    if restore.label == backup.label:
+        return restore.label
+    return restore.label.replace("decompression", "(de)compression")
+
+
+def units_line(model: PathModel, st: StageCapacity, fmt) -> str:
+    """How the stage's figure is made, as the PDF's appendix writes it."""
+    if st.per_core:
+        n = min(model.active_channels, st.count)
+        return (
+            f"min({model.active_channels} channels, {st.count} cores) = {n} × "
+            f"{fmt(st.unit_Bps)} per core = {fmt(shown_capacity(model, st))} of data"
+        )
+    if st.per_channel_only:
+        return f"Per channel: {fmt(st.unit_Bps)}; {model.active_channels} active channels"
+    return f"{st.count} × {fmt(st.unit_Bps)} = {fmt(st.total_Bps)} of data"
 
 
 class PathPanel(PlanPanel):
@@ -62,7 +83,7 @@ class PathPanel(PlanPanel):
         restore, backup = plan.restore_path, plan.backup_path
         # Rows: the stages, plus "RMAN channels" when the channel count is the limit.
         rows: list[tuple[str, StageCapacity | None, StageCapacity | None]] = [
-            (f"{i + 1}. {r.label}", r, b)
+            (f"{i + 1}. {row_label(r, b)}", r, b)
             for i, (r, b) in enumerate(zip(restore.stages, backup.stages, strict=True))
         ]
         channel_row = restore.bottleneck_index is None or backup.bottleneck_index is None
@@ -137,7 +158,7 @@ class PathPanel(PlanPanel):
         row = round(y)
         if not (0 <= row < len(self.rows)) or self.plan is None:
             return ""
-        label, r, b = self.rows[row]
+        _label, r, b = self.rows[row]
         st = r if y < row else b
         direction = "restore" if y < row else "backup"
         model = self.plan.restore_path if y < row else self.plan.backup_path
@@ -149,12 +170,8 @@ class PathPanel(PlanPanel):
             )
         fmt = lambda v: format_rate(v, binary=self.binary)  # noqa: E731
         lines = [
-            f"<b>{label}</b> — {st.kind.replace('_', ' ')}, {direction} direction",
-            (
-                f"Per channel: {fmt(st.unit_Bps)}; {model.active_channels} active channels"
-                if st.per_channel_only
-                else f"{st.count} × {fmt(st.unit_Bps)} = {fmt(st.total_Bps)} of data"
-            ),
+            f"<b>{st.label}</b> — {stage_kind_words(st.kind)}, {direction} direction",
+            units_line(model, st, fmt),
             f"Carries {st.carries} bytes"
             + ("; binds one channel per unit" if st.binds_channel else ""),
             f"Source: {st.source}",

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 
 from rtoplanner.core.result import Phase
 from rtoplanner.core.units import format_duration, format_rate, format_size
-from rtoplanner.core.wording import bottleneck_words, plural
+from rtoplanner.core.wording import bottleneck_words, for_reader, plural
 
 from ..theme import PHASE_COLORS, VERDICT_COLORS, VERDICT_WORDS
 from .common import DurationAxis, HoverTip, PlanPanel, alpha, category_axis, mkpen, text_item
@@ -251,5 +251,5 @@ class TimelinePanel(PlanPanel):
         if p.bottleneck:
             lines.append(f"Bottleneck: <b>{bottleneck_words(p.bottleneck)}</b>")
         if p.detail:
-            lines.append(f"<i>{p.detail}</i>")
+            lines.append(f"<i>{for_reader(p.detail)}</i>")
         return "<br>".join(lines)

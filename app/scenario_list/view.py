@@ -46,6 +46,7 @@ from .model import DemoRole, FilterProxy, PathRole, fill_files, filter_files
 RESIZE_PRECISION_ROWS = 100
 DOCK_WIDTH_STORE = 300  # names, versions, dates
 DOCK_WIDTH_FILES = 190
+DOCK_WIDTH_MAX = 420
 
 
 class ScenarioListPanel(QWidget):
@@ -204,9 +205,23 @@ class ScenarioListPanel(QWidget):
         return self.store_service.store if self.store_service is not None else None
 
     @property
-    def dock_width(self) -> int:
-        """The dock's width at start: room for versions and dates when there is a store."""
+    def dock_base_width(self) -> int:
+        """The dock's width without regard to its names (a narrow window keeps this)."""
         return DOCK_WIDTH_STORE if self.store is not None else DOCK_WIDTH_FILES
+
+    @property
+    def dock_width(self) -> int:
+        """The dock's width at start: room for versions and dates when there is a store,
+        widened for the longest name (up to DOCK_WIDTH_MAX; issue 23.9: names were cut
+        even on a 1920 px screen)."""
+        base = DOCK_WIDTH_STORE if self.store is not None else DOCK_WIDTH_FILES
+        items = [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
+        items += [it.child(j) for it in items for j in range(it.childCount())]
+        names = self.model.names() + [it.text(0) for it in items]
+        fm = self.fontMetrics()
+        longest = max((fm.horizontalAdvance(n) for n in names), default=0)
+        extra = base - DOCK_WIDTH_FILES  # the versions and dates columns
+        return min(max(base, longest + extra + 80), DOCK_WIDTH_MAX)  # indent, margins
 
     def reload(self) -> None:
         """Read the scenario list from the store again, keeping the selection."""

@@ -8,15 +8,21 @@ from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QLabel, QStatusBar
 
 from rtoplanner.core.decisive import banner_tooltip, decisive_assumptions
-from rtoplanner.core.engine.verdict import phase_sentence
+from rtoplanner.core.engine.verdict import decided_by_words, phase_sentence
+from rtoplanner.core.headline import Headline, headline_of, sure_percent
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.units import format_duration
+from rtoplanner.core.wording import for_reader
 
 from ..theme import VERDICT_COLORS, VERDICT_WORDS
 
 BUSY_AFTER_MS = 300
 """The full plan usually takes ~15 ms: say "computing" only when it lasts (STYLE §5), or
 the status bar would flicker with every keystroke."""
+
+
+TYPING_COLOR = "#808080"
+ASSUMPTIONS_LINK = "#assumptions"
 
 
 class VerdictBanner(QLabel):
@@ -34,16 +40,35 @@ class VerdictBanner(QLabel):
         self.verdict = ""
         self.errors: dict[str, str] = {}
         self.plan: Plan | None = None
+        self.typing = False
+        self.odds: Headline | None = None
+        """The headline with its probability (`HeadlineOdds`); pending until it lands."""
+        # The "read them" link takes the keyboard too (Tab, then Enter): the decisive
+        # assumptions are not only in a hover tooltip (issue 23.10).
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.LinksAccessibleByMouse
+            | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+        )
+        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+
+    def set_typing(self, typing: bool) -> None:
+        """While a number is being typed the plan is of the value so far ("1" of "16"):
+        its verdict is shown without its colour until the field is left."""
+        if typing != self.typing:
+            self.typing = typing
+            self.show_plan(self.plan, self.errors)
 
     def show_plan(self, plan: Plan | None, errors: dict[str, str]) -> None:
         self.plan = plan
         self.errors = errors
         parts = []
         if plan is not None:
-            parts += self._plan_lines(plan)
-            self.verdict = plan.verdict
-            bg = VERDICT_COLORS[plan.verdict]
-            self.setToolTip(banner_tooltip(plan))
+            odds = _odds_for(plan, self.odds)
+            parts += self._plan_lines(plan, odds, self.typing)
+            self.verdict = odds.verdict
+            bg = TYPING_COLOR if self.typing else VERDICT_COLORS[odds.verdict]
+            tip = for_reader(banner_tooltip(plan))
+            self.setToolTip(f"{odds.why()}\n\n{tip}" if tip else odds.why())
         else:
             self.verdict = ""
             bg = VERDICT_COLORS["at_risk"]
@@ -69,17 +94,29 @@ class VerdictBanner(QLabel):
         )
 
     @staticmethod
-    def _plan_lines(plan: Plan) -> list[str]:
-        """The headline verdict and what decides it, then the recovery and its phase."""
+    def _plan_lines(plan: Plan, odds: Headline, typing: bool = False) -> list[str]:
+        """The headline verdict with its probability and what decides it, then the
+        recovery and its phase."""
         rec = plan.recovery
         check = plan.deciding
-        color = VERDICT_COLORS[check.verdict]
-        lines = [
-            f"<b style='color:{color}'>{VERDICT_WORDS[check.verdict]}</b> — decided by "
-            f"<b>{html.escape(check.sentence())}</b>"
-        ]
+        so_far = " <i>(as typed so far)</i>" if typing else ""
+        if odds.probability_decides:
+            # The odds decide: name the target least often met, then the plan's own words.
+            lines = [
+                f"{headline_html(odds, typing)}{so_far} — "
+                f"{sure_percent(odds.confidence)} required; least sure: "
+                f"<b>{html.escape(decided_by_words(odds.weakest))}</b> "
+                f"({sure_percent(odds.weakest_p)}) <span style='color:gray'>· at the planned "
+                f"figures {VERDICT_WORDS[odds.planned]}, decided by "
+                f"{html.escape(check.sentence())}</span>"
+            ]
+        else:
+            lines = [
+                f"{headline_html(odds, typing)}{so_far} — decided by "
+                f"<b>{html.escape(check.sentence())}</b>"
+            ]
         word = "margin" if rec.margin_s >= 0 else "over by"
-        rec_color = VERDICT_COLORS[rec.verdict]
+        rec_color = TYPING_COLOR if typing else VERDICT_COLORS[rec.verdict]
         lines.append(
             f"Recovery <b style='color:{rec_color}'>{VERDICT_WORDS[rec.verdict].lower()}</b> "
             f"the RTO of <b>{format_duration(rec.rto_s)}</b> — worst case "
@@ -94,8 +131,29 @@ class VerdictBanner(QLabel):
             said.append(f"{n} note{'s' if n > 1 else ''}")
         if said:
             said_text = " and ".join(said)
-            lines[0] += f" <span style='color:gray'>· {said_text} (point here to read)</span>"
+            lines[0] += (
+                f" <span style='color:gray'>· {said_text} "
+                f"(<a href='{ASSUMPTIONS_LINK}'>read them</a>, Ctrl+Shift+I)</span>"
+            )
         return lines
+
+
+def _odds_for(plan: Plan, odds: Headline | None) -> Headline:
+    """`odds` when it is this plan's, else the plan's headline with its probability
+    pending."""
+    if odds is not None and odds.deciding == plan.deciding and odds.planned == plan.verdict:
+        return odds
+    return headline_of(plan, None)
+
+
+def headline_html(odds: Headline, typing: bool = False) -> str:
+    """'<b>MEETS</b> — 93 % sure', or the verdict with the probability visibly pending
+    (uncoloured while a number is being typed)."""
+    color = TYPING_COLOR if typing else VERDICT_COLORS[odds.verdict]
+    words = f"<b style='color:{color}'>{VERDICT_WORDS[odds.verdict]}</b>"
+    if odds.pending:
+        return f"{words} <span style='color:gray'><i>— probability pending…</i></span>"
+    return f"{words} — <b style='color:{color}'>{html.escape(odds.sure())}</b>"
 
 
 class StatusParts(QObject):
@@ -115,6 +173,8 @@ class StatusParts(QObject):
         self.verdict_label.setTextFormat(Qt.TextFormat.RichText)
         for label in (self.busy_label, self.units_label, self.verdict_label):
             bar.addPermanentWidget(label)
+        self.odds: Headline | None = None
+        """The headline with its probability (set by the window as it lands)."""
 
     def set_busy(self, busy: bool) -> None:
         if busy:
@@ -132,19 +192,19 @@ class StatusParts(QObject):
             "Results use TiB = 2^40 bytes" if binary else "Results use TB = 10^12 bytes"
         )
 
-    def set_verdict(self, plan: Plan | None, stale: bool) -> None:
+    def set_verdict(self, plan: Plan | None, stale: bool, typing: bool = False) -> None:
         """The deciding verdict and the recovery against its RTO ("last valid plan" when
-        the inputs have errors)."""
+        the inputs have errors; uncoloured while a number is being typed)."""
         if plan is None:
             self.verdict_label.setText("no plan")
             return
         rec = plan.recovery
-        check = plan.deciding
-        color = VERDICT_COLORS[check.verdict]
-        decided = "" if check.name == "recovery" else f" ({check.title})"
+        odds = _odds_for(plan, self.odds)
+        by = odds.decided_by
+        decided = "" if by == "recovery" else f" ({decided_by_words(by)})"
         self.verdict_label.setText(
-            f"<b style='color:{color}'>{VERDICT_WORDS[check.verdict]}</b>{decided} · recovery "
+            f"{headline_html(odds, typing)}{decided} · recovery "
             f"{format_duration(rec.total_s)} of {format_duration(rec.rto_s)}"
             + (" (last valid plan)" if stale else "")
         )
-        self.verdict_label.setToolTip(banner_tooltip(plan))
+        self.verdict_label.setToolTip(f"{odds.why()}\n\n{for_reader(banner_tooltip(plan))}".strip())

@@ -18,6 +18,7 @@ from rtoplanner.core import ENGINE_VERSION
 from rtoplanner.core import __version__ as core_version
 from rtoplanner.core.appinfo import APP_NAME
 
+from .assumptions import AssumptionsCommand
 from .files import FileCommands
 from .registry import Command, Need, Place, View, register
 
@@ -149,6 +150,12 @@ register(View("units", "Units", UnitsCommand, Place.WINDOW, order=2,
               needs=frozenset({Need.BINARY}),
               commands=(Command("View", "display", action="binary_action",
                                 name="binary_action"),)))  # fmt: skip
+register(View("assumptions", "Assumptions", lambda host: AssumptionsCommand(host), Place.WINDOW,
+              order=4, attr="assumptions", commands=(
+    Command("View", "display", "Decisive &Assumptions and Notes…", "show", shortcut="Ctrl+Shift+I",
+            tip="Every check, the default figures that decide the recovery time, and the "
+                "plan's notes", name="assumptions_action"),
+)))  # fmt: skip
 register(View("help", "Help", HelpCommands, Place.WINDOW, order=3, attr="help", commands=(
     Command("Help", "guide", "&User Guide", "show_help",
             tip="The user guide and the docs, offline", name="guide_action"),

@@ -27,7 +27,7 @@ from ..scenario_list import short_folder
 
 log = logging.getLogger(__name__)  # core/logs.py attaches the log file
 
-FILE_FILTER = "Scenario files (*.toml);;All files (*)"
+FILE_FILTER = "Scenario files (*.rto.toml *.toml);;All files (*)"
 
 
 class FileCommands(QObject):
@@ -103,6 +103,7 @@ class FileCommands(QObject):
         p = Path(path)
         self.settings.set("files/last_dir", str(p.resolve().parent))
         self.settings.add_recent_file(p)
+        self.remember("file", str(p.resolve()))
         self.refresh_recent()
         errors = self.doc.errors
         if errors:
@@ -125,6 +126,7 @@ class FileCommands(QObject):
             QMessageBox.critical(self.host, APP_NAME, f"Cannot open the demo:\n\n{exc}")
             return False
         self.refresh_recent()
+        self.remember("demo", str(Path(path).resolve()))
         self._status(
             f"Opened the demo {Path(path).name} as an untitled copy; Save asks where to keep it",
             6000,
@@ -145,6 +147,7 @@ class FileCommands(QObject):
             QMessageBox.critical(self.host, APP_NAME, f"Cannot open “{name}”:\n\n{exc}")
             return False
         self.refresh_recent()
+        self.remember("store", name)
         if self.doc.errors:
             key, msg = next(iter(self.doc.errors.items()))
             self._status(f"Opened with errors — {key}: {msg}", 10000)
@@ -177,7 +180,7 @@ class FileCommands(QObject):
         name = self.doc.raw.get("name")
         stem = re.sub(r"[^\w.-]+", "_", name).strip("_") if isinstance(name, str) else ""
         folder = Path(self.settings.get("files/last_dir") or Path.home())
-        start = str(folder / f"{stem or 'scenario'}.toml")
+        start = str(folder / f"{stem or 'scenario'}{SCENARIO_SUFFIX}")
         path = self._ask_toml_path("Export TOML", start)
         saved = self._write_toml(self.doc.export, path, "write") if path is not None else None
         if saved is None:
@@ -222,6 +225,7 @@ class FileCommands(QObject):
             return False
         self.settings.add_recent_file(saved)
         self.refresh_recent()
+        self.remember("file", str(saved.resolve()))
         self._status(f"Saved {saved.name}", 4000)
         return True
 
@@ -239,6 +243,7 @@ class FileCommands(QObject):
         if version is None:
             return False
         self.refresh_recent()
+        self.remember("store", version.scenario)
         note = ""
         if origin is not None and origin.name != version.scenario:
             note = f" (renamed: “{origin.name}” is unchanged)"
@@ -269,6 +274,29 @@ class FileCommands(QObject):
         where = f"; Save still writes {self.doc.display_name}" if self.doc.file_path else ""
         self._status(f"Added “{version.scenario}” to the store as v{version.version}{where}", 6000)
         return True
+
+    # ------------------------------------------------------------------ restart
+
+    def remember(self, kind: str, where: str) -> None:
+        """What a restart reopens (issue 23.10: it reopened the demo, not the scenario the
+        DBA was working on): `file`, `store` or `demo`."""
+        self.settings.set("files/last_scenario", f"{kind}:{where}")
+
+    def reopen_last(self) -> bool:
+        """Open the scenario of the last session (a file, a stored scenario or a demo);
+        False when there is none or it is gone (the caller opens the demo)."""
+        kind, _, where = str(self.settings.get("files/last_scenario")).partition(":")
+        if kind == "store" and where and self._list.store is not None:
+            try:
+                self._list.store.scenario_version(where)
+            except CoreError:
+                return False  # deleted since: the demo, not an error dialog at start
+            return self.open_stored(where, ask=False)
+        elif kind == "file" and Path(where).is_file():
+            return self.open_file(where, ask=False)
+        elif kind == "demo" and Path(where).is_file():
+            return self.open_demo(where, ask=False)
+        return False
 
     # ------------------------------------------------------------------ recent files
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QMenuBar
 
@@ -112,9 +112,14 @@ class InstalledViews:
             | QDockWidget.DockWidgetFeature.DockWidgetMovable
         )
         self.host.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, dock)
-        width = getattr(widget, "dock_width", None)
+        width = getattr(widget, "dock_base_width", None) or getattr(widget, "dock_width", None)
         if width:
             self.host.resizeDocks([dock], [width], Qt.Orientation.Horizontal)
+            # Again once the window has its size (a resize before it is shown keeps the
+            # docks' old widths; issue 23.9: the names were cut at 1920 px).
+            QTimer.singleShot(0, dock, lambda: self.host.resizeDocks(
+                [dock], [min(widget.dock_width, max(width, self.host.width() // 6))],
+                Qt.Orientation.Horizontal))  # fmt: skip
         self.menus.add("View", "display", dock.toggleViewAction())
         self._add_commands(view, lambda: widget)
 

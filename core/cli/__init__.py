@@ -70,6 +70,27 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ),
 )
 
+_COMMITTED: list[str] = []
+
+
+def committed(what: str) -> None:
+    """Note a change the command has committed to the store (`"saved 'ERP' version 3"`):
+    if its standard output then fails (closed, `/dev/full`), the command says what was
+    done instead of calling the committed change an error (issue 25)."""
+    _COMMITTED.append(what)
+
+
+def _committed_then_output_failed(exc: OSError) -> int:
+    done = "; ".join(_COMMITTED[:20]) + (f"; and {len(_COMMITTED) - 20} more"
+                                         if len(_COMMITTED) > 20 else "")  # fmt: skip
+    print(
+        f"rto-planner: done and kept in the store: {done}. The output could not be written "
+        f"({exc.strerror or exc}); the command stopped there.",
+        file=sys.stderr,
+    )
+    return 0
+
+
 Register = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None]
 
 
@@ -160,6 +181,7 @@ def _main(argv: Sequence[str] | None, extra_commands: Sequence[Register]) -> int
     log.info("rto-planner %s", " ".join(argv))
     if sys.stdout is None:  # started with standard output closed (`>&-`)
         sys.stdout = _ClosedOutput()
+    _COMMITTED.clear()
     try:
         if any(getattr(args, name, None) for name in OUTPUT_ARGUMENTS):
             from .outputs import refuse_output_over_input  # no -o over a file it reads
@@ -180,10 +202,13 @@ def _main(argv: Sequence[str] | None, extra_commands: Sequence[Register]) -> int
         return 0
     except OSError as exc:
         # The environment, not a bug: standard output closed or on a full device, a file
-        # that vanished. One line, exit 2.
+        # that vanished. One line, exit 2 -- or, when the command had already committed
+        # its change, one line saying what was done.
         name = getattr(exc, "filename", None)
         if not name:
             _drop_stdout()
+            if _COMMITTED:
+                return _committed_then_output_failed(exc)
         where = f"{name}: " if name else "cannot write the output: "
         print(f"rto-planner: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -21,6 +21,7 @@ from ..inputfile import InputFileError, read_limited
 from ..jsonable import dumps_json
 from ..store import CatalogEntry, open_store_from_args
 from ..units import format_duration, format_fraction, format_rate
+from . import committed
 
 
 def format_table(
@@ -178,7 +179,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         metavar="K",
         help="the item's kind, when the name is not (only) in the catalog",
     )
-    price.add_argument("--currency", metavar="X", help="your currency, e.g. EUR (for all prices)")
+    price.add_argument(
+        "--currency",
+        metavar="X",
+        help="the price's currency, e.g. EUR; also yours for prices given from now on "
+        "(earlier prices keep their own)",
+    )
     price.set_defaults(func=run_price)
     p.set_defaults(func=run_list, kind=None, all=False, json=False)
 
@@ -190,8 +196,7 @@ def run_list(args: argparse.Namespace) -> int:
     if args.json:
         print_json(
             [
-                {**entry_to_json(e), "price": book.price(e.item.kind, e.item.name),
-                 "currency": book.currency}
+                {**entry_to_json(e), **_price_json(book, e.item)}
                 for e in entries
             ]
         )  # fmt: skip
@@ -231,8 +236,16 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def _price_text(book: PriceBook, item: CatalogItem) -> str:
-    amount = book.price(item.kind, item.name)
-    return "" if amount is None else format_money(amount, book.currency)
+    """The price as given, in its own currency (a quote is never relabelled)."""
+    quote = book.money(item.kind, item.name)
+    return "" if quote is None else quote.text()
+
+
+def _price_json(book: PriceBook, item: CatalogItem) -> dict[str, object]:
+    quote = book.money(item.kind, item.name)
+    if quote is None:
+        return {"price": None, "currency": book.currency}
+    return {"price": quote.amount, "currency": quote.currency}
 
 
 def _catalog_items(path: Path) -> list[CatalogItem]:
@@ -310,9 +323,14 @@ def run_price(args: argparse.Namespace) -> int:
     with open_store_from_args(args) as store:
         if args.currency:
             store.set_currency(args.currency)
+            committed(f"your currency is {store.currency()}")
         kind, name = _price_kind(store, args.item, args.kind)
-        store.set_price(kind, name, amount)
         currency = store.currency()
+        store.set_price(kind, name, amount, currency)
+        committed(
+            f"forgot your price for {kind} '{name}'" if amount is None
+            else f"your price for {kind} '{name}' is {format_money(amount, currency)}"
+        )  # fmt: skip
     if amount is None:
         print(f"Forgot your price for {kind} '{name}'.")
     else:

@@ -23,7 +23,7 @@ from ..errors import CoreError
 from ..jsonable import dumps_json
 from ..result import PHASE_NAMES
 from ..units import format_duration, parse_duration
-from .plan import _table, catalog_for
+from .plan import _table
 from .scenarios import _resolve
 
 HELP = "restore tests as drills: plan vs actual per phase, and their history"
@@ -289,7 +289,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
     with open_store_from_args(args) as store:
         stored = drill(store, args.number)
         scenario = store.load_scenario(stored.scenario)
-        cal = calibrate(scenario, drill_from_dict(stored.drill), stored.number, catalog_for(args))
+        # the open store's own catalog: opening it a second time is refused (issue 25.3)
+        catalog = None if getattr(args, "no_store", False) else store.catalog()
+        cal = calibrate(scenario, drill_from_dict(stored.drill), stored.number, catalog)
         saved = None
         if args.apply:
             saved = store.save_scenario(

@@ -64,18 +64,18 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def catalog_and_prices(args: argparse.Namespace) -> tuple[Catalog | None, PriceBook]:
-    """The store's catalog and prices (yours win), or the shipped ones with `--no-store`
-    or when the store cannot be opened (with a warning)."""
+    """The store's catalog and prices (yours win), read with a shared lock; the shipped
+    ones with `--no-store`. A store that exists but cannot be read (held by a writer) is
+    refused in one line, never answered from the shipped prices (plan.reading_store)."""
     if getattr(args, "no_store", False):
         return None, price_book()
-    from ..store import open_store_from_args
+    from ..store import read_store_from_args
+    from .plan import reading_store
 
-    try:
-        with open_store_from_args(args, read_only=False) as store:
-            return store.catalog(), price_book(store)
-    except CoreError as exc:
-        print(f"rto-planner: warning: using the shipped catalog only ({exc})", file=sys.stderr)
-        return None, price_book()
+    def read(a: argparse.Namespace) -> tuple[Catalog | None, PriceBook]:
+        return read_store_from_args(a, lambda store: (store.catalog(), price_book(store)))
+
+    return reading_store(args, read, (None, price_book()))
 
 
 def run(args: argparse.Namespace) -> int:

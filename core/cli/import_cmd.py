@@ -18,6 +18,7 @@ from ..importers.reader import iter_report_files
 from ..importers.store_import import ImportOutcome, import_file
 from ..jsonable import dumps_json
 from ..store import open_store_from_args
+from . import committed
 
 EXIT_OK = 0
 EXIT_SOME_FAILED = 1
@@ -76,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
     with open_store_from_args(args) as store:
         for o in _outcomes(store, args.files, args.database):
             outcomes.append(o)
+            if o.status == "imported":
+                committed(f"imported {o.path}")
             if o.status == "error":
                 print(f"rto-planner import: {_one_line(o.message)}", file=sys.stderr)
             elif not args.json:

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..errors import CoreError
 from ..importers.apply import REDO_CHOICES, ApplyRequest, ApplyResult, apply_imports
+from ..importers.series import ALL_INSTANCES, RedoSeries
 from ..importers.stored import (
     UNASSIGNED,
     DatabaseWorkload,
@@ -31,6 +32,7 @@ from ..outfile import write_output_text
 from ..scenario import dump_scenario, load_scenario
 from ..store import open_store_from_args
 from ..units import format_duration, format_rate, format_size
+from . import committed
 from .catalog import format_table, print_json
 from .scenarios import _resolve
 
@@ -172,34 +174,43 @@ SHORT_SERIES_S = 24 * 3600.0
 """Below a day of reports, p95 and peak are not a busy hour's figure: say so."""
 
 
+def _series_lines(s: RedoSeries, source: str) -> list[str]:
+    """The redo block of one database: the evidence (time covered, not first to last),
+    the figures, the notes."""
+    n = len([i for i in s.instances if i != ALL_INSTANCES])
+    insts = f"{n} instance{'s' * (n != 1)}"
+    if ALL_INSTANCES in s.instances:
+        insts = "global RAC report(s)" + (f" and {insts}" if n else "")
+    span_s = (s.last - s.first).total_seconds()
+    over = f" over {format_duration(span_s)}" if span_s > s.covered_s + 60 else ""
+    out = [
+        f"  redo: {source}, {_when(s.first)} → {_when(s.last)} "
+        f"({format_duration(s.covered_s)} of reports{over}, {insts})"
+    ]
+    if s.busiest_hour is None:
+        busiest = "busiest hour: none stands out (one rate over the reports' hours)"
+    else:
+        hod = s.busiest_hour_of_day
+        usual = f", usually {hod:02d}:00-{(hod + 1) % 24:02d}:00" if hod is not None else ""
+        busiest = f"busiest hour {_when(s.busiest_hour)}{usual}"
+    out.append(
+        f"    average {format_rate(s.avg_Bps)}   p95 {format_rate(s.p95_Bps)}   "
+        f"peak {format_rate(s.peak_Bps)}   per day {format_size(s.per_day_bytes)}   {busiest}"
+    )
+    out += [f"    note: {x}" for x in s.warnings]
+    if s.covered_s < SHORT_SERIES_S:
+        out.append(
+            f"    note: p95 and peak of only {format_duration(s.covered_s)} of reports say "
+            "little about a busy hour: import a day or more (a week is best) of hourly "
+            "reports before applying them"
+        )
+    return out
+
+
 def _summary_lines(w: DatabaseWorkload) -> list[str]:
     out = [w.label]
-    s = w.series
-    if s is not None:
-        n = len(s.instances)
-        insts = "global RAC report(s)" if "*" in s.instances else f"{n} instance{'s' * (n != 1)}"
-        covered_s = (s.last - s.first).total_seconds()
-        out.append(
-            f"  redo: {w.series_source()}, {_when(s.first)} → {_when(s.last)} "
-            f"({format_duration(covered_s)} of reports, {insts})"
-        )
-        hod = (
-            f", usually {s.busiest_hour_of_day:02d}:00-{(s.busiest_hour_of_day + 1) % 24:02d}:00"
-            if s.busiest_hour_of_day is not None
-            else ""
-        )
-        out.append(
-            f"    average {format_rate(s.avg_Bps)}   p95 {format_rate(s.p95_Bps)}   "
-            f"peak {format_rate(s.peak_Bps)}   per day {format_size(s.per_day_bytes)}   "
-            f"busiest hour {_when(s.busiest_hour)}{hod}"
-        )
-        out += [f"    note: {x}" for x in s.warnings]
-        if covered_s < SHORT_SERIES_S:
-            out.append(
-                f"    note: p95 and peak of only {format_duration(covered_s)} of reports say "
-                "little about a busy hour: import a day or more (a week is best) of hourly "
-                "reports before applying them"
-            )
+    if w.series is not None:
+        out += _series_lines(w.series, w.series_source())
     if w.block_changes_per_s is not None:
         out.append(
             f"  block changes: {w.block_changes_per_s:,.0f}/s on average "
@@ -333,6 +344,7 @@ def run_apply(args: argparse.Namespace) -> int:
             keys = ", ".join(v.key for v in result.values)
             comment = args.comment or f"imports apply from {result.workload.label}: {keys}"
             saved = store.save_scenario(text, comment=comment, source=name)
+            committed(f"saved '{saved.scenario}' as version {saved.version}")
     target = args.file if args.in_place else args.output
     if target is not None:
         text = _write_file(args, dump_scenario(scenario), text, target)

@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Callable
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 
 from ..catalog import Catalog
 from ..decisive import decisive_assumptions
 from ..engine.verdict import headline
 from ..errors import CoreError
+from ..headline import Headline, plan_headline
 from ..jsonable import dumps_json
 from ..plan import Plan, compute_plan, plan_to_json
 from ..result import PHASE_TITLES
 from ..scenario import load_scenario
 from ..units import format_duration, format_rate, format_size
 from ..wording import VERDICT_WORDS, bottleneck_words, describe_cycle_time, plural
+
+T = TypeVar("T")
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -62,27 +67,45 @@ AS_OF_LAST = date(2199, 12, 31)
 
 
 def catalog_for(args: argparse.Namespace) -> Catalog | None:
-    """The store's catalog (user items win) when a store is configured, else None
-    (the shipped catalog). A store that cannot be opened falls back with a warning."""
+    """The store's catalog (user items win), or None (the shipped catalog) with
+    `--no-store`. A store that exists but cannot be read (held by a writer, damaged)
+    is refused in one line: the same command never answers from other figures."""
     if getattr(args, "no_store", False):
         return None
     from ..store import catalog_from_args  # imported here: `plan --no-store` needs no DuckDB
 
+    return reading_store(args, catalog_from_args, None)
+
+
+def reading_store(
+    args: argparse.Namespace, read: Callable[[argparse.Namespace], T], shipped: T
+) -> T:
+    """`read(args)` from the store; `shipped` (with a warning) only when there is no store
+    and none can be made, where the shipped figures are what a new store would hold."""
+    from ..store import db_path_from_args
+
     try:
-        return catalog_from_args(args)
+        return read(args)
     except CoreError as exc:
+        if os.path.lexists(db_path_from_args(args)):  # a file, or a link (even a loop)
+            no_store = "--no-store uses the shipped catalog and prices only"
+            raise CoreError(
+                exc.message, hint=f"{exc.hint}; {no_store}" if exc.hint else no_store
+            ) from None
         print(f"rto-planner: warning: using the shipped catalog only ({exc})", file=sys.stderr)
-        return None
+        return shipped
 
 
 def run(args: argparse.Namespace) -> int:
-    scenario = load_scenario(args.scenario, catalog=catalog_for(args))
+    catalog = catalog_for(args)
+    scenario = load_scenario(args.scenario, catalog=catalog)
     plan = compute_plan(scenario, as_of=args.as_of)
+    sure = plan_headline(plan, catalog=catalog)
     if args.json:
-        print(dumps_json(plan_to_json(plan)))
+        print(dumps_json(plan_to_json(plan, sure)))
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(render_text(plan, binary=args.binary))
+        sys.stdout.write(render_text(plan, binary=args.binary, headline=sure))
     return 0
 
 
@@ -100,10 +123,12 @@ def _pct(part: float, whole: float) -> str:
     return f"{100 * part / whole:.0f} %" if whole else "—"
 
 
-def render_text(plan: Plan, *, binary: bool = False) -> str:
-    """The human-readable plan a DBA reads in a terminal: one block per part of the plan."""
-    u = _Units(binary)
-    lines = _heading(plan)
+def render_text(plan: Plan, *, binary: bool = False, headline: Headline | None = None) -> str:
+    """The human-readable plan a DBA reads in a terminal: one block per part of the plan.
+    `headline`: the verdict with its probability (`core.headline`); None words the plan
+    at its figures alone."""
+    u = _Units(binary, headline)
+    lines = _heading(plan, headline)
     for block in (_timeline, _backups, _rpo, _cycle, _growth, _catalog_figures, _routes,
                   _assumptions, _notes, _closing):  # fmt: skip
         lines += block(plan, u)
@@ -111,10 +136,12 @@ def render_text(plan: Plan, *, binary: bool = False) -> str:
 
 
 class _Units:
-    """Sizes and rates in decimal (TB) or binary (TiB) units; "—" for nothing."""
+    """Sizes and rates in decimal (TB) or binary (TiB) units; "—" for nothing. Carries
+    the headline for the closing lines."""
 
-    def __init__(self, binary: bool) -> None:
+    def __init__(self, binary: bool, headline: Headline | None = None) -> None:
         self.binary = binary
+        self.headline = headline
 
     def size(self, b: float) -> str:
         return format_size(b, binary=self.binary) if b else "—"
@@ -123,12 +150,31 @@ class _Units:
         return format_rate(r, binary=self.binary, per=per) if r else "—"
 
 
-def _heading(plan: Plan) -> list[str]:
+def _heading(plan: Plan, sure: Headline | None) -> list[str]:
     s = plan.scenario
     lines = [f"Scenario: {s.name}"]
     if s.customer:
         lines.append(f"Customer: {s.customer}")
-    return [*lines, f"Plan verdict: {headline(plan.deciding)}"]
+    if sure is None:
+        return [*lines, f"Plan verdict: {headline(plan.deciding)}"]
+    return [
+        *lines,
+        f"Plan verdict: {sure.title()}",
+        f"  At the planned figures: {headline(plan.deciding)}",
+        f"  {_probability_line(sure)}",
+    ]
+
+
+def _probability_line(sure: Headline) -> str:
+    """'61 % of 2,000 trials meet every target at once; 90 % is required …'."""
+    from ..headline import sure_percent
+
+    p = sure.p_meets or 0.0
+    return (
+        f"{sure_percent(p)} of {sure.trials:,} trials meet every target at once; "
+        f"{sure_percent(sure.confidence)} is required{sure.weakest_words()} "
+        "(rto-planner risk shows each target and what decides it)"
+    )
 
 
 def _timeline(plan: Plan, u: _Units) -> list[str]:
@@ -278,7 +324,9 @@ def _closing(plan: Plan, u: _Units) -> list[str]:
         f"Recovery: {VERDICT_WORDS[rec.verdict]} the RTO of {format_duration(rec.rto_s)} — "
         f"worst-case recovery {format_duration(rec.total_s)}, margin "
         f"{format_duration(rec.margin_s)}.",
-        f"Verdict: {headline(plan.deciding)}.",
+        f"Verdict: {headline(plan.deciding)}."
+        if u.headline is None
+        else f"Verdict: {u.headline.title()}; at the planned figures {headline(plan.deciding)}.",
         "Units: TB = 10^12 bytes, TiB = 2^40 bytes; volumes are datafile (data) bytes."
         if not u.binary
         else "Units: TiB = 2^40 bytes; volumes are datafile (data) bytes.",

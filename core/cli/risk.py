@@ -65,10 +65,11 @@ def run(args: argparse.Namespace) -> int:
     result = run_risk(scenario, trials=args.trials, seed=args.seed, catalog=catalog)
     if args.json:
         out = risk_to_json(result)
+        out["confidence_required"] = scenario.targets.confidence
         refuse_nonfinite(out)
         sys.stdout.write(dumps_json(out) + "\n")
     else:
-        sys.stdout.write(render_text(result))
+        sys.stdout.write(render_text(result, scenario.targets.confidence))
     return 0
 
 
@@ -83,8 +84,21 @@ def _table(rows: list[list[str]], right: set[int]) -> list[str]:
     ]  # fmt: skip
 
 
-def render_text(result) -> str:
-    """The readable answer: probabilities, percentiles, the inputs that decide it."""
+def _whole_plan(r, confidence: float) -> list[str]:
+    """Every target of the plan over the trials: recovery, RPO, each backup window."""
+    from ..uncertainty.words import CHECK_HEADER, check_rows, whole_plan_sentence
+
+    rows = [list(CHECK_HEADER)] + [list(row) for row in check_rows(r)]
+    return [
+        "",
+        whole_plan_sentence(r, confidence),
+        *_table(rows, right=set(range(1, 6))),
+    ]
+
+
+def render_text(result, confidence: float = 0.9) -> str:
+    """The readable answer: probabilities, percentiles, every target of the plan, the
+    inputs that decide it; `confidence` is the scenario's `targets.confidence`."""
     from ..uncertainty.inputs import describe_value
     from ..uncertainty.result import MODE_WORDS, MODES
     from ..uncertainty.words import headline, origin_words, percent, pinned_note
@@ -108,6 +122,7 @@ def render_text(result) -> str:
             + [format_duration(d.percentile(p)) for p in (50, 90, 95, 99)]
         )
     lines += _table(rows, right=set(range(1, 8)))
+    lines += _whole_plan(r, confidence)
     bars = [b for b in r.tornado if b.swing_s > 0]
     lines += ["", "What decides it (worst instant; each figure at its low and high end, the "
               "others at their most likely value):"]  # fmt: skip

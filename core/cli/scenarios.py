@@ -16,6 +16,7 @@ from typing import Any
 from ..outfile import write_output_bytes
 from ..store import (
     NotFoundError,
+    ResultCheck,
     ScenarioSummary,
     ScenarioVersion,
     Store,
@@ -23,6 +24,8 @@ from ..store import (
     open_store_from_args,
 )
 from ..units import format_duration
+from ..wording import VERDICT_WORDS
+from . import committed
 from .catalog import format_table, local_time, print_json
 
 
@@ -209,6 +212,7 @@ def _save_many(args: argparse.Namespace, importing: bool) -> int:
                 saved.append(
                     store.import_scenario(path, comment=args.comment or f"saved from {path.name}")
                 )
+            committed(f"saved '{saved[-1].scenario}' as version {saved[-1].version}")
     if args.json:
         print_json([_version_json(v) for v in saved])
     else:
@@ -324,34 +328,36 @@ def run_results(args: argparse.Namespace) -> int:
     if not checks:
         print(f"No plans kept for '{name}' yet: add --compute to compute one.")
         return 0
-    rows = []
-    for c in checks:
-        rec = c.result.plan.get("recovery", {}) if isinstance(c.result.plan, dict) else {}
-        total = rec.get("total_s")
-        status = (
-            "current"
-            if c.current
-            else ", ".join(
-                w
-                for w, changed in (
-                    ("inputs changed", c.inputs_changed),
-                    ("engine changed", c.engine_changed),
-                )
-                if changed
-            )
+    rows = [_result_row(c) for c in checks]
+    print(
+        format_table(
+            ["VERSION", "COMPUTED", "ENGINE", "TOTAL", "VERDICT", "RECOVERY", "STATUS"], rows
         )
-        rows.append(
-            [
-                f"v{c.result.version}",
-                local_time(c.result.computed_at),
-                c.result.engine_version,
-                format_duration(total) if isinstance(total, int | float) else "",
-                str(rec.get("verdict", "")),
-                status,
-            ]
-        )
-    print(format_table(["VERSION", "COMPUTED", "ENGINE", "TOTAL", "VERDICT", "STATUS"], rows))
+    )
     return 0
+
+
+def _verdict_word(value: object) -> str:
+    return VERDICT_WORDS.get(value, str(value)) if isinstance(value, str) else ""
+
+
+def _result_row(c: ResultCheck) -> list[str]:
+    """One kept plan: VERDICT is the plan's headline verdict (recovery, RPO and windows,
+    as `plan` prints it); RECOVERY the recovery time's own (issue 25.5)."""
+    plan = c.result.plan if isinstance(c.result.plan, dict) else {}
+    rec = plan.get("recovery", {}) if isinstance(plan.get("recovery"), dict) else {}
+    total = rec.get("total_s")
+    changed = [w for w, flag in (("inputs changed", c.inputs_changed),
+                                 ("engine changed", c.engine_changed)) if flag]  # fmt: skip
+    return [
+        f"v{c.result.version}",
+        local_time(c.result.computed_at),
+        c.result.engine_version,
+        format_duration(total) if isinstance(total, int | float) else "",
+        _verdict_word(plan.get("verdict")),
+        _verdict_word(rec.get("verdict")),
+        "current" if c.current else ", ".join(changed),
+    ]
 
 
 run = run_list

@@ -49,10 +49,30 @@ def unused_inputs(scenario: Scenario) -> list[str]:
                     f"backup.{key} does not count in the site-loss RPO: the standby's "
                     "transport lag replaces it"
                 )
+    out += _compression_unused(scenario)
     if rc.get("archivelog_restore") and scenario.recovery.archivelogs_on_disk:
         out.append(
             "recovery.archivelog_restore is not used: the archived logs are on disk "
             "(recovery.archivelogs_on_disk)"
+        )
+    return out
+
+
+def _compression_unused(scenario: Scenario) -> list[str]:
+    """CPU cores without a compression level, and a ratio with compression off: valid
+    states ("turn compression off" must be evaluable), named because they do nothing."""
+    b, raw = scenario.backup, scenario.raw
+    out = []
+    if b.compression in (None, "none") and scenario.database.cpu_cores:
+        out.append(
+            f"CPU cores for RMAN ({scenario.database.cpu_cores}) is not used: the cores "
+            "only set the compression CPU ceiling, and no RMAN compression level is named"
+        )
+    ratio = (raw.get("backup") or {}).get("compression_ratio")
+    if b.compression == "none" and ratio is not None and ratio != 1.0:
+        out.append(
+            f"RMAN compression ratio ({ratio}) is not used: RMAN compression is 'none', so "
+            "the backup pieces are not compressed (ratio 1)"
         )
     return out
 
@@ -150,6 +170,7 @@ def _omission_notes(scenario: Scenario) -> list[str]:
             "named: the CPU cost of compressing is not modelled (name the RMAN level in "
             "backup.compression: basic, low, medium or high)."
         )
+    out += _asm_named_notes(scenario)
     given = "offsite_delay" in (scenario.raw.get("backup") or {})
     if b.standby == "none" and b.offsite_delay_s == 0 and not given:
         out.append(
@@ -157,6 +178,26 @@ def _omission_notes(scenario: Scenario) -> list[str]:
             "is off site the moment it finishes (replicated disk). Give the vaulting or "
             "replication delay if backups leave the site later."
         )
+    return out
+
+
+ASM_COPIES = {"normal": 2, "high": 3}
+
+
+def _asm_named_notes(scenario: Scenario) -> list[str]:
+    """A datafile stage whose name says ASM normal/high redundancy but whose write factor
+    is 1: the name promises mirrored writes the plan does not count (issue 23.9)."""
+    out = []
+    for i, st in enumerate(scenario.path):
+        name = (st.name or "").lower()
+        for level, copies in ASM_COPIES.items():
+            named = f"asm {level}" in name or f"{level} redundancy" in name
+            if st.kind == "storage_write" and named and st.write_factor == 1:
+                out.append(
+                    f"Stage {i + 1} ({st.label}) is named ASM {level} redundancy but its write "
+                    f"factor is 1: a restore writes {copies} copies of every block there. "
+                    f"Set its write factor to {copies}, or rename the stage."
+                )
     return out
 
 

@@ -40,6 +40,8 @@ class StageCapacity:
     binds_channel: bool
     per_channel_only: bool
     source: str
+    per_core: bool = False
+    """The compression CPU: one channel on one core, so min(channels, cores) units work."""
 
 
 @dataclass(frozen=True)
@@ -108,10 +110,14 @@ class PathModel:
 
         A shared stage offers its total; a channel ceiling, or a stage that binds
         channels, offers its per-channel capacity times the active channels (idle drives
-        do not help). This is the stage's term in R(n), the figure to draw next to the
-        others and to divide the path rate by for the stage's load.
+        do not help); the compression CPU min(active channels, cores) × the per-core rate
+        (the formula the PDF's appendix gives). This is the stage's term in R(n), the
+        figure to draw next to the others and to divide the path rate by for the stage's
+        load.
         """
         st = self.stages[index]
+        if st.per_core:
+            return st.unit_Bps * min(self.active_channels, st.count)
         if st.per_channel_only or st.binds_channel:
             return st.unit_Bps * self.active_channels
         return st.total_Bps
@@ -208,6 +214,7 @@ def compression_cpu_stage(scenario: Scenario, direction: str, index: int) -> Sta
         binds_channel=False,
         per_channel_only=False,
         source=b.compression_source,
+        per_core=True,
     )
 
 

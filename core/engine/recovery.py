@@ -10,7 +10,7 @@ import numpy as np
 from ..errors import ModelError
 from ..result import FailureState, Phase, RecoveryResult
 from ..scenario import Scenario
-from ..units import DAY
+from ..units import DAY, format_duration
 from ..wording import plural
 from .flow import LARGEST_FILE_LABEL, LIMITER_WORDS, move
 from .path import PathModel
@@ -334,9 +334,9 @@ def _redo_apply(tl: _Timeline, state: FailureState) -> None:
     if is_batch(redo, duration):  # a batch of trials: durations only, the labels are the plan's
         tl.add("redo_apply", duration, redo, "", "")
         return
-    hours = first(state.redo_since_s) / 3600
-    what = (f"apply the redo of {hours:.1f} h, scaled from recovery.redo_volume"
-            if rc.redo_volume_bytes is not None else f"apply {hours:.1f} h of redo")  # fmt: skip
+    since = format_duration(first(state.redo_since_s))  # "26 h 08 min", as everywhere
+    what = (f"apply the redo of {since}, scaled from recovery.redo_volume"
+            if rc.redo_volume_bytes is not None else f"apply {since} of redo")  # fmt: skip
     if logs_s > 0:
         what += f" in {redo / archived_log_size(tl.s):,.0f} archived logs"
     tl.add("redo_apply", duration, redo, REDO_LOG_COST_LABEL if logs_s > stream

@@ -64,7 +64,7 @@ def failover_timeline(scenario: Scenario, recovery: RecoveryResult) -> RecoveryR
         Phase("failover", rc.detect_s, failover_s, 0.0, 0.0, "fixed",
               f"fail over to the {scenario.backup.standby} standby"),
     )  # fmt: skip
-    total = rc.detect_s + failover_s
+    total = failover_total_s(scenario)
     return RecoveryResult(
         phases=phases,
         total_s=total,
@@ -74,3 +74,11 @@ def failover_timeline(scenario: Scenario, recovery: RecoveryResult) -> RecoveryR
         risk_margin_s=tg.risk_margin_abs_s,
         failure=recovery.failure,
     )
+
+
+def failover_total_s(scenario: Scenario) -> float:
+    """Declare the failure, then fail over (the figures may be arrays of trials); 0
+    without a standby to fail over to."""
+    if not has_failover(scenario):
+        return 0.0
+    return scenario.recovery.detect_s + scenario.recovery.failover_s  # type: ignore[operator]

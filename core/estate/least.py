@@ -36,6 +36,7 @@ on the bought hardware).
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -45,7 +46,7 @@ from ..fix.model import FREE, Change, Cost, merged_edits
 from ..fix.prices import PriceBook
 from ..scenario import Stage
 from .least_candidates import SharedDimension, shared_dimensions, with_shared_stages
-from .model import Estate, with_shared_count
+from .model import Estate, EstateDatabase, with_shared_count
 from .policy import Policy
 from .policy_search import PolicyAnswer, PolicyCancelled, search_policy
 from .run import EstateResult, run_estate
@@ -306,18 +307,22 @@ class _Search:
 
     def beyond(self, dearer: list[tuple[int, ...]]) -> None:
         """For the frontier: the most of every resource, and the next dearer combinations."""
-        top = tuple(
-            max(range(len(d.options)), key=lambda i, d=d: (d.options[i].restore_Bps, -i))
-            for d in self.dims
-        )
+        top = _most_of_every(self.dims)
         room = self.max_simulations - self.simulations
         picks = [top, *(c for c in dearer[:FRONTIER_EXTRA] if c != top)]
         for combo in picks[: max(0, room)]:
             self.evaluate(combo)
 
 
+def _most_of_every(dims: list[SharedDimension]) -> tuple[int, ...]:
+    """The combination with each resource's fastest option (the cheaper of equals)."""
+    return tuple(
+        max(range(len(d.options)), key=lambda i, d=d: (d.options[i].restore_Bps, -i)) for d in dims
+    )
+
+
 def _point(result: EstateResult, changes: tuple[Change, ...], cost: Cost) -> EstatePoint:
-    tier1 = [d for d in result.databases if d.priority == 1]
+    tier1 = result.tier1
     return EstatePoint(
         changes=changes,
         cost=cost,
@@ -329,23 +334,25 @@ def _point(result: EstateResult, changes: tuple[Change, ...], cost: Cost) -> Est
 
 def _trim(dims: list[SharedDimension], limit: int) -> tuple[list[SharedDimension], bool]:
     """Keep each resource's cheapest options until the combinations fit `limit`."""
-
-    def size(ds: list[SharedDimension]) -> int:
-        n = 1
-        for d in ds:
-            n *= len(d.options)
-        return n
-
-    if size(dims) <= limit:
+    if _combinations(dims) <= limit:
         return dims, False
     out = list(dims)
-    while size(out) > limit:
+    while _combinations(out) > limit:
         widest = max(range(len(out)), key=lambda k: len(out[k].options))
-        d = out[widest]
-        ordered = sorted(d.options[1:], key=lambda o: o.cost.key)
-        keep = (d.options[0], *ordered[: max(1, (len(d.options) - 1) * 3 // 4)])
-        out[widest] = replace(d, dim=replace(d.dim, options=keep))
+        out[widest] = _narrowed(out[widest])
     return out, True
+
+
+def _combinations(dims: list[SharedDimension]) -> int:
+    """How many combinations of the resources' options there are."""
+    return math.prod(len(d.options) for d in dims)
+
+
+def _narrowed(d: SharedDimension) -> SharedDimension:
+    """`d` with its dearest quarter of options dropped (today's option always kept)."""
+    ordered = sorted(d.options[1:], key=lambda o: o.cost.key)
+    keep = (d.options[0], *ordered[: max(1, (len(d.options) - 1) * 3 // 4)])
+    return replace(d, dim=replace(d.dim, options=keep))
 
 
 def frontier(points: Sequence[EstatePoint], answer: EstatePoint | None) -> tuple[EstatePoint, ...]:
@@ -382,8 +389,6 @@ def _alone_fixes(
     should_cancel: Callable[[], bool] | None,
     progress: Progress | None = None,
 ) -> tuple[AloneFix, ...]:
-    from ..fix.search import what_it_takes
-
     out = []
     searched = min(len(names), MAX_ALONE_FIXES)
     for db in estate.databases:
@@ -394,16 +399,21 @@ def _alone_fixes(
             continue
         if progress is not None:
             progress(len(out) / searched, f"What it takes for {db.name}")
-        fix = what_it_takes(
-            db.estate_scenario, catalog=catalog, prices=prices, should_cancel=should_cancel
-        )
-        rec = fix.recommended
-        out.append(
-            AloneFix(db.name, db.source)
-            if rec is None
-            else AloneFix(db.name, db.source, rec.changes, rec.cost)
-        )
+        out.append(_alone_fix(db, catalog, prices, should_cancel))
     return tuple(out)
+
+
+def _alone_fix(
+    db: EstateDatabase, catalog: Catalog, prices: PriceBook, cancel: Callable[[], bool] | None
+) -> AloneFix:
+    """One database's own cheapest fix: What it takes on its scenario as the estate runs it."""
+    from ..fix.answer import what_it_takes
+
+    fix = what_it_takes(db.estate_scenario, catalog=catalog, prices=prices, should_cancel=cancel)
+    rec = fix.recommended
+    if rec is None:
+        return AloneFix(db.name, db.source)
+    return AloneFix(db.name, db.source, rec.changes, rec.cost)
 
 
 def least_hardware(
@@ -421,13 +431,14 @@ def least_hardware(
     catalog = shipped_catalog() if catalog is None else catalog
     prices = PriceBook.from_catalog(catalog) if prices is None else prices
     result = result or run_estate(estate, trace=False, should_cancel=should_cancel)
-    tier1 = [d for d in result.databases if d.priority == 1]
+    tier1 = result.tier1
     alone = tuple(d.name for d in tier1 if d.alone_s > d.rto_s)
     at_risk = tuple(d.name for d in tier1 if d.verdict == "at_risk")
     base = LeastHardware(METHOD, result.tier1_all_meet, alone, (), prices.currency,
                          at_risk=at_risk)  # fmt: skip
     if result.tier1_all_meet:
         return base
+    prices.require_one_currency()
     if alone:
         fixes = _alone_fixes(estate, alone, catalog, prices, should_cancel, progress)
         return LeastHardware(METHOD, False, alone, (), prices.currency, alone_fixes=fixes)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..units import format_duration
 from ..wording import name_list
-from .least import EstatePoint, LeastHardware
+from .least import AloneFix, EstatePoint, LeastHardware
 from .model import Estate
 from .policy_words import runbook
 
@@ -19,72 +19,106 @@ def _unpriced(least: LeastHardware) -> list[tuple[str, str]]:
     """(what, kind) of each purchase of the answer that nobody priced."""
     if least.answer is None:
         return []
-    out = []
-    for c in least.answer.changes:
-        if not c.cost.priced and c.item is not None:
-            out.append((c.item[1], c.item[0]))
-    return out
+    changes = least.answer.changes
+    return [(c.item[1], c.item[0]) for c in changes if not c.cost.priced and c.item is not None]
 
 
 def least_summary(least: LeastHardware) -> tuple[str, ...]:
     """Sentences: the answer, what it costs, what it could not do, how it was found."""
+    nothing_to_buy = _no_purchase_summary(least)
+    if nothing_to_buy is not None:
+        return nothing_to_buy
+    answer = least.answer
+    out = _answer_sentences(least, answer) if answer is not None else [_no_answer(least)]
+    out += [n[0].upper() + n[1:] + "." for n in least.notes]
+    out.append(_method(least))
+    return tuple(out)
+
+
+def _no_purchase_summary(least: LeastHardware) -> tuple[str, ...] | None:
+    """The summary when buying is not the answer (None when it is)."""
     if least.already_met:
-        if least.at_risk:
-            verb = "is" if len(least.at_risk) == 1 else "are"
-            return (f"Every priority-1 database opens inside its RTO with the estate's "
-                    f"hardware, but {name_list(least.at_risk)} {verb} at risk: inside the "
-                    "RTO by less than the risk margin.",)  # fmt: skip
-        return ("Every priority-1 database meets its RTO with the estate's hardware.",)
+        return (_already_met(least),)
     if least.policy is not None and least.policy.found:
         return ("None needed: the runbook order above makes every priority-1 database meet "
                 "its RTO on the estate's hardware.",)  # fmt: skip
     if least.misses_alone:
-        names = name_list(least.misses_alone)
-        return (
-            f"Priority-1 databases that miss their RTO even with the shared hardware to "
-            f"themselves: {names}. Sharing is not what stops them, so no shared purchase helps "
-            "until their own plan changes; each one's own cheapest fix (What it takes, on its "
-            "scenario as the estate runs it) is below.",
-        )
-    cur = least.currency
-    out: list[str] = []
+        return (_misses_alone(least),)
+    return None
+
+
+def _already_met(least: LeastHardware) -> str:
+    """Every priority-1 database meets today; some perhaps by less than the risk margin."""
+    if not least.at_risk:
+        return "Every priority-1 database meets its RTO with the estate's hardware."
+    verb = "is" if len(least.at_risk) == 1 else "are"
+    return (f"Every priority-1 database opens inside its RTO with the estate's "
+            f"hardware, but {name_list(least.at_risk)} {verb} at risk: inside the "
+            "RTO by less than the risk margin.")  # fmt: skip
+
+
+def _misses_alone(least: LeastHardware) -> str:
+    """Databases that miss with the shared hardware to themselves: no purchase helps."""
+    return (
+        f"Priority-1 databases that miss their RTO even with the shared hardware to "
+        f"themselves: {name_list(least.misses_alone)}. Sharing is not what stops them, so no "
+        "shared purchase helps until their own plan changes; each one's own cheapest fix "
+        "(What it takes, on its scenario as the estate runs it) is below."
+    )
+
+
+def _answer_sentences(least: LeastHardware, answer: EstatePoint) -> list[str]:
+    """The purchase, its cost and the margin it gives; then what nobody priced."""
+    lead = "The cheapest" if least.proven else "A"
+    on_top = " with the runbook" if least.policy is not None else ""
+    out = [
+        f"{lead} shared purchase with which every priority-1 database opens inside its "
+        f"RTO{on_top} ({answer.cost.text(least.currency)}): {_worst_margin(least, answer)}."
+    ]
+    unpriced = _unpriced(least)
+    if unpriced:
+        out.append(_unpriced_sentence(unpriced))
+    return out
+
+
+def _worst_margin(least: LeastHardware, answer: EstatePoint) -> str:
+    """The worst priority-1 margin with the purchase, and today's when it is on the frontier."""
+    words = f"the worst priority-1 margin becomes {margin_text(answer.worst_margin_s)}"
     today = least.frontier[0] if least.frontier and not least.frontier[0].changes else None
-    if least.answer is not None:
-        a = least.answer
-        worst = f"the worst priority-1 margin becomes {margin_text(a.worst_margin_s)}"
-        if today is not None:
-            worst += f" (today {margin_text(today.worst_margin_s)})"
-        lead = "The cheapest" if least.proven else "A"
-        on_top = " with the runbook" if least.policy is not None else ""
-        out.append(
-            f"{lead} shared purchase with which every priority-1 database opens inside its "
-            f"RTO{on_top} ({a.cost.text(cur)}): {worst}."
-        )
-        unpriced = _unpriced(least)
-        if unpriced:
-            what, kind = unpriced[0]
-            out.append(
-                "Unpriced: nobody gave a price for "
-                + ", ".join(w for w, _ in unpriced)
-                + f'. Give yours (rto-planner catalog price "{what}" AMOUNT --kind {kind}); '
-                "until then a priced purchase comes first, then the least capacity bought."
-            )
-    elif least.cap_hit:
-        out.append(
+    if today is not None:
+        words += f" (today {margin_text(today.worst_margin_s)})"
+    return words
+
+
+def _unpriced_sentence(unpriced: list[tuple[str, str]]) -> str:
+    """What nobody priced, and the command that prices the first of them."""
+    what, kind = unpriced[0]
+    return (
+        "Unpriced: nobody gave a price for "
+        + ", ".join(w for w, _ in unpriced)
+        + f'. Give yours (rto-planner catalog price "{what}" AMOUNT --kind {kind}); '
+        "until then a priced purchase comes first, then the least capacity bought."
+    )
+
+
+def _no_answer(least: LeastHardware) -> str:
+    """Why no purchase was found: the search stopped, or no shared purchase is enough."""
+    if least.cap_hit:
+        return (
             "None of the combinations simulated before the search stopped brings every "
             "priority-1 database inside its RTO; dearer ones were not tried."
         )
-    else:
-        out.append(
-            "No combination of the shared purchases considered brings every priority-1 "
-            "database inside its RTO: something other than the shared hardware decides."
-        )
-    out += [n[0].upper() + n[1:] + "." for n in least.notes]
-    out.append(
+    return (
+        "No combination of the shared purchases considered brings every priority-1 "
+        "database inside its RTO: something other than the shared hardware decides."
+    )
+
+
+def _method(least: LeastHardware) -> str:
+    return (
         f"Method: {least.method} ({least.simulations:,} estate simulations, "
         f"{least.combinations:,} combinations)."
     )
-    return tuple(out)
 
 
 def answer_rows(least: LeastHardware) -> list[tuple[str, str]]:
@@ -113,17 +147,17 @@ def frontier_rows(least: LeastHardware) -> list[tuple[str, str, str, str]]:
 
 def alone_rows(least: LeastHardware) -> list[tuple[str, str, str]]:
     """(database, its own cheapest fix, cost) for each database that misses alone."""
-    cur = least.currency
-    out = []
-    for f in least.alone_fixes:
-        if not f.searched:
-            out.append((f.database, f"not computed here: {f.command}", "—"))
-        elif f.cost is None:
-            out.append((f.database, f"What it takes finds no fix: see {f.command}", "—"))
-        else:
-            words = "; ".join(c.words for c in f.changes) or "no change"
-            out.append((f.database, words, f.cost.text(cur)))
-    return out
+    return [_alone_row(f, least.currency) for f in least.alone_fixes]
+
+
+def _alone_row(f: AloneFix, currency: str) -> tuple[str, str, str]:
+    """(database, its own cheapest fix, cost) of one database that misses alone."""
+    if not f.searched:
+        return f.database, f"not computed here: {f.command}", "—"
+    if f.cost is None:
+        return f.database, f"What it takes finds no fix: see {f.command}", "—"
+    words = "; ".join(c.words for c in f.changes) or "no change"
+    return f.database, words, f.cost.text(currency)
 
 
 def point_words(p: EstatePoint, currency: str) -> str:

@@ -31,7 +31,7 @@ from ..errors import CoreError
 from ..units import format_duration
 from .model import FAILOVER, Estate
 from .policy import Policy
-from .run import EstateResult, run_estate
+from .run import DatabaseOutcome, EstateResult, run_estate
 
 MAX_ORDERS = 6
 """Orders within priority 1 tried on a large priority 1 (each first simulated with
@@ -113,7 +113,7 @@ class PolicyAnswer:
 
 
 def point(result: EstateResult, policy: Policy) -> PolicyPoint:
-    tier1 = [d for d in result.databases if d.priority == 1]
+    tier1 = result.tier1
     late = [d.open_s - d.rto_s for d in result.databases if d.verdict == "misses"]
     return PolicyPoint(
         policy,
@@ -124,6 +124,23 @@ def point(result: EstateResult, policy: Policy) -> PolicyPoint:
         late_s=sum(late),
         last_open_s=result.last_open_s,
     )
+
+
+def _every_order(base: tuple[str, ...], tier1: list[DatabaseOutcome]) -> list[tuple[str, ...]]:
+    """The current order, then every order of every subset of `tier1` (tightest first)."""
+    names = [d.name for d in sorted(tier1, key=lambda d: d.margin_s)]
+    every = [p for k in range(len(names) + 1) for p in itertools.permutations(names, k)]
+    return [base, *(o for o in every if o != base)]
+
+
+def _some_orders(base: tuple[str, ...], tier1: list[DatabaseOutcome]) -> list[tuple[str, ...]]:
+    """The current order; each database first (the tightest first); least slack first
+    (RTO − alone); earliest RTO first: each once, at most `MAX_ORDERS`."""
+    tight = sorted(tier1, key=lambda d: d.margin_s)
+    out = [base, *((d.name,) for d in tight[: MAX_ORDERS - 3])]
+    out.append(tuple(d.name for d in sorted(tier1, key=lambda d: (d.rto_s - d.alone_s, d.name))))
+    out.append(tuple(d.name for d in sorted(tier1, key=lambda d: (d.rto_s, d.name))))
+    return list(dict.fromkeys(out))[:MAX_ORDERS]
 
 
 class _Search:
@@ -159,23 +176,15 @@ class _Search:
         priority-1 database that misses (then the tightest) first; least slack first
         (RTO − alone); earliest RTO first."""
         base = self.estate.policy.order
-        tier1 = [d for d in result.databases if d.priority == 1 and d.alone_s < d.rto_s
-                 and self.restores(d.name)]  # fmt: skip
+        tier1 = self.reorderable(result)
         if len(tier1) <= EVERY_ORDER_UP_TO:
-            names = [d.name for d in sorted(tier1, key=lambda d: d.margin_s)]
-            every = [p for k in range(len(names) + 1) for p in itertools.permutations(names, k)]
-            return [base, *(o for o in every if o != base)]
-        tight = sorted(tier1, key=lambda d: d.margin_s)
-        out = [base]
-        out += [(d.name,) for d in tight[: MAX_ORDERS - 3]]
-        out.append(tuple(d.name for d in sorted(tier1, key=lambda d: (d.rto_s - d.alone_s,
-                                                                       d.name))))  # fmt: skip
-        out.append(tuple(d.name for d in sorted(tier1, key=lambda d: (d.rto_s, d.name))))
-        unique: list[tuple[str, ...]] = []
-        for o in out:
-            if o not in unique:
-                unique.append(o)
-        return unique[:MAX_ORDERS]
+            return _every_order(base, tier1)
+        return _some_orders(base, tier1)
+
+    def reorderable(self, result: EstateResult) -> list[DatabaseOutcome]:
+        """The priority-1 databases whose place in the order can matter: they share
+        something and can meet their RTO alone."""
+        return [d for d in result.tier1 if d.alone_s < d.rto_s and self.restores(d.name)]
 
     def restores(self, name: str) -> bool:
         """Whether the database shares anything (the order matters to it)."""
@@ -261,9 +270,7 @@ class _Search:
         return min(points, key=PolicyPoint.key), []
 
     def every_order(self, result: EstateResult) -> bool:
-        tier1 = [d for d in result.databases if d.priority == 1 and d.alone_s < d.rto_s
-                 and self.restores(d.name)]  # fmt: skip
-        return len(tier1) <= EVERY_ORDER_UP_TO
+        return len(self.reorderable(result)) <= EVERY_ORDER_UP_TO
 
     def tightest(self, policy: Policy, *, every: bool) -> str:
         alone = self.alone(policy)

@@ -13,7 +13,7 @@ from ..gc_pause import without_cyclic_gc
 from ..result import Phase
 from ..units import format_duration
 from .jobs import Job, build_jobs
-from .model import Estate
+from .model import Estate, SharedResource
 from .simulate import DatabaseRun, PhaseRun, UsageSample, simulate
 
 NOTHING = "—"
@@ -85,8 +85,13 @@ class EstateResult:
         return out
 
     @property
+    def tier1(self) -> list[DatabaseOutcome]:
+        """The priority-1 databases' outcomes."""
+        return [d for d in self.databases if d.priority == 1]
+
+    @property
     def tier1_all_meet(self) -> bool:
-        return all(d.verdict != "misses" for d in self.databases if d.priority == 1)
+        return all(d.verdict != "misses" for d in self.tier1)
 
 
 def later_than_alone(d: DatabaseOutcome) -> list[float]:
@@ -145,11 +150,7 @@ def beside_earlier(phases: tuple[PhaseRun, ...]) -> list[bool]:
 def _outcome(estate: Estate, job: Job, run: DatabaseRun) -> DatabaseOutcome:
     db = estate.databases[job.index]
     open_s = run.open_s
-    waited_for, waited = NOTHING, 0.0
-    if run.waits_s:
-        waited_for, waited = max(run.waits_s.items(), key=lambda kv: kv[1])
-        if waited <= 0:
-            waited_for = NOTHING
+    waited_for, waited = _most_waited_for(run)
     return DatabaseOutcome(
         name=job.name,
         priority=job.tier,
@@ -168,6 +169,14 @@ def _outcome(estate: Estate, job: Job, run: DatabaseRun) -> DatabaseOutcome:
     )
 
 
+def _most_waited_for(run: DatabaseRun) -> tuple[str, float]:
+    """The shared resource the database lost most time to, and how long (NOTHING: none)."""
+    if not run.waits_s:
+        return NOTHING, 0.0
+    name, waited = max(run.waits_s.items(), key=lambda kv: kv[1])
+    return (name if waited > 0 else NOTHING), waited
+
+
 def _resources(
     estate: Estate, outcomes: list[DatabaseOutcome], trace: list[UsageSample]
 ) -> list[ResourceSummary]:
@@ -175,14 +184,17 @@ def _resources(
     for r, res in enumerate(estate.shared):
         waited = sum(d.waits_s.get(res.name, 0.0) for d in outcomes)
         tier1 = sum(d.waits_s.get(res.name, 0.0) for d in outcomes if d.priority == 1)
-        peak = None
-        if trace and not res.binds_channel:
-            peak = max(s.fluid[r] for s in trace)
-        elif trace:
-            peak = max(s.units_held[r] for s in trace) / res.stage.count
+        peak = _peak_use(trace, r, res) if trace else None
         out.append(ResourceSummary(res.name, res.stage.kind, res.stage.count, waited, tier1,
                                    peak))  # fmt: skip
     return out
+
+
+def _peak_use(trace: list[UsageSample], r: int, res: SharedResource) -> float:
+    """The largest share of resource `r` in use: of its rate, or of its units (channels)."""
+    if not res.binds_channel:
+        return max(s.fluid[r] for s in trace)
+    return max(s.units_held[r] for s in trace) / res.stage.count
 
 
 def _deciding(resources: list[ResourceSummary]) -> str | None:
@@ -241,16 +253,7 @@ def estate_to_json(result: EstateResult) -> dict[str, Any]:
                 "waited_for": None if d.waited_for == NOTHING else d.waited_for,
                 "waited_s": d.waited_s,
                 "waits_s": d.waits_s,
-                "phases": [
-                    {
-                        "name": p.name,
-                        "start_s": p.start_s,
-                        "duration_s": p.duration_s,
-                        "data_bytes": p.data_bytes,
-                        "waited_s": p.waited_s,
-                    }
-                    for p in d.phases
-                ],
+                "phases": [_phase_json(p) for p in d.phases],
             }
             for d in result.databases
         ],
@@ -265,4 +268,14 @@ def estate_to_json(result: EstateResult) -> dict[str, Any]:
             }
             for r in result.resources
         ],
+    }
+
+
+def _phase_json(p: PhaseRun) -> dict[str, Any]:
+    return {
+        "name": p.name,
+        "start_s": p.start_s,
+        "duration_s": p.duration_s,
+        "data_bytes": p.data_bytes,
+        "waited_s": p.waited_s,
     }

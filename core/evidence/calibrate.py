@@ -23,7 +23,7 @@ spread) as the lognormal of the same mean and variance in log space. An `exact` 
 **The posterior** of two lognormals is lognormal: in log space the precision-weighted
 mean, μ = (μ₀/σ₀² + μ₁/σ₁²) ÷ (1/σ₀² + 1/σ₁²), and σ = (1/σ₀² + 1/σ₁²)^(−1/2), narrower
 than both. The figure becomes the posterior median, stated `measured ±Y%: drill N, DATE
-…` (`uncertainty.provenance.state_posterior`) with Y the symmetric triangle of the same
+…` (`scenario.provenance.state_posterior`) with Y the symmetric triangle of the same
 log-variance (σ√6), at least the ±10 % a measured figure keeps. Applied as one validated
 scenario: one undoable step in the GUI, a new version in the store.
 """
@@ -286,7 +286,7 @@ def _apply(scenario: Scenario, updates: list[Update], catalog: Catalog | None) -
     """One validated scenario: each figure at its posterior, stated measured ±Y%."""
     from ..scenario import scenario_from_mapping
     from ..scenario.edit import set_dotted
-    from ..uncertainty.provenance import state_posterior
+    from ..scenario.provenance import state_posterior
 
     raw = copy.deepcopy(dict(scenario.raw))
     for u in updates:

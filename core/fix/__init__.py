@@ -5,9 +5,9 @@ frontier of cost against worst-case recovery time.
 (`rto-planner fix`), the GUI's *What it takes* panel and the PDF all call it.
 """
 
+from .answer import what_it_takes
 from .model import Change, Cost, FixPoint, FixResult, Outcome, common_changes
 from .prices import OPTIONS, PriceBook, format_money
-from .search import what_it_takes
 
 __all__ = [
     "OPTIONS",

@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
+from ..catalog import Catalog, shipped_catalog
 from ..errors import CoreError
-from ..scenario import Stage
+from ..scenario import Scenario, Stage
 from ..units import format_rate
 from .candidates import has_key
 from .engine import Deltas, outcome, outcome_of_edits, variant
 from .model import HARDWARE, Change, FixPoint, FixResult, Outcome, significant
-from .prices import format_money
-
-if TYPE_CHECKING:
-    from .search import Progress, _Eval, _Search
+from .prices import PriceBook, format_money
+from .search import (
+    MAX_POINTS,
+    Progress,
+    _Eval,
+    _meets_but_rpo,
+    _parsed,
+    _Search,
+    _select,
+    _total,
+    pareto,
+)
 
 MIN_SAVING_S = 1.0
 
@@ -23,8 +33,6 @@ def _parts_of(
     search: _Search, changes: tuple[Change, ...]
 ) -> tuple[dict[int, Stage], list[Deltas]]:
     """Stages and parsed deltas that make these changes (each change knows its own)."""
-    from .search import _parsed
-
     stages: dict[int, Stage] = {}
     deltas: list[Deltas] = []
     by_id = {}
@@ -32,7 +40,7 @@ def _parts_of(
         for opt in dim.options:
             if opt.change is not None:
                 by_id[id(opt.change)] = ("stage", dim.stage_index, opt.stage)
-    for opt in (*search.free, *search.level1, *search.compression):
+    for opt in (*search.free, *search.level1, *search.compression, *search.on_disk):
         if opt is not None and opt.change is not None:
             by_id[id(opt.change)] = ("deltas", None, opt.deltas)
     for ropt in search.rpo:
@@ -61,8 +69,6 @@ def _outcome_of(search: _Search, changes: tuple[Change, ...]) -> Outcome | None:
 
 def _minimal(search: _Search, ev: _Eval) -> _Eval:
     """Drop every change that makes no difference to this point's outcome."""
-    from .search import _Eval, _total
-
     changes = list(ev.changes)
     # Free changes first, hardware last: keep the money where it matters.
     order = sorted(range(len(changes)), key=lambda i: changes[i].cost.key)
@@ -76,6 +82,45 @@ def _minimal(search: _Search, ev: _Eval) -> _Eval:
             changes.remove(c)
     kept = tuple(changes)
     return _Eval(ev.config, ev.hardware, kept, _total(kept), ev.outcome)
+
+
+MAX_FEWEST = 10
+"""Changes of a point beyond which `_fewest` drops them one at a time instead."""
+
+
+def _fewest(search: _Search, ev: _Eval) -> _Eval:
+    """The recommended point with only what it needs: the fewest of its changes that still
+    meet every target at no higher cost (DESIGN §12: among equal costs, the fewest changes;
+    a free change only if the point needs it). One change that meets alone is the point."""
+    changes = ev.changes
+    if len(changes) > MAX_FEWEST:
+        return _dropped_one_by_one(search, ev)
+    for k in range(len(changes)):
+        best: tuple | None = None
+        for subset in itertools.combinations(changes, k):
+            cost = _total(subset)
+            if cost.key > ev.cost.key:
+                continue
+            result = _outcome_of(search, subset)
+            if result is None or result.verdict != "meets":
+                continue
+            rank = (cost.key, result.recovery_s)
+            if best is None or rank < best[0]:
+                best = (rank, subset, cost, result)
+        if best is not None:
+            return _Eval(ev.config, ev.hardware, best[1], best[2], best[3])
+    return ev
+
+
+def _dropped_one_by_one(search: _Search, ev: _Eval) -> _Eval:
+    """Drop each change, cheapest first, whose removal still meets at no higher cost."""
+    kept, result = list(ev.changes), ev.outcome
+    for c in sorted(ev.changes, key=lambda c: c.cost.key):
+        trial = tuple(x for x in kept if x is not c)
+        after = _outcome_of(search, trial)
+        if after is not None and after.verdict == "meets" and _total(trial).key <= ev.cost.key:
+            kept, result = list(trial), after
+    return _Eval(ev.config, ev.hardware, tuple(kept), _total(kept), result)
 
 
 def _alternatives(search: _Search, ev: _Eval) -> tuple[Change, ...]:
@@ -149,6 +194,8 @@ def _notes(search: _Search, result_points: list[FixPoint]) -> tuple[str, ...]:
             "RMAN compression levels were not considered: without database.cpu_cores (the "
             "cores RMAN may use) the plan cannot weigh compression's CPU cost."
         )
+    for note in dict.fromkeys(n for p in result_points for c in p.changes for n in c.notes):
+        notes.append(note)
     unpriced = sorted({w for p in result_points for w, _ in p.cost.unpriced})
     if unpriced:
         notes.append(
@@ -167,8 +214,6 @@ def build_result(
     max_points: int,
     progress: Progress | None,
 ) -> FixResult:
-    from .search import _meets_but_rpo, _select, pareto
-
     if progress:
         progress(0.9, "checking the answer")
     candidates = pareto(found)
@@ -182,7 +227,13 @@ def build_result(
     )
     # A plan that meets every target needs nothing: the frontier then only shows what
     # faster recovery would cost.
-    recommended = meets[0] if meets and today.verdict != "meets" else None
+    recommended = None
+    if meets and today.verdict != "meets":
+        tied = [e for e in meets if e.cost.key == meets[0].cost.key][:8]
+        recommended = min(
+            (_fewest(search, e) for e in tied),
+            key=lambda e: (e.cost.key, len(e.changes), e.outcome.recovery_s),
+        )
     if recommended is not None and recommended not in frontier:
         frontier = sorted([*frontier, recommended], key=lambda e: e.cost.key)
     frontier = [e for e in frontier if e.changes or not today.same_as(e.outcome)] or frontier
@@ -224,7 +275,8 @@ def _merged(points: list[FixPoint]) -> list[FixPoint]:
             out.append(p)
         elif p.recommended:
             out[out.index(same)] = p
-    return sorted(out, key=lambda p: (p.cost.key, p.recovery_s))
+    # At one cost the recommended point (the fewest changes) comes before faster ones.
+    return sorted(out, key=lambda p: (p.cost.key, not p.recommended, p.recovery_s))
 
 
 def _within_budget(points: list[FixPoint], budget: float) -> FixPoint | None:
@@ -240,9 +292,30 @@ def _considered(search: _Search) -> tuple[str, ...]:
     out += [c.words for o in search.free if (c := o.change) is not None]
     out += [o.change.words for o in search.level1 if o is not None and o.change is not None]
     out += [o.change.words for o in search.compression if o is not None and o.change is not None]
+    out += [o.change.words for o in search.on_disk if o is not None and o.change is not None]
     out += ["; ".join(c.words for c in o.changes) for o in search.rpo]
     return tuple(out)
 
 
 def budget_text(budget: float | None, currency: str) -> str:
     return "" if budget is None else format_money(budget, currency)
+
+
+def what_it_takes(
+    scenario: Scenario,
+    *,
+    catalog: Catalog | None = None,
+    prices: PriceBook | None = None,
+    budget: float | None = None,
+    max_points: int = MAX_POINTS,
+    progress: Progress | None = None,
+    should_cancel: Callable[[], bool] | None = None,
+) -> FixResult:
+    """The cheapest changes that make the plan meet, and the cost/recovery-time frontier."""
+    catalog = shipped_catalog() if catalog is None else catalog
+    prices = PriceBook.from_catalog(catalog) if prices is None else prices
+    prices.require_one_currency()
+    today = outcome(scenario)
+    search = _Search(scenario, catalog, prices, should_cancel)
+    found = search.run(progress)
+    return build_result(search, today, found, budget, max_points, progress)

@@ -27,9 +27,18 @@ from ..catalog import Catalog, CatalogItem
 from ..errors import CoreError
 from ..scenario import Scenario, Stage, spec_for_key, with_values
 from ..units import exact_duration, exact_size, format_size
-from .engine import Deltas, deltas_between, stage_capacity
+from .engine import Deltas, deltas_between, stage_capacity, worst_redo_bytes
+from .licences import HOST_KIND, LIST_PRICE_NOTE, Licensing, needs_aco
 from .model import FREE, HARDWARE, RPO, Change, Cost
-from .prices import ADVANCED_COMPRESSION, OPTION_KIND, REPLICATION, STANDBY, PriceBook
+from .prices import (
+    ADVANCED_COMPRESSION,
+    ARCHIVE_DISK,
+    LICENCE_KIND,
+    OPTION_KIND,
+    REPLICATION,
+    STANDBY,
+    PriceBook,
+)
 
 NO_HARDWARE_KINDS = ("channel", "measured")
 """Stages that are not something to buy: a per-channel ceiling, a measured whole path."""
@@ -37,12 +46,19 @@ MORE_UNITS = 4
 """More units of a stage: up to twice as many, or this many more."""
 ARCHIVELOG_STEPS_S = (3600.0, 1800.0, 900.0)
 GB = 1e9
+TB = 1e12
 
 
 def _words_duration(seconds: float) -> str:
-    """'12 h', '30 min', '24 h' — as a DBA says it."""
+    """'12 h', '30 min', '1 h 30 min', '14 d' — as a DBA types it, never '900 s' or
+    '0.5 h' (issue 23.6)."""
     if seconds % 3600 == 0 and seconds <= 7 * 86400:
         return f"{seconds / 3600:g} h"
+    if seconds % 60 == 0 and seconds < 86400:
+        hours, minutes = divmod(int(seconds // 60), 60)
+        return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+    if seconds % 86400 == 0:
+        return f"{seconds / 86400:g} d"
     return exact_duration(seconds)
 
 
@@ -104,9 +120,13 @@ def _max_swap_count(stage: Stage, at_least: int = 0) -> int:
 
 # ----------------------------------------------------------------------------- hardware
 
-ItemResolver = Callable[[CatalogItem], "tuple[Stage, dict[str, Any]] | None"]
+ItemResolver = Callable[
+    [CatalogItem],
+    "tuple[Stage, dict[str, Any]] | tuple[Stage, dict[str, Any], tuple[str, ...]] | None",
+]
 """A catalog item as one unit of the stage it would replace: the resolved stage and the
-edits that make it (without the count), or None when the item cannot replace it."""
+edits that make it (without the count), optionally notes on what the swap does to the
+scenario (a range dropped), or None when the item cannot replace it."""
 Capacity = Callable[[Stage], tuple[float, float]]
 """(restore, backup) data bytes/s a stage lets through with all its units."""
 
@@ -146,7 +166,8 @@ def other_items(
         resolved = resolve(item)
         if resolved is None:
             continue
-        unit_stage, item_edits = resolved
+        unit_stage, item_edits = resolved[0], resolved[1]
+        notes = resolved[2] if len(resolved) > 2 else ()  # type: ignore[misc]
         for n in range(1, _max_swap_count(st, at_least) + 1):
             word_old = f"{st.count} × {st.label}" if st.count > 1 else st.label
             change = Change(
@@ -156,12 +177,21 @@ def other_items(
                 cost=_units_cost(prices, st.kind, item.name, item.name, n),
                 category=HARDWARE,
                 item=(st.kind, item.name),
+                notes=notes,
             )
             out.append(Option(change, stage=replace(unit_stage, count=n)))
     return out
 
 
-def _swap_edits(base: Scenario, i: int, item_name: str) -> dict[str, Any]:
+def _swap_edits(base: Scenario, i: int, item_name: str) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The edits that make stage `i` the catalog item `item_name`, and notes.
+
+    The stage takes the item's figures (rate, efficiency, …) except a tape drive's
+    compression: how well the data compresses is the data's, not the drive's (the estate
+    keeps it too, DESIGN §12). `[uncertainty]` ranges follow the stage to its new name;
+    the range of a figure the swap replaces by the catalog's was about the old figure and
+    goes (the catalog's spread applies), with a note.
+    """
     st = base.path[i]
     edits: dict[str, Any] = {
         f"path[{i}].name": item_name,
@@ -171,20 +201,57 @@ def _swap_edits(base: Scenario, i: int, item_name: str) -> dict[str, Any]:
         f"path[{i}].max_rate": None,
     }
     if st.kind == "tape_drive":
-        edits[f"path[{i}].hw_compression"] = None
-    return edits
+        edits[f"path[{i}].hw_compression"] = st.hw_compression
+    ranges, notes = _ranges_following(base, i, edits)
+    return {**edits, **ranges}, notes
+
+
+def _ranges_following(
+    base: Scenario, i: int, edits: dict[str, Any]
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """`[uncertainty]` edits (`uncertainty.KEY`) that make the ranges follow stage `i`
+    through `edits`, and a note for each range dropped."""
+    table = dict(base.raw.get("uncertainty") or {})
+    if not table:
+        return {}, ()
+    from ..scenario.addresses import follow_stage_edits
+    from ..scenario.edit import set_dotted
+
+    before = [dict(s) for s in base.raw.get("path") or []]
+    after = [dict(s) for s in before]
+    holder: dict[str, Any] = {"path": after}
+    for key, value in edits.items():
+        set_dotted(holder, key, value)
+    out: dict[str, Any] = {}
+    notes: list[str] = []
+    label = base.path[i].label
+    for key, text in table.items():
+        followed = follow_stage_edits({key: text}, before, after)
+        if key not in followed:
+            out[f"uncertainty.{key}"] = None
+        for new_key, new_text in followed.items():
+            if new_key != key:
+                out[f"uncertainty.{new_key}"] = new_text
+        if not followed:
+            figure = key.rpartition(".")[2].replace("_", " ")
+            notes.append(
+                f"Replacing {label} drops its [uncertainty] range for {figure} ({text}): it "
+                f"was about {label}'s own figure; the new item's catalog figure carries the "
+                "catalog's spread."
+            )
+    return out, tuple(notes)
 
 
 def _scenario_resolver(base: Scenario, i: int, catalog: Catalog) -> ItemResolver:
     """A catalog item in `base.path[i]`: named, its figures from the catalog."""
 
     def resolve(item: CatalogItem) -> tuple[Stage, dict[str, Any]] | None:
-        edits = _swap_edits(base, i, item.name)
+        edits, notes = _swap_edits(base, i, item.name)
         try:
             resolved = with_values(base, {**edits, f"path[{i}].count": 1}, catalog=catalog)
         except CoreError:
             return None
-        return resolved.path[i], edits
+        return resolved.path[i], edits, notes
 
     return resolve
 
@@ -272,12 +339,32 @@ def stage_dimension(
     return Dimension(name, tuple(options), stage_index=stage_index)
 
 
+def _with_licences(opt: Option, st: Stage, lic: Licensing) -> Option:
+    """Cores added to the database host carry processor licences (DESIGN §12)."""
+    assert opt.change is not None and opt.stage is not None
+    added = lic.added_processors(st.count, opt.stage.count)
+    if not added:
+        return opt
+    change = replace(
+        opt.change,
+        words=f"{opt.change.words}, with {added} more Oracle processor licence"
+        f"{'s' if added > 1 else ''}",
+        cost=opt.change.cost + lic.added_cores_cost(added),
+        processors=added,
+        notes=(*opt.change.notes, LIST_PRICE_NOTE),
+    )
+    return replace(opt, change=change)
+
+
 def hardware_dimensions(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Dimension]:
     dims = []
+    lic = Licensing.of(base, catalog, prices)
     for i, st in enumerate(base.path):
         if st.kind in NO_HARDWARE_KINDS:
             continue
         candidates = [*_more_units(base, i, prices), *_other_items(base, i, catalog, prices)]
+        if st.kind == HOST_KIND:
+            candidates = [_with_licences(o, st, lic) for o in candidates]
         dim = stage_dimension(f"path[{i}]", st, candidates, _path_capacity(base, i), i)
         if dim is not None:
             dims.append(dim)
@@ -299,14 +386,6 @@ def free_changes(base: Scenario, catalog: Catalog) -> list[Option]:
     """Configuration that never makes a plan worse: tried everywhere, kept where it helps."""
     b, rc = base.backup, base.recovery
     out: list[Change] = []
-    if not rc.archivelogs_on_disk:
-        out.append(
-            Change(
-                "recovery.archivelogs_on_disk",
-                "Keep archived logs on disk (FRA) instead of restoring them",
-                {"recovery.archivelogs_on_disk": True},
-            )
-        )
     if (
         has_key("recovery.archivelog_restore")
         and not rc.archivelogs_on_disk
@@ -329,6 +408,36 @@ def free_changes(base: Scenario, catalog: Catalog) -> list[Option]:
             )
         )
     return [o for c in out if (o := _config_option(base, catalog, c)) is not None]
+
+
+def archivelog_disk_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Option]:
+    """Archived logs kept on disk instead of restored: not free, the disk must hold them
+    (DESIGN §12) — the worst-case redo of the scenario today, priced per TB started."""
+    if base.recovery.archivelogs_on_disk:
+        return []
+    try:
+        changed = with_values(base, {"recovery.archivelogs_on_disk": True}, catalog=catalog)
+    except CoreError:
+        return []
+    held = worst_redo_bytes(changed)
+    tb = max(1, math.ceil(held / TB - 1e-9)) if held > 0 else 0
+    price = prices.price(OPTION_KIND, ARCHIVE_DISK)
+    if not tb:
+        cost = FREE
+    elif price is None:
+        cost = Cost(0.0, ((ARCHIVE_DISK, tb),))
+    else:
+        cost = Cost(price * tb)
+    change = Change(
+        "recovery.archivelogs_on_disk",
+        "Keep archived logs on disk (FRA) instead of restoring them"
+        + (f": about {format_size(held, sig=2)} of disk to hold them" if held > 0 else ""),
+        {"recovery.archivelogs_on_disk": True},
+        cost=cost,
+        item=(OPTION_KIND, ARCHIVE_DISK) if tb else None,
+    )
+    opt = _config_option(base, catalog, change)
+    return [] if opt is None else [opt]
 
 
 @functools.lru_cache(maxsize=256)
@@ -416,33 +525,28 @@ def compression_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> 
     if not has_key("backup.compression") or not getattr(base.database, "cpu_cores", None):
         return []  # without the cores RMAN may use, compression CPU is not modelled
     current = str(getattr(base.backup, "compression", "") or "").lower()
+    lic = Licensing.of(base, catalog, prices)
     out: list[Option] = []
     for item in catalog.by_kind("rman_compression"):
         level = item.name.lower()
         if level == current:
             continue
-        cost = _compression_cost(level, item.price, prices)
+        cost = lic.compression(level)
+        newly = needs_aco(level) and not lic.aco_owned
         change = Change(
             "backup.compression",
             f"Use RMAN compression {item.name.upper()} instead of "
             f"{current.upper() or 'the ratio given'}",
             {"backup.compression": level, "backup.compression_ratio": None},
             cost=cost,
-            item=None if level in ("none", "basic") else (OPTION_KIND, ADVANCED_COMPRESSION),
+            item=(LICENCE_KIND, ADVANCED_COMPRESSION) if newly else None,
+            aco_per_added=lic if newly else None,
+            notes=(LIST_PRICE_NOTE,) if newly else (),
         )
         opt = _config_option(base, catalog, change)
         if opt is not None:
             out.append(opt)
     return out
-
-
-def _compression_cost(level: str, item_price: float | None, prices: PriceBook) -> Cost:
-    if level in ("none", "basic"):
-        return FREE
-    if item_price is not None:
-        return Cost(item_price)
-    licence = prices.price(OPTION_KIND, ADVANCED_COMPRESSION)
-    return Cost(licence) if licence is not None else Cost(0.0, ((ADVANCED_COMPRESSION, 1),))
 
 
 # ----------------------------------------------------------------------------- RPO
@@ -500,7 +604,7 @@ def rpo_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Rpo
             )
             singles.append([repl])
             singles += [[*s, repl] for s in singles[:-1]]
-    standby_cost = _option_cost(prices, STANDBY)
+    standby_cost = _option_cost(prices, STANDBY) + Licensing.of(base, catalog, prices).standby()
     for mode, words in (
         ("async", "Add an asynchronous Data Guard standby at the second site"),
         ("sync", "Add a synchronous Data Guard standby (no data loss)"),
@@ -512,7 +616,9 @@ def rpo_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Rpo
             edits["backup.transport_lag"] = None
         cost = FREE if b.standby == "async" else standby_cost
         item = None if b.standby == "async" else (OPTION_KIND, STANDBY)
-        singles.append([Change("backup.standby", words, edits, cost=cost, category=RPO, item=item)])
+        notes = () if b.standby == "async" else (LIST_PRICE_NOTE,)
+        singles.append([Change("backup.standby", words, edits, cost=cost, category=RPO,
+                               item=item, notes=notes)])  # fmt: skip
     out: list[RpoOption] = []
     for changes in singles:
         edits = {k: v for c in changes for k, v in c.edits.items()}

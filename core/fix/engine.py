@@ -107,6 +107,11 @@ def outcome(scenario: Scenario) -> Outcome:
     )
 
 
+def worst_redo_bytes(scenario: Scenario) -> float:
+    """The redo the worst-case recovery applies (what archived logs on disk must hold)."""
+    return float(compute_core(scenario)[2].failure.redo_bytes)
+
+
 def apply_edits(scenario: Scenario, edits: Mapping[str, Any], catalog: Catalog) -> Scenario:
     """The scenario a user gets by making the changes in the file (fully validated)."""
     return with_values(scenario, edits, catalog=catalog)

@@ -63,4 +63,5 @@ def annotated_scenario_text(
         f"# worst-case recovery then {point.recovery_s / 3600:.2f} h, verdict {point.verdict}.",
     ]
     head += [f"#   - {c.words}" for c in point.changes]
+    head += [f"#     ({note})" for c in point.changes for note in c.notes]
     return "\n".join(head) + "\n" + annotate(text, _comments(point))

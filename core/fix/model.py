@@ -89,6 +89,13 @@ class Change:
     """Other changes with an identical outcome, dearer or equal (noted, not shown)."""
     item: tuple[str, str] | None = None
     """(kind, name) of what it buys, the key of its price (None: nothing to buy)."""
+    notes: tuple[str, ...] = ()
+    """What the change does besides its words (a range of the old stage dropped, …)."""
+    processors: int = 0
+    """Processor licences the change adds to the database host (cores added)."""
+    aco_per_added: Any = None
+    """A compression change that newly needs the Advanced Compression Option: the
+    `licences.Licensing` that prices it on the processors other changes add."""
 
 
 @dataclass(frozen=True)
@@ -184,7 +191,7 @@ def significant(points: list[FixPoint]) -> list[FixPoint]:
     (the recommended point is always kept)."""
     out: list[FixPoint] = []
     best = float("inf")
-    for p in sorted(points, key=lambda p: (p.cost.key, p.recovery_s)):
+    for p in sorted(points, key=lambda p: (p.cost.key, not p.recommended, p.recovery_s)):
         if p.recommended or p.recovery_s < best * (1 - MIN_GAIN):
             out.append(p)
             best = min(best, p.recovery_s)

@@ -23,12 +23,13 @@ import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from ..catalog import Catalog, shipped_catalog
+from ..catalog import Catalog
 from ..errors import CoreError
 from ..scenario import Scenario, Stage
 from . import candidates as cand
 from .engine import Deltas, outcome, path_signature, stage_capacity, variant
-from .model import FREE, Change, Cost, FixResult, Outcome
+from .licences import total_cost
+from .model import FREE, Change, Cost, Outcome
 from .prices import PriceBook
 
 MAX_POINTS = 10
@@ -40,13 +41,18 @@ class _Config:
     channels: str
     level1: cand.Option | None
     compression: cand.Option | None
+    on_disk: cand.Option | None = None
+    """Archived logs kept on disk: a choice, since the disk to hold them costs."""
+
+    @property
+    def options(self) -> tuple[cand.Option, ...]:
+        return tuple(o for o in (self.level1, self.compression, self.on_disk) if o is not None)
 
     @property
     def cost(self) -> Cost:
         total = FREE
-        for o in (self.level1, self.compression):
-            if o is not None:
-                total = total + o.cost
+        for o in self.options:
+            total = total + o.cost
         return total
 
 
@@ -75,6 +81,7 @@ class _Search:
         self.free = cand.free_changes(scenario, catalog)
         self.level1 = [None, *cand.level1_options(scenario, catalog)]
         self.compression = [None, *cand.compression_options(scenario, catalog, prices)]
+        self.on_disk = [None, *cand.archivelog_disk_options(scenario, catalog, prices)]
         self.rpo = cand.rpo_options(scenario, catalog, prices)
         self.count = 0
         self.seen: dict[tuple, _Eval] = {}
@@ -93,7 +100,7 @@ class _Search:
 
     def _config_deltas(self, config: _Config) -> list[Deltas]:
         out = [o.deltas for o in self.free]
-        out += [o.deltas for o in (config.level1, config.compression) if o is not None]
+        out += [o.deltas for o in config.options]
         return out
 
     def _dynamic_changes(self, config: _Config, stages: dict[int, Stage]) -> list[Change]:
@@ -108,15 +115,15 @@ class _Search:
         dynamic = self._dynamic_changes(config, stages)
         # Keyed by what is changed, not by how it was chosen ("one channel per drive" and
         # "as is" are one variant when the counts agree).
-        key = (id(config.level1), id(config.compression), tuple(c.words for c in dynamic),
-               hardware)  # fmt: skip
+        key = (id(config.level1), id(config.compression), id(config.on_disk),
+               tuple(c.words for c in dynamic), hardware)  # fmt: skip
         if key in self.seen:
             return self.seen[key]
         deltas = self._config_deltas(config)
         deltas += [_parsed(c) for c in dynamic]
         changes = [
             *(dim.options[i].change for dim, i in zip(self.hw, hardware, strict=True)),
-            *(o.change for o in (config.level1, config.compression) if o is not None),
+            *(o.change for o in config.options),
             *dynamic,
             *(o.change for o in self.free),
         ]
@@ -195,10 +202,11 @@ class _Search:
 
     def configs(self) -> list[_Config]:
         out = [
-            _Config(ch, l1, comp)
+            _Config(ch, l1, comp, disk)
             for ch in cand.CHANNEL_CHOICES
             for l1 in self.level1
             for comp in self.compression
+            for disk in self.on_disk
         ]
         return sorted(out, key=lambda c: c.cost.key)
 
@@ -279,7 +287,7 @@ class _Search:
 
     def _static_changes(self, config: _Config, hardware: tuple[int, ...]) -> list[Change]:
         out = [dim.options[i].change for dim, i in zip(self.hw, hardware, strict=True)]
-        out += [o.change for o in (config.level1, config.compression) if o is not None]
+        out += [o.change for o in config.options]
         return [c for c in out if c is not None]
 
     def _front_add(self, ev: _Eval) -> None:
@@ -336,10 +344,8 @@ def _parsed(change: Change) -> Deltas:
 
 
 def _total(changes: Sequence[Change]) -> Cost:
-    total = FREE
-    for c in changes:
-        total = total + c.cost
-    return total
+    """What the changes cost together (licences included: `licences.total_cost`)."""
+    return total_cost(list(changes))
 
 
 def _meets_but_rpo(o: Outcome) -> bool:
@@ -456,25 +462,4 @@ def _select(points: list[_Eval], must: _Eval | None, limit: int) -> list[_Eval]:
     return [points[i] for i in sorted(keep)]
 
 
-def what_it_takes(
-    scenario: Scenario,
-    *,
-    catalog: Catalog | None = None,
-    prices: PriceBook | None = None,
-    budget: float | None = None,
-    max_points: int = MAX_POINTS,
-    progress: Progress | None = None,
-    should_cancel: Callable[[], bool] | None = None,
-) -> FixResult:
-    """The cheapest changes that make the plan meet, and the cost/recovery-time frontier."""
-    from .answer import build_result
-
-    catalog = shipped_catalog() if catalog is None else catalog
-    prices = PriceBook.from_catalog(catalog) if prices is None else prices
-    today = outcome(scenario)
-    search = _Search(scenario, catalog, prices, should_cancel)
-    found = search.run(progress)
-    return build_result(search, today, found, budget, max_points, progress)
-
-
-__all__ = ["pareto", "what_it_takes"]
+__all__ = ["pareto"]

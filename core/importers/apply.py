@@ -32,6 +32,7 @@ What can be set (each only when asked for, except the redo rate, asked for by de
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +41,7 @@ from ..errors import CoreError
 from ..jsonable import json_ready
 from ..scenario import Scenario, with_values
 from ..store import Store
-from ..units import DAY, exact_fraction, exact_rate, format_rate, format_size
+from ..units import DAY, exact_fraction, format_rate, format_size
 from .stored import DatabaseWorkload, DeviceSummary, database_workload
 
 REDO_CHOICES = ("avg", "p95", "peak")
@@ -100,6 +101,25 @@ def _day(t: Any) -> str:
     return f"{t:%Y-%m-%d}" if t is not None else "?"
 
 
+_READABLE_UNITS = (("MB/s", 1e5, 1e6), ("KB/s", 1e3, 1e3), ("B/s", 0.0, 1.0))
+"""(unit, from this many bytes/s up, bytes/s per unit): MB/s, the unit AWR's redo and
+RMAN's rates are read in, down to 0.1 MB/s; KB/s and B/s below."""
+
+
+def readable_rate(rate_Bps: float, digits: int = 4) -> str:
+    """A measured rate as a DBA writes it (issue 25.8): `7.9 MB/s`, not
+    `28439160193.75 B/h`; four significant figures (measurements are not more exact)."""
+    unit, _, per = next(u for u in _READABLE_UNITS if rate_Bps >= u[1])
+    value = rate_Bps / per
+    if value <= 0:
+        return f"0 {unit}"
+    decimals = max(digits - 1 - math.floor(math.log10(value)), 0)
+    text = f"{round(value, decimals):.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return f"{text} {unit}"
+
+
 def _previous(raw: Any, dotted: str) -> str | None:
     section, _, key = dotted.partition(".")
     value = (raw.get(section) or {}).get(key)
@@ -125,6 +145,9 @@ def redo_value(w: DatabaseWorkload, which: str) -> tuple[float, str, list[str]]:
     }[which]
     text = f"{stat} over {w.series_source()}, {_when(s.first)} → {_when(s.last)}"
     notes = list(s.warnings)
+    if which != "avg" and s.intervals < 2:
+        # One report has one figure: its p95 and peak are its average (issue 23.11).
+        text = f"{stat} from a single report, i.e. its average, {text[len(stat) + 1 :]}"
     if which != "avg" and s.shortest_interval_s > LONG_REPORT_S:
         text += " (reports longer than an hour: peaks are averaged away)"
     if which == "peak" and s.busiest_hour is not None:
@@ -288,7 +311,7 @@ def apply_workload(
 
     if request.redo:
         rate, text, more = redo_value(workload, request.redo)
-        put("database.redo_rate", exact_rate(rate), text, _previous(raw, "database.redo_rate"))
+        put("database.redo_rate", readable_rate(rate), text, _previous(raw, "database.redo_rate"))
         notes += more
     if request.change:
         frac, text, more = change_value(workload, scenario.database.size_bytes, request.block_size)
@@ -307,14 +330,14 @@ def apply_workload(
         rate, text, more = apply_rate_value(workload)
         put(
             "recovery.redo_apply_rate",
-            exact_rate(rate),
+            readable_rate(rate),
             text,
             _previous(raw, "recovery.redo_apply_rate"),
         )
         notes += more
     if request.measured_path:
         rate, name, text, more = measured_rate_value(workload, request.device_type)
-        path, i = _measured_path(raw, name, exact_rate(rate))
+        path, i = _measured_path(raw, name, readable_rate(rate))
         old = raw.get("path", [])
         previous = old[i].get("rate") if i < len(old) and old[i].get("kind") == "measured" else None
         changes["path"] = path

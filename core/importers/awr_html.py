@@ -252,14 +252,7 @@ def parse_html_awr(text: str, data: bytes, source: str, layout: str) -> list[Wor
     if m:
         raw.db_name = m.group("db")
         raw.instance = m.group("inst")
-    if layout == "global_rac":
-        _read_global(tables, raw)
-    else:
-        _read_identity(tables, raw)
-        _read_snapshots(tables, raw)
-        _read_load_profile(tables, raw)
-        _read_activity(tables, raw)
-        _read_io_profile(tables, raw)
+    _read_tables(tables, raw)
     if raw.begin_snap is None and m:
         raw.warnings.append("snapshot ids taken from the title")
         raw.begin_snap, raw.end_snap = int(m.group("b")), int(m.group("e"))
@@ -271,18 +264,24 @@ def parse_html_awr(text: str, data: bytes, source: str, layout: str) -> list[Wor
 # ----------------------------------------------------------------------------- instance
 
 
+def _read_tables(tables: list[_Table], raw: RawReport) -> None:
+    """Fill `raw` from the tables of a single-interval report of `raw.layout`."""
+    if raw.layout == "global_rac":
+        _read_global(tables, raw)
+        return
+    _read_identity(tables, raw)
+    _read_snapshots(tables, raw)
+    _read_load_profile(tables, raw)
+    _read_activity(tables, raw)
+    _read_io_profile(tables, raw)
+
+
 def _read_identity(tables: list[_Table], raw: RawReport) -> None:
-    info = _find(tables, "database instance information") or _by_header(tables, "db id")
-    rec: dict[str, str] = {}
-    for t in info[:3]:
-        for k, v in _record(t).items():
-            rec.setdefault(k, v)
+    rec = _identity_record(tables)
     raw.db_name = rec.get("db name") or raw.db_name
-    dbid = parse_number(rec.get("db id"))
-    raw.dbid = int(dbid) if dbid is not None else None
+    raw.dbid = _whole(rec.get("db id"))
     raw.instance = rec.get("instance") or raw.instance
-    num = parse_number(rec.get("inst num"))
-    raw.inst_num = int(num) if num is not None else None
+    raw.inst_num = _whole(rec.get("inst num"))
     raw.version = rec.get("release") or None
     if rec.get("rac") in ("YES", "NO"):
         raw.rac = rec["rac"] == "YES"
@@ -290,17 +289,35 @@ def _read_identity(tables: list[_Table], raw: RawReport) -> None:
     if host:
         raw.host = _record(host[0]).get("host name") or None
     if raw.layout == "pdb":
-        for t in _find(tables, "pdb") or _by_header(tables, "container name"):
-            head = [h.lower() for h in t.header()]
-            col = next((i for i, h in enumerate(head) if "name" in h), None)
-            if col is None:
-                continue
-            for row in t.rows[1:]:
-                if len(row) > col and row[col] and row[col].upper() != "CDB$ROOT":
-                    raw.container = row[col]
-                    break
-            if raw.container:
-                break
+        raw.container = _container(tables)
+
+
+def _identity_record(tables: list[_Table]) -> dict[str, str]:
+    """Header → value of the (up to three) instance information tables, the first wins."""
+    info = _find(tables, "database instance information") or _by_header(tables, "db id")
+    rec: dict[str, str] = {}
+    for t in info[:3]:
+        for k, v in _record(t).items():
+            rec.setdefault(k, v)
+    return rec
+
+
+def _container(tables: list[_Table]) -> str | None:
+    """A PDB report's container: the first name in a PDB table that is not CDB$ROOT."""
+    for t in _find(tables, "pdb") or _by_header(tables, "container name"):
+        name = _pdb_name(t)
+        if name:
+            return name
+    return None
+
+
+def _pdb_name(t: _Table) -> str | None:
+    """The first name in a PDB table's name column that is not CDB$ROOT."""
+    col = next((i for i, h in enumerate(t.header()) if "name" in h.lower()), None)
+    if col is None:
+        return None
+    names = (row[col] for row in t.rows[1:] if len(row) > col and row[col])
+    return next((n for n in names if n.upper() != "CDB$ROOT"), None)
 
 
 def _read_snapshots(tables: list[_Table], raw: RawReport) -> None:
@@ -310,20 +327,34 @@ def _read_snapshots(tables: list[_Table], raw: RawReport) -> None:
     for row in snap[0].rows:
         label = row[0].lower().rstrip(":") if row else ""
         if label in ("begin snap", "end snap") and len(row) >= 3:
-            sid = parse_number(row[1])
-            when = parse_oracle_datetime(row[2])
-            if label == "begin snap":
-                raw.begin_snap = int(sid) if sid is not None else None
-                raw.begin, raw.begin_text = when, row[2]
-            else:
-                raw.end_snap = int(sid) if sid is not None else None
-                raw.end, raw.end_text = when, row[2]
+            _snapshot(label, row, raw)
         elif label in ("elapsed", "db time"):
-            value = next((parse_minutes(c) for c in row[1:] if "min" in c.lower()), None)
-            if label == "elapsed":
-                raw.elapsed_min = value
-            else:
-                raw.db_time_min = value
+            _minutes(label, row, raw)
+
+
+def _snapshot(label: str, row: Row, raw: RawReport) -> None:
+    """A Begin Snap / End Snap row: the snapshot's id and time."""
+    if label == "begin snap":
+        raw.begin_snap = _whole(row[1])
+        raw.begin, raw.begin_text = parse_oracle_datetime(row[2]), row[2]
+    else:
+        raw.end_snap = _whole(row[1])
+        raw.end, raw.end_text = parse_oracle_datetime(row[2]), row[2]
+
+
+def _minutes(label: str, row: Row, raw: RawReport) -> None:
+    """An Elapsed / DB Time row: its figure in minutes."""
+    value = next((parse_minutes(c) for c in row[1:] if "min" in c.lower()), None)
+    if label == "elapsed":
+        raw.elapsed_min = value
+    else:
+        raw.db_time_min = value
+
+
+def _whole(text: str | None) -> int | None:
+    """A printed whole number (snapshot id, DBID, instance number); None when unreadable."""
+    n = parse_number(text)
+    return int(n) if n is not None else None
 
 
 def _load_profile_table(tables: list[_Table]) -> _Table | None:
@@ -342,11 +373,13 @@ def _read_load_profile(tables: list[_Table], raw: RawReport) -> None:
         return
     raw.load_profile_found = True
     for row in t.rows:
-        if len(row) < 2 or not row[0].endswith(":"):
-            continue
-        raw.load_profile.append(
-            (row[0], parse_number(row[1]), parse_number(row[2]) if len(row) > 2 else None)
-        )
+        if len(row) >= 2 and row[0].endswith(":"):
+            raw.load_profile.append(_profile_row(row))
+
+
+def _profile_row(row: Row) -> tuple[str, float | None, float | None]:
+    """(label, per second, per transaction) of a Load Profile row."""
+    return row[0], parse_number(row[1]), parse_number(row[2]) if len(row) > 2 else None
 
 
 def _read_activity(tables: list[_Table], raw: RawReport) -> None:
@@ -357,6 +390,11 @@ def _read_activity(tables: list[_Table], raw: RawReport) -> None:
         for row in t.rows_starting("redo", "log switches"):
             if len(row) >= 3:
                 add_activity(raw, row[0], row[1:])
+    _read_thread_activity(tables, raw)
+
+
+def _read_thread_activity(tables: list[_Table], raw: RawReport) -> None:
+    """Log switches from Thread Activity (where Instance Activity Stats lacks them)."""
     for t in _find(tables, "thread activity"):
         for row in t.rows:
             if len(row) >= 2 and row[0].startswith("log switches"):
@@ -390,65 +428,84 @@ _GLOBAL_HEADER_KEYS = (
 
 def _read_global(tables: list[_Table], raw: RawReport) -> None:
     raw.rac = True
-    summary = _find(tables, "database summary")
-    if summary:
-        for row in summary[0].rows:
-            if len(row) >= 10 and row[0].isdigit() and len(row[0]) >= 6:
-                raw.dbid = int(row[0])
-                raw.db_name = row[1]
-                flags = [c for c in row[2:] if c in ("YES", "NO")]
-                raw.rac = flags[0] == "YES" if flags else True
-                tail = row[-8:]
-                b, e = parse_number(tail[0]), parse_number(tail[1])
-                raw.begin_snap = int(b) if b is not None else None
-                raw.end_snap = int(e) if e is not None else None
-                raw.db_time_min = parse_number(tail[6])
-                raw.elapsed_min = parse_number(tail[7])
-                break
-    names: dict[int, str] = {}
-    inst = _find(tables, "database instances included") or _by_header(tables, "i#", "instance")
-    if inst:
-        head = [h.lower() for h in inst[0].header()]
-        idx = {h: i for i, h in enumerate(head)}
-        for row in inst[0].rows:
-            if not row or not row[0].isdigit() or len(row) < len(head):
-                continue
-            n = int(row[0])
-            name = row[idx.get("instance", 1)]
-            names[n] = name
-            raw.instances.append(name)
-            raw.host = raw.host or row[idx.get("host", 2)]
-            raw.version = raw.version or row[idx["release"]] if "release" in idx else raw.version
-            if raw.begin is None and "begin snap time" in idx:
-                raw.begin_text = row[idx["begin snap time"]]
-                raw.end_text = row[idx["end snap time"]]
-                raw.begin = parse_oracle_datetime(raw.begin_text)
-                raw.end = parse_oracle_datetime(raw.end_text)
+    _read_global_summary(tables, raw)
+    names = _read_global_instances(tables, raw)
     if len(names) == 1:
         raw.inst_num, raw.instance = next(iter(names.items()))
     elif names:
         raw.instance = None
     per_s = _find(tables, "system statistics - per second")
     if per_s:
-        head = [h.lower() for h in per_s[0].header()]
-        cols: list[int] = []
-        for needle, _key in _GLOBAL_HEADER_KEYS:
-            cols.append(next((i for i, h in enumerate(head) if h.startswith(needle)), -1))
-        rows: list[tuple[str, list[float | None]]] = []
-        for row in per_s[0].rows:
-            if not row or not (row[0].isdigit() or row[0] in ("Sum", "Avg", "Std")):
-                continue
-            if all(c > 0 for c in cols):
-                values = [parse_number(row[c]) if c < len(row) else None for c in cols]
-            else:
-                values = [parse_number(c) for c in row[1 : 1 + len(GLOBAL_COLUMNS)]]
-            rows.append((row[0], values))
-        global_instance_rates(rows, names, raw)
+        global_instance_rates(_global_rate_rows(per_s[0]), names, raw)
     for t in _find(tables, "system statistics (global)"):
         for row in t.rows_starting("redo"):
             if len(row) >= 3:
                 add_activity(raw, row[0], row[1:])
     _read_io_profile(tables, raw)
+
+
+def _read_global_summary(tables: list[_Table], raw: RawReport) -> None:
+    """DBID, name, RAC flag, snapshots and times from the Database Summary row."""
+    summary = _find(tables, "database summary")
+    if not summary:
+        return
+    for row in summary[0].rows:
+        if len(row) >= 10 and row[0].isdigit() and len(row[0]) >= 6:
+            raw.dbid = int(row[0])
+            raw.db_name = row[1]
+            flags = [c for c in row[2:] if c in ("YES", "NO")]
+            raw.rac = flags[0] == "YES" if flags else True
+            tail = row[-8:]
+            raw.begin_snap, raw.end_snap = _whole(tail[0]), _whole(tail[1])
+            raw.db_time_min = parse_number(tail[6])
+            raw.elapsed_min = parse_number(tail[7])
+            return
+
+
+def _read_global_instances(tables: list[_Table], raw: RawReport) -> dict[int, str]:
+    """The instances included (number → name); host, release and snap times of the first."""
+    names: dict[int, str] = {}
+    inst = _find(tables, "database instances included") or _by_header(tables, "i#", "instance")
+    if not inst:
+        return names
+    head = [h.lower() for h in inst[0].header()]
+    idx = {h: i for i, h in enumerate(head)}
+    for row in inst[0].rows:
+        if not row or not row[0].isdigit() or len(row) < len(head):
+            continue
+        name = row[idx.get("instance", 1)]
+        names[int(row[0])] = name
+        raw.instances.append(name)
+        _global_instance_facts(row, idx, raw)
+    return names
+
+
+def _global_instance_facts(row: Row, idx: dict[str, int], raw: RawReport) -> None:
+    """Host, release and snap times from an instance's row, where not known yet."""
+    raw.host = raw.host or row[idx.get("host", 2)]
+    raw.version = raw.version or row[idx["release"]] if "release" in idx else raw.version
+    if raw.begin is None and "begin snap time" in idx:
+        raw.set_times(row[idx["begin snap time"]], row[idx["end snap time"]])
+
+
+def _global_rate_rows(table: _Table) -> list[tuple[str, list[float | None]]]:
+    """(instance number or Sum/Avg/Std, rates in `GLOBAL_COLUMNS` order) per row: by the
+    header's names when all are there, else by position."""
+    head = [h.lower() for h in table.header()]
+    cols = [
+        next((i for i, h in enumerate(head) if h.startswith(needle)), -1)
+        for needle, _key in _GLOBAL_HEADER_KEYS
+    ]
+    rows: list[tuple[str, list[float | None]]] = []
+    for row in table.rows:
+        if not row or not (row[0].isdigit() or row[0] in ("Sum", "Avg", "Std")):
+            continue
+        if all(c > 0 for c in cols):
+            values = [parse_number(row[c]) if c < len(row) else None for c in cols]
+        else:
+            values = [parse_number(c) for c in row[1 : 1 + len(GLOBAL_COLUMNS)]]
+        rows.append((row[0], values))
+    return rows
 
 
 # ----------------------------------------------------------------------------- compare
@@ -465,54 +522,67 @@ def _parse_compare(
     }
     for raw in raws.values():
         raw.has_end_marker = end
+    _read_compare_identity(tables, raws)
+    snapshots = _by_header(tables, "begin snap id")
+    if snapshots:
+        _read_compare_snapshots(snapshots[0], raws)
+    _read_compare_load_profile(tables, raws)
+    return [build(raws["1st"]), build(raws["2nd"])]
+
+
+def _read_compare_identity(tables: list[_Table], raws: dict[str, RawReport]) -> None:
+    """Database and instance of each period from the rows marked 1st / 2nd."""
     for t in _by_header(tables, "db id"):
         head = [h.lower() for h in t.header()]
         for row in t.rows:
             key = "1st" if "1st" in row[0] else "2nd" if "2nd" in row[0] else None
-            if key is None:
-                continue
-            rec = dict(zip(head, row, strict=False))
-            raw = raws[key]
-            raw.db_name = rec.get("db name") or None
-            dbid = parse_number(rec.get("db id"))
-            raw.dbid = int(dbid) if dbid is not None else None
-            raw.instance = rec.get("instance") or None
-            num = parse_number(rec.get("inst num"))
-            raw.inst_num = int(num) if num is not None else None
-            raw.version = rec.get("release") or None
-            raw.host = rec.get("host") or None
-            if raw.instance:
-                raw.instances.append(raw.instance)
-    for t in _by_header(tables, "begin snap id"):
-        head = [h.lower() for h in t.header()]
+            if key is not None:
+                _compare_identity(dict(zip(head, row, strict=False)), raws[key])
 
-        def col(name: str, head: list[str] = head) -> int:
-            return next((i for i, h in enumerate(head) if h.startswith(name)), -1)
 
-        cb, cbt = col("begin snap id"), col("begin snap time")
-        ce, cet = col("end snap id"), col("end snap time")
-        cel, cdb = col("elapsed"), col("db time")
-        for row in t.rows:
-            key = row[0].strip() if row else ""
-            if key not in raws or len(row) < len(head):
-                continue
-            raw = raws[key]
-            b, e = parse_number(row[cb]), parse_number(row[ce])
-            raw.begin_snap = int(b) if b is not None else None
-            raw.end_snap = int(e) if e is not None else None
-            raw.begin_text, raw.end_text = row[cbt], row[cet]
-            raw.begin, raw.end = parse_oracle_datetime(row[cbt]), parse_oracle_datetime(row[cet])
-            raw.elapsed_min = parse_number(row[cel]) if cel >= 0 else None
-            raw.db_time_min = parse_number(row[cdb]) if cdb >= 0 else None
-        break
+def _compare_identity(rec: dict[str, str], raw: RawReport) -> None:
+    """One period's identity from its row (header cell → value)."""
+    raw.db_name = rec.get("db name") or None
+    raw.dbid = _whole(rec.get("db id"))
+    raw.instance = rec.get("instance") or None
+    raw.inst_num = _whole(rec.get("inst num"))
+    raw.version = rec.get("release") or None
+    raw.host = rec.get("host") or None
+    if raw.instance:
+        raw.instances.append(raw.instance)
+
+
+def _read_compare_snapshots(t: _Table, raws: dict[str, RawReport]) -> None:
+    """Snapshots, times, elapsed and DB time of each period from the snapshot table."""
+    head = [h.lower() for h in t.header()]
+
+    def col(name: str) -> int:
+        return next((i for i, h in enumerate(head) if h.startswith(name)), -1)
+
+    cb, cbt = col("begin snap id"), col("begin snap time")
+    ce, cet = col("end snap id"), col("end snap time")
+    cel, cdb = col("elapsed"), col("db time")
+    for row in t.rows:
+        key = row[0].strip() if row else ""
+        if key not in raws or len(row) < len(head):
+            continue
+        raw = raws[key]
+        raw.begin_snap, raw.end_snap = _whole(row[cb]), _whole(row[ce])
+        raw.set_times(row[cbt], row[cet])
+        raw.elapsed_min = parse_number(row[cel]) if cel >= 0 else None
+        raw.db_time_min = parse_number(row[cdb]) if cdb >= 0 else None
+
+
+def _read_compare_load_profile(tables: list[_Table], raws: dict[str, RawReport]) -> None:
+    """Each period's Load Profile: per second in columns 1 and 2, per transaction 4 and 5."""
     lp = _find(tables, "load profile") or _by_header(tables, "1st per sec")
-    if lp:
-        for raw in raws.values():
-            raw.load_profile_found = True
-        for row in lp[0].rows:
-            if len(row) < 3 or not row[0].endswith(":"):
-                continue
-            v = [parse_number(c) for c in row[1:]]
-            raws["1st"].load_profile.append((row[0], v[0], v[3] if len(v) > 3 else None))
-            raws["2nd"].load_profile.append((row[0], v[1], v[4] if len(v) > 4 else None))
-    return [build(raws["1st"]), build(raws["2nd"])]
+    if not lp:
+        return
+    for raw in raws.values():
+        raw.load_profile_found = True
+    for row in lp[0].rows:
+        if len(row) < 3 or not row[0].endswith(":"):
+            continue
+        v = [parse_number(c) for c in row[1:]]
+        raws["1st"].load_profile.append((row[0], v[0], v[3] if len(v) > 3 else None))
+        raws["2nd"].load_profile.append((row[0], v[1], v[4] if len(v) > 4 else None))

@@ -13,6 +13,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
 from .detect import decode
 from .errors import CsvImportError
@@ -45,16 +46,36 @@ class CsvTable:
         self, line: int, row: dict[str, str], name: str, *, required: bool = True
     ) -> float | None:
         text = row.get(name, "")
-        value = parse_number(text)
+        # the common case first (a plain integer, as DBA_HIST_* exports print counters)
+        value = float(text) if text.isascii() and text.isdigit() else parse_number(text)
         if value is None and required:
             raise CsvImportError(f"{name} is {text!r}, not a number", source=self.source, line=line)
+        return value
+
+    def dbid(self, line: int, row: dict[str, str], name: str = "DBID") -> int | None:
+        """A database id: a whole number of at most 10 digits (Oracle's DBID is below
+        2^32), or None for an empty cell. `inf`, a 400-digit number or `12.5` is one
+        line naming the file, line and column (issue 25), never an OverflowError."""
+        text = row.get(name, "").strip()
+        if not text:
+            return None
+        value = _dbid_value(text)
+        if value is None:
+            shown = text if len(text) <= 40 else text[:40] + "…"
+            raise CsvImportError(
+                f"column {name} is {shown!r}, not a database id (a whole number of up to "
+                "10 digits such as 1380142923)",
+                source=self.source,
+                line=line,
+                hint="export DBID as the number V$DATABASE gives",
+            )
         return value
 
     def when(
         self, line: int, row: dict[str, str], name: str, *, required: bool = True
     ) -> datetime | None:
         text = row.get(name, "")
-        value = parse_oracle_datetime(text)
+        value = _iso_seconds(text) or parse_oracle_datetime(text)
         if value is None and required:
             raise CsvImportError(
                 f"{name} is {text!r}, not a date and time such as 2024-03-04 09:00:12",
@@ -62,6 +83,27 @@ class CsvTable:
                 line=line,
             )
         return value
+
+
+@lru_cache(maxsize=256)
+def _dbid_value(text: str) -> int | None:
+    """The DBID in `text` (a whole number of up to 10 digits), else None; cached, as every
+    row of an export repeats its few DBIDs."""
+    digits = text[:-2] if text.endswith(".0") else text
+    if digits.isascii() and digits.isdigit() and 0 < len(digits) <= 10:
+        return int(digits)
+    return None
+
+
+def _iso_seconds(text: str) -> datetime | None:
+    """`2024-05-06 08:00:00` (the ISO form exports mostly print) without a regex; anything
+    else is None and goes to `parse_oracle_datetime`."""
+    if len(text) != 19 or text[4] != "-" or text[10] != " " or not text.isascii():
+        return None
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return None
 
 
 def _delimiter(header: str) -> str:

@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
-from ..units import HOUR, MINUTE, MiB
+from ..units import MINUTE, MiB, format_duration
 from .errors import TruncatedReportError
 from .model import InstanceRates, LoadProfileRow, WorkloadReport, content_hash
-from .numbers import parse_number
+from .numbers import parse_number, parse_oracle_datetime
 
 # Load Profile labels changed in 11.2.0.4 ("Redo size:" → "Redo size (bytes):") and again
 # in 12c/18c; RAC rows are "Global Cache blocks ..." in HTML and "RAC GC blocks ..." in
@@ -114,17 +115,25 @@ class RawReport:
     last_line: int | None = None
     warnings: list[str] = field(default_factory=list)
 
+    def set_times(self, begin_text: str, end_text: str) -> None:
+        """The snap times as printed, and read (None where not understood)."""
+        self.begin_text, self.end_text = begin_text, end_text
+        self.begin = parse_oracle_datetime(begin_text)
+        self.end = parse_oracle_datetime(end_text)
+
 
 def add_activity(raw: RawReport, name: str, values: list[str]) -> None:
     """Keep an Instance Activity Stats row (`Total | per Second | per Trans ...`) we use."""
     name = " ".join(name.split()).lower()
     if name in ACTIVITY_STATS and name not in raw.activity and values:
-        total = parse_number(values[0])
-        per_s = parse_number(values[1]) if len(values) > 1 else None
-        raw.activity[name] = (total, per_s)
+        raw.activity[name] = _total_and_rate(values)
     elif name == LOG_SWITCHES and raw.log_switches is None and values:
-        raw.log_switches = parse_number(values[0])
-        raw.log_switches_per_hour = parse_number(values[1]) if len(values) > 1 else None
+        raw.log_switches, raw.log_switches_per_hour = _total_and_rate(values)
+
+
+def _total_and_rate(values: list[str]) -> tuple[float | None, float | None]:
+    """The total and the rate (per second, or per hour for log switches) of a stats row."""
+    return parse_number(values[0]), parse_number(values[1]) if len(values) > 1 else None
 
 
 CUT_OFF_WARNING = "no 'End of Report' line: the file may be cut off after the summary"
@@ -133,93 +142,30 @@ replaces one stored with it (store_import)."""
 
 
 def _truncated(raw: RawReport, what: str) -> TruncatedReportError:
-    where = (
-        f" (the file stops at line {raw.last_line})"
-        if raw.last_line and not raw.has_end_marker
-        else ""
-    )
     kind = "Statspack" if raw.kind == "statspack" else "AWR"
     return TruncatedReportError(
-        f"{kind} report without {what}{where}",
+        f"{kind} report without {what}{_where_it_stops(raw)}",
         source=raw.source,
         hint="the file looks cut off or damaged: export the report again, whole",
     )
+
+
+def _where_it_stops(raw: RawReport) -> str:
+    """ " (the file stops at line N)" for a report without its end marker, else ""."""
+    if raw.last_line and not raw.has_end_marker:
+        return f" (the file stops at line {raw.last_line})"
+    return ""
 
 
 def build(raw: RawReport) -> WorkloadReport:
     """Check what a reader found and turn it into a `WorkloadReport` in bytes and seconds."""
     if raw.begin_snap is None or raw.end_snap is None:
         raise _truncated(raw, "its Begin Snap / End Snap lines")
-    warnings = list(raw.warnings)
-
-    elapsed_s: float | None = None
-    if raw.elapsed_min is not None and raw.elapsed_min > 0:
-        elapsed_s = raw.elapsed_min * MINUTE
-    elif raw.begin and raw.end and raw.end > raw.begin:
-        elapsed_s = (raw.end - raw.begin).total_seconds()
-    if elapsed_s is None:
-        raise _truncated(raw, "its Elapsed time")
-
-    for label, text, value in (
-        ("Begin", raw.begin_text, raw.begin),
-        ("End", raw.end_text, raw.end),
-    ):
-        if text and value is None:
-            warnings.append(f"{label} snap time {text.strip()!r} not understood (month name?)")
-
-    lp: dict[str, LoadProfileRow] = {}
-    rows: list[LoadProfileRow] = []
-    for label, per_s, per_txn in raw.load_profile:
-        row = LoadProfileRow(load_profile_key(label), label.strip().rstrip(":"), per_s, per_txn)
-        if row.key not in lp:
-            lp[row.key] = row
-            rows.append(row)
-
-    def per_s(key: str) -> float | None:
-        row = lp.get(key)
-        return row.per_s if row else None
-
-    def per_txn(key: str) -> float | None:
-        row = lp.get(key)
-        return row.per_txn if row else None
-
-    redo_total, redo_ias_per_s = raw.activity.get("redo size", (None, None))
-    redo = per_s("redo_size")
-    txn = per_s("transactions")
-    instance_rates = tuple(raw.instance_rates)
-    if raw.layout == "global_rac":
-        if raw.global_redo_kib_per_s is not None:
-            redo = raw.global_redo_kib_per_s * 1024.0
-        txn = raw.global_txn_per_s
-    if redo is None and redo_ias_per_s is not None:
-        redo = redo_ias_per_s
-        warnings.append("Load Profile redo size unreadable: used Instance Activity Stats")
-    if redo is None and redo_total is not None:
-        redo = redo_total / elapsed_s
-        warnings.append("redo rate computed from the Instance Activity 'redo size' total")
-    if redo is None:
-        if raw.layout == "global_rac":
-            raise _truncated(raw, "its 'System Statistics - Per Second' table")
-        if raw.load_profile_found:
-            raise _truncated(raw, "a readable 'Redo size' row in its Load Profile")
-        raise _truncated(raw, "its Load Profile")
-
-    if elapsed_s > LONG_INTERVAL_S:
-        warnings.append(
-            f"the interval is {elapsed_s / HOUR:.1f} h long: its average hides peaks; "
-            "reports of one hour or less show them"
-        )
-    if raw.layout == "pdb":
-        warnings.append(
-            "PDB-level report: redo is the PDB's share; redo is CDB-wide, so size RPO and "
-            "archiving from a CDB root report"
-        )
-    if not raw.has_end_marker:
-        warnings.append(CUT_OFF_WARNING)
-
-    gt = raw.global_totals
-    io_redo = raw.io_redo_mb_per_s * MiB if raw.io_redo_mb_per_s is not None else None
-    io_redo_w = raw.io_redo_write_mb_per_s * MiB if raw.io_redo_write_mb_per_s is not None else None
+    elapsed_s = _elapsed_s(raw)
+    warnings = list(raw.warnings) + _snap_time_warnings(raw)
+    profile = _load_profile(raw)
+    redo, txn = _redo_and_txn(raw, profile, elapsed_s, warnings)
+    warnings += _interval_warnings(raw, elapsed_s)
     return WorkloadReport(
         file=raw.source,
         kind=raw.kind,  # type: ignore[arg-type]
@@ -231,40 +177,154 @@ def build(raw: RawReport) -> WorkloadReport:
         end_snap=raw.end_snap,
         elapsed_s=elapsed_s,
         redo_bytes_per_s=redo,
-        db_name=raw.db_name,
-        dbid=raw.dbid,
-        instance=raw.instance,
-        inst_num=raw.inst_num,
-        instances=tuple(raw.instances),
-        version=raw.version,
-        host=raw.host,
-        rac=raw.rac,
-        container=raw.container,
-        begin=raw.begin,
-        end=raw.end,
-        db_time_s=raw.db_time_min * MINUTE if raw.db_time_min is not None else None,
-        redo_bytes_per_txn=per_txn("redo_size"),
         txn_per_s=txn,
-        block_changes_per_s=gt.get("block_changes_per_s", per_s("block_changes")),
-        block_changes_per_txn=per_txn("block_changes"),
-        logical_reads_per_s=gt.get("logical_reads_per_s", per_s("logical_reads")),
-        logical_reads_per_txn=per_txn("logical_reads"),
-        physical_reads_per_s=gt.get("physical_reads_per_s", per_s("physical_reads")),
-        physical_reads_per_txn=per_txn("physical_reads"),
-        physical_writes_per_s=gt.get("physical_writes_per_s", per_s("physical_writes")),
-        physical_writes_per_txn=per_txn("physical_writes"),
-        executes_per_s=gt.get("executes_per_s", per_s("executes")),
-        executes_per_txn=per_txn("executes"),
-        user_calls_per_s=gt.get("user_calls_per_s", per_s("user_calls")),
-        redo_size_bytes=redo_total,
-        redo_wastage_bytes=raw.activity.get("redo wastage", (None, None))[0],
-        redo_blocks_written=raw.activity.get("redo blocks written", (None, None))[0],
-        redo_writes=raw.activity.get("redo writes", (None, None))[0],
-        log_switches=raw.log_switches,
-        log_switches_per_hour=raw.log_switches_per_hour,
-        io_redo_bytes_per_s=io_redo,
-        io_redo_write_bytes_per_s=io_redo_w,
-        instance_rates=instance_rates,
-        load_profile=tuple(rows),
+        **_identity(raw),
+        **_profile_figures(raw, profile),
+        **_redo_log_figures(raw),
+        load_profile=tuple(profile.values()),
         warnings=tuple(warnings),
     )
+
+
+def _elapsed_s(raw: RawReport) -> float:
+    """The interval's length: the printed Elapsed time, else End minus Begin."""
+    if raw.elapsed_min is not None and raw.elapsed_min > 0:
+        return raw.elapsed_min * MINUTE
+    if raw.begin and raw.end and raw.end > raw.begin:
+        return (raw.end - raw.begin).total_seconds()
+    raise _truncated(raw, "its Elapsed time")
+
+
+def _snap_time_warnings(raw: RawReport) -> list[str]:
+    """A note for each snap time printed but not understood."""
+    return [
+        f"{label} snap time {text.strip()!r} not understood (month name?)"
+        for label, text, value in (
+            ("Begin", raw.begin_text, raw.begin),
+            ("End", raw.end_text, raw.end),
+        )
+        if text and value is None
+    ]
+
+
+def _load_profile(raw: RawReport) -> dict[str, LoadProfileRow]:
+    """The Load Profile rows by version-independent key, the first of each key, in order."""
+    rows: dict[str, LoadProfileRow] = {}
+    for label, per_s, per_txn in raw.load_profile:
+        row = LoadProfileRow(load_profile_key(label), label.strip().rstrip(":"), per_s, per_txn)
+        rows.setdefault(row.key, row)
+    return rows
+
+
+def _per_s(profile: dict[str, LoadProfileRow], key: str) -> float | None:
+    row = profile.get(key)
+    return row.per_s if row else None
+
+
+def _per_txn(profile: dict[str, LoadProfileRow], key: str) -> float | None:
+    row = profile.get(key)
+    return row.per_txn if row else None
+
+
+def _redo_and_txn(
+    raw: RawReport, profile: dict[str, LoadProfileRow], elapsed_s: float, warnings: list[str]
+) -> tuple[float, float | None]:
+    """The redo rate (bytes/s) from the best source there is, and the transaction rate;
+    a note in `warnings` when the redo rate came from a fallback."""
+    redo = _per_s(profile, "redo_size")
+    txn = _per_s(profile, "transactions")
+    if raw.layout == "global_rac":
+        if raw.global_redo_kib_per_s is not None:
+            redo = raw.global_redo_kib_per_s * 1024.0
+        txn = raw.global_txn_per_s
+    if redo is None:
+        redo = _redo_from_activity(raw, elapsed_s, warnings)
+    return redo, txn
+
+
+def _redo_from_activity(raw: RawReport, elapsed_s: float, warnings: list[str]) -> float:
+    """The redo rate from Instance Activity Stats when the Load Profile has none."""
+    redo_total, redo_ias_per_s = raw.activity.get("redo size", (None, None))
+    if redo_ias_per_s is not None:
+        warnings.append("Load Profile redo size unreadable: used Instance Activity Stats")
+        return redo_ias_per_s
+    if redo_total is not None:
+        warnings.append("redo rate computed from the Instance Activity 'redo size' total")
+        return redo_total / elapsed_s
+    raise _no_redo(raw)
+
+
+def _no_redo(raw: RawReport) -> TruncatedReportError:
+    """The error of a report without any redo rate, naming the table it lacks."""
+    if raw.layout == "global_rac":
+        return _truncated(raw, "its 'System Statistics - Per Second' table")
+    if raw.load_profile_found:
+        return _truncated(raw, "a readable 'Redo size' row in its Load Profile")
+    return _truncated(raw, "its Load Profile")
+
+
+def _interval_warnings(raw: RawReport, elapsed_s: float) -> list[str]:
+    """Notes on what the report as a whole can't show: peaks, CDB-wide redo, a cut-off end."""
+    warnings = []
+    if elapsed_s > LONG_INTERVAL_S:
+        warnings.append(
+            f"the interval is {format_duration(elapsed_s)} long: its average hides peaks; "
+            "reports of one hour or less show them"
+        )
+    if raw.layout == "pdb":
+        warnings.append(
+            "PDB-level report: redo is the PDB's share; redo is CDB-wide, so size RPO and "
+            "archiving from a CDB root report"
+        )
+    if not raw.has_end_marker:
+        warnings.append(CUT_OFF_WARNING)
+    return warnings
+
+
+def _identity(raw: RawReport) -> dict[str, Any]:
+    """Which database, instance and interval the report is of."""
+    return {
+        "db_name": raw.db_name,
+        "dbid": raw.dbid,
+        "instance": raw.instance,
+        "inst_num": raw.inst_num,
+        "instances": tuple(raw.instances),
+        "version": raw.version,
+        "host": raw.host,
+        "rac": raw.rac,
+        "container": raw.container,
+        "begin": raw.begin,
+        "end": raw.end,
+        "db_time_s": raw.db_time_min * MINUTE if raw.db_time_min is not None else None,
+        "instance_rates": tuple(raw.instance_rates),
+    }
+
+
+def _profile_figures(raw: RawReport, profile: dict[str, LoadProfileRow]) -> dict[str, Any]:
+    """The Load Profile's rates; a RAC report's global totals win over its rows."""
+    gt = raw.global_totals
+    figures: dict[str, Any] = {"redo_bytes_per_txn": _per_txn(profile, "redo_size")}
+    for key in ("block_changes", "logical_reads", "physical_reads", "physical_writes", "executes"):
+        figures[f"{key}_per_s"] = gt.get(f"{key}_per_s", _per_s(profile, key))
+        figures[f"{key}_per_txn"] = _per_txn(profile, key)
+    figures["user_calls_per_s"] = gt.get("user_calls_per_s", _per_s(profile, "user_calls"))
+    return figures
+
+
+def _redo_log_figures(raw: RawReport) -> dict[str, Any]:
+    """Instance Activity and IO figures of the redo log, in bytes."""
+    stat = raw.activity.get
+    return {
+        "redo_size_bytes": stat("redo size", (None, None))[0],
+        "redo_wastage_bytes": stat("redo wastage", (None, None))[0],
+        "redo_blocks_written": stat("redo blocks written", (None, None))[0],
+        "redo_writes": stat("redo writes", (None, None))[0],
+        "log_switches": raw.log_switches,
+        "log_switches_per_hour": raw.log_switches_per_hour,
+        "io_redo_bytes_per_s": _mib(raw.io_redo_mb_per_s),
+        "io_redo_write_bytes_per_s": _mib(raw.io_redo_write_mb_per_s),
+    }
+
+
+def _mib(value: float | None) -> float | None:
+    return value * MiB if value is not None else None

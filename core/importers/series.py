@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -86,6 +86,8 @@ class RedoSeries:
     shortest_interval_s: float
     longest_interval_s: float
     warnings: tuple[str, ...] = ()
+    covered_s: float = 0.0
+    """Time the reports cover, overlaps counted once (not `last - first`)."""
 
     def to_dict(self) -> dict[str, Any]:
         return json_ready(self)
@@ -152,46 +154,150 @@ def _spread(intervals: list[RedoInterval]) -> dict[datetime, list[float]]:
     return acc
 
 
+def _union(spans: Iterable[tuple[datetime, datetime]]) -> list[tuple[datetime, datetime]]:
+    """Overlapping or touching spans merged, in time order."""
+    out: list[tuple[datetime, datetime]] = []
+    for begin, end in sorted(spans):
+        if out and begin <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((begin, end))
+    return out
+
+
+def covered_seconds(intervals: Iterable[RedoInterval]) -> float:
+    """Time the intervals cover, overlaps counted once: two one-hour reports a year apart
+    are two hours of evidence, not a year (issue 25.2)."""
+    spans = _union((iv.begin, iv.end) for iv in intervals)
+    return sum((end - begin).total_seconds() for begin, end in spans)
+
+
+def _outside(iv: RedoInterval, spans: list[tuple[datetime, datetime]]) -> list[RedoInterval]:
+    """The parts of `iv` that no span covers, each with its share of the redo."""
+    parts, begin = [], iv.begin
+    for s_begin, s_end in spans:
+        if s_end <= begin or s_begin >= iv.end:
+            continue
+        if s_begin > begin:
+            parts.append((begin, s_begin))
+        begin = max(begin, s_end)
+    if begin < iv.end:
+        parts.append((begin, iv.end))
+    rate = iv.redo_bytes_per_s
+    return [
+        replace(iv, begin=b, end=e, redo_bytes=rate * (e - b).total_seconds()) for b, e in parts
+    ]
+
+
+def global_spans(intervals: Iterable[RedoInterval]) -> list[tuple[datetime, datetime]]:
+    """The time global RAC reports cover (each instance's redo is in them there)."""
+    return _union((iv.begin, iv.end) for iv in intervals if iv.instance == ALL_INSTANCES)
+
+
+def counts_in_series(iv: RedoInterval, spans: list[tuple[datetime, datetime]]) -> bool:
+    """Whether `iv` adds to a series whose global reports cover `spans`."""
+    return iv.instance == ALL_INSTANCES or bool(_outside(iv, spans))
+
+
+def _instance_intervals_outside_global(
+    intervals: list[RedoInterval], warnings: list[str]
+) -> list[RedoInterval]:
+    """A global RAC report holds every instance only over the time it covers: instance
+    intervals count outside it (issue 25.1: a 22-minute global report of 2018 must not
+    hide a year of DBA_HIST_SYSSTAT intervals of 2024)."""
+    global_ivs = [iv for iv in intervals if iv.instance == ALL_INSTANCES]
+    if not global_ivs:
+        return intervals
+    spans = global_spans(global_ivs)
+    kept = list(global_ivs)
+    overlapped = 0
+    for iv in intervals:
+        if iv.instance == ALL_INSTANCES:
+            continue
+        parts = _outside(iv, spans)
+        overlapped += len(parts) != 1 or parts[0].seconds != iv.seconds
+        kept += parts
+    if overlapped:
+        warnings.append(
+            f"{overlapped} instance report(s) overlap global RAC reports of the same "
+            "database: only their time outside those reports is counted (a global report "
+            "already holds every instance)"
+        )
+    return kept
+
+
+def _hourly(spread: dict[str, dict[datetime, list[float]]]) -> tuple[list[HourlyRedo], int]:
+    """The database's rate per clock hour: instances added up, a global report's time
+    weighed against the instances' time where both fall in one hour."""
+    hours_all = sorted({h for acc in spread.values() for h in acc})
+    instances = [k for k in spread if k != ALL_INSTANCES]
+    hourly: list[HourlyRedo] = []
+    partial = 0
+    for h in hours_all:
+        cells = {k: acc[h] for k, acc in spread.items() if h in acc and acc[h][1] > 0}
+        inst_cells = [cells[k] for k in instances if k in cells]
+        inst_rate = sum(c[0] / c[1] for c in inst_cells)
+        inst_s = max((c[1] for c in inst_cells), default=0.0)
+        glob = cells.get(ALL_INSTANCES)
+        if glob is not None:
+            rate = (glob[0] + inst_rate * inst_s) / (glob[1] + inst_s)
+            covered = min(glob[1] + inst_s, HOUR) / HOUR
+        else:
+            rate = inst_rate
+            covered = min(inst_s, HOUR) / HOUR
+            if len(inst_cells) < len(instances):
+                partial += 1
+        hourly.append(HourlyRedo(h, rate, covered, len(cells)))
+    return hourly, partial
+
+
+def _average(spread: dict[str, dict[datetime, list[float]]], hourly: list[HourlyRedo]) -> float:
+    """Redo per second over the whole series: each instance's total over its time, added
+    up; with global reports too, their time and the instances' time weighed together."""
+
+    def rate(acc: dict[datetime, list[float]]) -> tuple[float, float]:
+        secs = sum(c[1] for c in acc.values())
+        return (sum(c[0] for c in acc.values()) / secs if secs > 0 else 0.0), secs
+
+    inst = [rate(acc) for k, acc in spread.items() if k != ALL_INSTANCES]
+    inst_rate = sum(r for r, _ in inst)
+    if ALL_INSTANCES not in spread:
+        return inst_rate
+    g_rate, g_s = rate(spread[ALL_INSTANCES])
+    inst_s = max((s for _, s in inst), default=0.0)
+    return (g_rate * g_s + inst_rate * inst_s) / (g_s + inst_s) if g_s + inst_s else 0.0
+
+
+def _busiest(hourly: list[HourlyRedo]) -> tuple[datetime | None, int | None]:
+    """The busiest clock hour and the hour of the day that is usually busiest; None where
+    no hour stands out (one long report gives every hour the same rate: issue 25.2)."""
+    rates = np.array([h.redo_bytes_per_s for h in hourly], dtype=float)
+    top = float(rates.max())
+    if np.all(np.isclose(rates, top, rtol=1e-9, atol=0.0)):
+        return None, None
+    peak_at = hourly[int(np.argmax(rates))].hour
+    by_hod: dict[int, list[float]] = defaultdict(list)
+    for h in hourly:
+        by_hod[h.hour.hour].append(h.redo_bytes_per_s)
+    means = {k: sum(v) / len(v) for k, v in by_hod.items()}
+    best = max(means.values())
+    tied = [k for k, m in means.items() if np.isclose(m, best, rtol=1e-9, atol=0.0)]
+    usual = peak_at.hour if peak_at.hour in tied else (tied[0] if len(tied) == 1 else None)
+    return peak_at, usual
+
+
 def _one_database(db: str, intervals: list[RedoInterval], warnings: list[str]) -> RedoSeries:
-    if any(iv.instance == ALL_INSTANCES for iv in intervals):
-        dropped = [iv for iv in intervals if iv.instance != ALL_INSTANCES]
-        if dropped:
-            warnings.append(
-                f"{len(dropped)} instance report(s) left out: global RAC reports of the same "
-                "database already hold every instance"
-            )
-        intervals = [iv for iv in intervals if iv.instance == ALL_INSTANCES]
+    intervals = _instance_intervals_outside_global(intervals, warnings)
     by_instance: dict[str, list[RedoInterval]] = defaultdict(list)
     for iv in intervals:
         by_instance[iv.instance].append(iv)
     spread = {inst: _spread(ivs) for inst, ivs in by_instance.items()}
-    hours_all = sorted({h for acc in spread.values() for h in acc})
-    hourly: list[HourlyRedo] = []
-    partial = 0
-    for h in hours_all:
-        rate = 0.0
-        covered = []
-        for acc in spread.values():
-            cell = acc.get(h)
-            if cell and cell[1] > 0:
-                rate += cell[0] / cell[1]
-                covered.append(min(cell[1], HOUR) / HOUR)
-        if len(covered) < len(spread):
-            partial += 1
-        hourly.append(HourlyRedo(h, rate, max(covered) if covered else 0.0, len(covered)))
-    avg = sum(
-        sum(c[0] for c in acc.values()) / sum(c[1] for c in acc.values())
-        for acc in spread.values()
-        if sum(c[1] for c in acc.values()) > 0
-    )
+    hourly, partial = _hourly(spread)
+    avg = _average(spread, hourly)
     rates = np.array([h.redo_bytes_per_s for h in hourly], dtype=float)
-    peak_i = int(np.argmax(rates))
-    by_hod: dict[int, list[float]] = defaultdict(list)
-    for h in hourly:
-        by_hod[h.hour.hour].append(h.redo_bytes_per_s)
-    busiest_hod = max(by_hod, key=lambda k: sum(by_hod[k]) / len(by_hod[k]))
+    busiest, usual = _busiest(hourly)
     seconds = [iv.seconds for iv in intervals]
-    if partial and len(spread) > 1:
+    if partial and len([k for k in spread if k != ALL_INSTANCES]) > 1:
         warnings.append(
             f"{partial} hour(s) lack reports of some instances: the database total there "
             "counts only the instances reported"
@@ -201,8 +307,6 @@ def _one_database(db: str, intervals: list[RedoInterval], warnings: list[str]) -
             f"the shortest report covers {format_duration(min(seconds))}: peaks shorter than "
             "that are averaged away (use hourly reports for peak and p95)"
         )
-    first = min(iv.begin for iv in intervals)
-    last = max(iv.end for iv in intervals)
     names = sorted({iv.db_name for iv in intervals if iv.db_name})
     dbids = sorted({iv.dbid for iv in intervals if iv.dbid is not None})
     return RedoSeries(
@@ -213,16 +317,17 @@ def _one_database(db: str, intervals: list[RedoInterval], warnings: list[str]) -
         hours=tuple(hourly),
         avg_Bps=avg,
         p95_Bps=float(np.percentile(rates, 95)),
-        peak_Bps=float(rates[peak_i]),
+        peak_Bps=float(rates.max()),
         per_day_bytes=avg * DAY,
-        busiest_hour=hourly[peak_i].hour,
-        busiest_hour_of_day=busiest_hod,
-        first=first,
-        last=last,
+        busiest_hour=busiest,
+        busiest_hour_of_day=usual,
+        first=min(iv.begin for iv in intervals),
+        last=max(iv.end for iv in intervals),
         intervals=len(intervals),
         shortest_interval_s=min(seconds),
         longest_interval_s=max(seconds),
         warnings=tuple(warnings),
+        covered_s=covered_seconds(intervals),
     )
 
 

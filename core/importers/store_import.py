@@ -38,7 +38,14 @@ from typing import Any, Literal
 import duckdb
 
 from ..store import Changes, Store, StoreError, StoreReadOnlyError
-from ..store.workloads import WorkloadRow, assign_database, delete_row, insert_row, stored_keys
+from ..store.workloads import (
+    WorkloadRow,
+    assign_database,
+    delete_row,
+    insert_row,
+    insert_rows,
+    stored_keys,
+)
 from . import sanity
 from .errors import CsvImportError, NotAReportError, ReportError
 from .exports import Export, read_export_bytes
@@ -47,6 +54,7 @@ from .model import WorkloadReport, normalise_content
 from .reader import iter_report_files, parse_bytes
 from .readfile import read_input
 from .rman_csv import BackupJob
+from .series import RedoInterval
 
 Status = Literal["imported", "duplicate", "error"]
 
@@ -99,6 +107,24 @@ def _hash(kind: str, *parts: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+_encode_str = json.encoder.encode_basestring_ascii
+
+
+def _interval_hash(iv: RedoInterval) -> str:
+    """`_hash("sysstat", db, instance, begin, end, redo_bytes)` built without
+    `json.dumps(default=str)`, which took most of a large export's import: the same text,
+    so a file imported before is still found a duplicate (tested)."""
+    if type(iv.redo_bytes) is not float or not (
+        isinstance(iv.begin, datetime) and isinstance(iv.end, datetime)
+    ):
+        return _hash("sysstat", iv.db, iv.instance, iv.begin, iv.end, iv.redo_bytes)
+    text = (
+        f'["sysstat",{_encode_str(iv.db)},{_encode_str(iv.instance)},'
+        f'"{iv.begin}","{iv.end}",{float.__repr__(iv.redo_bytes)}]'
+    )
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def _snap_key(r: WorkloadReport) -> str:
     who = str(r.dbid) if r.dbid is not None else (r.db_name or "?").upper()
     inst = r.inst_num if r.inst_num is not None else (r.instance or "").lower()
@@ -133,20 +159,23 @@ def rows_from_reports(reports: Sequence[WorkloadReport], file_hash: str) -> list
 
 
 def _extra_columns(export: Export, data: bytes) -> list[dict[str, str]]:
-    """The CSV rows of an RMAN export (for DB_NAME / DBID, which `BackupJob` leaves out)."""
+    """The CSV rows of an RMAN export (for DB_NAME / DBID, which `BackupJob` leaves out);
+    a DBID that is not a database id is refused here, naming its line."""
     from .csv_common import read_csv_bytes
 
     try:
-        return [row for _line, row in read_csv_bytes(data, export.source).rows]
+        table = read_csv_bytes(data, export.source)
     except CsvImportError:
         return []
+    for line, row in table.rows:
+        table.dbid(line, row)
+    return [row for _line, row in table.rows]
 
 
 def _int_or_none(text: str | None) -> int | None:
-    try:
-        return int(float(text)) if text else None
-    except ValueError:
-        return None
+    """A DBID already checked by `CsvTable.dbid`."""
+    text = (text or "").strip()
+    return int(text[:-2] if text.endswith(".0") else text) if text else None
 
 
 def rows_from_export(export: Export, data: bytes, file_hash: str) -> list[WorkloadRow]:
@@ -155,9 +184,7 @@ def rows_from_export(export: Export, data: bytes, file_hash: str) -> list[Worklo
         for iv in export.redo_intervals:
             rows.append(
                 WorkloadRow(
-                    content_hash=_hash(
-                        "sysstat", iv.db, iv.instance, iv.begin, iv.end, iv.redo_bytes
-                    ),
+                    content_hash=_interval_hash(iv),
                     kind="sysstat",
                     db_name=iv.db_name,
                     dbid=iv.dbid,
@@ -322,6 +349,7 @@ def _write_rows(
         imported = replaced = 0
         dup_files: list[str] = []
         new_in_file: set[str] = set()
+        new_rows: list[WorkloadRow] = []
         for row in rows:
             if _replaces_cut_off(row, cut_off, seen):
                 delete_row(con, cut_off.pop(row.snap_key))
@@ -335,9 +363,10 @@ def _write_rows(
                 continue
             if row.db_name is None and database:
                 row = _named(row, database)
-            insert_row(con, row, file_name, now)
+            new_rows.append(row)
             new_in_file.add(row.content_hash)
             imported += 1
+        insert_rows(con, new_rows, file_name, now)
         assigned = 0
         if database and len(new_in_file) < len(rows):
             assigned = assign_database(con, database, hashes)
@@ -459,6 +488,7 @@ __all__ = [
     "import_file",
     "import_paths",
     "insert_row",
+    "insert_rows",
     "job_from_dict",
     "rows_from_bytes",
 ]

@@ -25,7 +25,14 @@ from ..store.workloads import import_groups, summary_rows, unassigned_counts
 from .recovery_progress import RedoApplyRate
 from .rman_csv import BackupRate, backup_rates
 from .sanity import plausible_interval, plausible_job
-from .series import ALL_INSTANCES, RedoInterval, RedoSeries, series_by_database
+from .series import (
+    ALL_INSTANCES,
+    RedoInterval,
+    RedoSeries,
+    counts_in_series,
+    global_spans,
+    series_by_database,
+)
 from .store_import import KIND_LABELS, job_from_dict
 
 REDO_KINDS = ("awr", "statspack", "sysstat")
@@ -149,6 +156,7 @@ def _series_json(s: RedoSeries | None, counts: dict[str, int]) -> dict[str, Any]
         "sources": dict(counts),
         "first": s.first.isoformat(),
         "last": s.last.isoformat(),
+        "covered_s": s.covered_s,
         "intervals": s.intervals,
         "instances": list(s.instances),
         "avg_Bps": s.avg_Bps,
@@ -310,10 +318,10 @@ def _summarise(key: str, rows: list[_Row]) -> DatabaseWorkload:
     intervals = [(k, iv) for k, iv in _intervals(key, redo_rows, "redo") if plausible_interval(iv)]
     if intervals:
         series = series_by_database(iv for _, iv in intervals)[0]
-        has_global = any(iv.instance == ALL_INSTANCES for _, iv in intervals)
+        spans = global_spans(iv for _, iv in intervals)
         by_kind: dict[str, int] = defaultdict(int)
         for kind, iv in intervals:
-            if not has_global or iv.instance == ALL_INSTANCES:
+            if counts_in_series(iv, spans):
                 by_kind[kind] += 1
         series_counts = {k: by_kind[k] for k in REDO_KINDS if by_kind.get(k)}
     blocks = [iv for _, iv in _intervals(key, redo_rows, "blocks") if plausible_interval(iv)]

@@ -37,6 +37,7 @@ def intervals_from_sysstat(table: CsvTable) -> list[RedoInterval]:
     )
     by_instance: dict[tuple[str, str], list[tuple[float, int, dict[str, str]]]] = defaultdict(list)
     for line, row in table.rows:
+        table.dbid(line, row)  # one line naming the cell, never an OverflowError later
         snap = table.number(line, row, "SNAP_ID")
         by_instance[(row["DBID"], row["INSTANCE_NUMBER"])].append((snap or 0.0, line, row))
     out: list[RedoInterval] = []
@@ -51,17 +52,17 @@ def intervals_from_sysstat(table: CsvTable) -> list[RedoInterval]:
                 p_end, p_value, p_startup = prev
                 delta = (value or 0.0) - (p_value or 0.0)
                 if startup == p_startup and delta >= 0 and end and p_end and end > p_end:
-                    dbid = table.number(line, row, "DBID", required=False)
+                    dbid = table.dbid(line, row)
                     out.append(
                         RedoInterval(
-                            db=str(int(dbid)) if dbid is not None else dbid_text,
+                            db=str(dbid) if dbid is not None else dbid_text,
                             instance=inst,
                             begin=p_end,
                             end=end,
                             redo_bytes=delta,
                             source=f"{table.source}:{line}",
                             db_name=row.get("DB_NAME") or None,
-                            dbid=int(dbid) if dbid is not None else None,
+                            dbid=dbid,
                         )
                     )
             prev = (end, value, startup)

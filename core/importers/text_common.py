@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from .extract import ACTIVITY_STATS, LOG_SWITCHES, RawReport, add_activity
 from .numbers import (
@@ -87,57 +88,84 @@ _CONTAINER_HEADER_RE = re.compile(r"Container\s+Name", re.IGNORECASE)
 
 def read_header(lines: list[str], raw: RawReport, stop: int = 120) -> None:
     """DB name, DB id, instance, release, RAC flag, host, container (10g to 23ai layouts)."""
-    i = find_line(lines, _DB_HEADER_RE, 0, stop)
-    if i >= 0:
-        twelve = "unique" in lines[i].lower()
-        for _, line in values_after(lines, i, 1):
-            m = (_DB_12C_RE if twelve else DB_11G_RE).match(line)
-            if not m:
-                m = (DB_11G_RE if twelve else _DB_12C_RE).match(line)
-            if m:
-                g = m.groupdict()
-                raw.db_name = g.get("db") or raw.db_name
-                raw.dbid = int(g["dbid"])
-                raw.version = g["rel"]
-                raw.rac = g["rac"] == "YES"
-                if g.get("inst"):
-                    raw.instance = g["inst"]
-                    raw.inst_num = int(g["num"])
-                if g.get("host"):
-                    raw.host = g["host"]
-            break
-    i = find_line(lines, _INST_HEADER_RE, 0, stop)
-    if i >= 0:
-        for _, line in values_after(lines, i, 1):
-            m = _INST_12C_RE.match(line)
-            if m:
-                raw.instance = m.group("inst")
-                raw.inst_num = int(m.group("num"))
-            break
-    i = find_line(lines, _HOST_HEADER_RE, 0, stop)
-    if i >= 0:
-        for _, line in values_after(lines, i, 1):
-            if line.split():
-                raw.host = line.split()[0]
-            break
-    i = find_line(lines, _CONTAINER_HEADER_RE, 0, stop)
-    if i >= 0:
-        for _, line in values_after(lines, i, 8):
-            # the name is the first token that is not the numeric container id
-            name = next((t for t in line.split() if not t.isdigit()), None)
-            if name and name.upper() != "CDB$ROOT":
-                raw.container = name
-                break
+    _read_database(lines, raw, stop)
+    line = _first_line_under(lines, _INST_HEADER_RE, stop)
+    m = _INST_12C_RE.match(line) if line is not None else None
+    if m:
+        raw.instance = m.group("inst")
+        raw.inst_num = int(m.group("num"))
+    line = _first_line_under(lines, _HOST_HEADER_RE, stop)
+    if line and line.split():
+        raw.host = line.split()[0]
+    _read_container(lines, raw, stop)
     if raw.instance and raw.instance not in raw.instances:
         raw.instances.append(raw.instance)
     if not raw.db_name:
-        for line in lines[: min(len(lines), 4000)]:
-            m = _DBINST_RE.search(line)
-            if m:
-                raw.db_name = m.group("db")
-                if not raw.instance:
-                    raw.instance = m.group("inst")
-                break
+        _names_from_page_headings(lines, raw)
+
+
+def _first_line_under(lines: list[str], heading: re.Pattern[str], stop: int) -> str | None:
+    """The first data line under the first line matching `heading` in lines[:stop]."""
+    i = find_line(lines, heading, 0, stop)
+    return _data_line(lines, i) if i >= 0 else None
+
+
+def _data_line(lines: list[str], heading: int) -> str | None:
+    """The first data line under the heading at index `heading` (None: none follows)."""
+    return next((line for _, line in values_after(lines, heading, 1)), None)
+
+
+def _read_database(lines: list[str], raw: RawReport, stop: int) -> None:
+    """The database line: the 12c+ layout (with DB Unique Name) or the 10g/11g one."""
+    i = find_line(lines, _DB_HEADER_RE, 0, stop)
+    if i < 0:
+        return
+    line = _data_line(lines, i)
+    if line is None:
+        return
+    first, second = (
+        (_DB_12C_RE, DB_11G_RE) if "unique" in lines[i].lower() else (DB_11G_RE, _DB_12C_RE)
+    )
+    m = first.match(line) or second.match(line)
+    if m:
+        _set_database(m.groupdict(), raw)
+
+
+def _set_database(g: dict[str, Any], raw: RawReport) -> None:
+    """The figures of a matched database line (the 10g/11g one also names instance and host)."""
+    raw.db_name = g.get("db") or raw.db_name
+    raw.dbid = int(g["dbid"])
+    raw.version = g["rel"]
+    raw.rac = g["rac"] == "YES"
+    if g.get("inst"):
+        raw.instance = g["inst"]
+        raw.inst_num = int(g["num"])
+    if g.get("host"):
+        raw.host = g["host"]
+
+
+def _read_container(lines: list[str], raw: RawReport, stop: int) -> None:
+    """A PDB report's container: the first name under "Container Name" that is not the root."""
+    i = find_line(lines, _CONTAINER_HEADER_RE, 0, stop)
+    if i < 0:
+        return
+    for _, line in values_after(lines, i, 8):
+        # the name is the first token that is not the numeric container id
+        name = next((t for t in line.split() if not t.isdigit()), None)
+        if name and name.upper() != "CDB$ROOT":
+            raw.container = name
+            return
+
+
+def _names_from_page_headings(lines: list[str], raw: RawReport) -> None:
+    """DB (and instance) name from the first `DB/Inst: name/inst` page heading."""
+    for line in lines[: min(len(lines), 4000)]:
+        m = _DBINST_RE.search(line)
+        if m:
+            raw.db_name = m.group("db")
+            if not raw.instance:
+                raw.instance = m.group("inst")
+            return
 
 
 def read_snaps(lines: list[str], raw: RawReport, stop: int = 160) -> None:
@@ -146,14 +174,7 @@ def read_snaps(lines: list[str], raw: RawReport, stop: int = 160) -> None:
         line = lines[i]
         m = _SNAP_RE.match(line)
         if m:
-            if m.group("which") == "Begin" and raw.begin_snap is None:
-                raw.begin_snap = int(m.group("id"))
-                raw.begin_text = m.group("time")
-                raw.begin = parse_oracle_datetime(m.group("time"))
-            elif m.group("which") == "End" and raw.end_snap is None:
-                raw.end_snap = int(m.group("id"))
-                raw.end_text = m.group("time")
-                raw.end = parse_oracle_datetime(m.group("time"))
+            _snap(m, raw)
             continue
         m = _ELAPSED_RE.match(line)
         if m and raw.elapsed_min is None:
@@ -162,6 +183,18 @@ def read_snaps(lines: list[str], raw: RawReport, stop: int = 160) -> None:
         m = _DBTIME_RE.match(line)
         if m and raw.db_time_min is None:
             raw.db_time_min = parse_minutes(m.group("v"))
+
+
+def _snap(m: re.Match[str], raw: RawReport) -> None:
+    """A `Begin Snap:` / `End Snap:` line's id and time (the first of each kind counts)."""
+    if m.group("which") == "Begin" and raw.begin_snap is None:
+        raw.begin_snap = int(m.group("id"))
+        raw.begin_text = m.group("time")
+        raw.begin = parse_oracle_datetime(m.group("time"))
+    elif m.group("which") == "End" and raw.end_snap is None:
+        raw.end_snap = int(m.group("id"))
+        raw.end_text = m.group("time")
+        raw.end = parse_oracle_datetime(m.group("time"))
 
 
 _LOAD_PROFILE_RE = re.compile(r"^\s*Load Profile\b", re.IGNORECASE)

@@ -226,6 +226,9 @@ def _legend(
             g.add(Rect(cx, y - 1, 9, 7, fillColor=colour, strokeColor=None))
         elif kind == "band":
             g.add(Rect(cx, y - 1, 9, 7, fillColor=colour, strokeColor=AXIS, strokeWidth=0.3))
+        elif kind == "outline":
+            g.add(Rect(cx, y - 1, 9, 7, fillColor=colors.white, strokeColor=colour,
+                       strokeWidth=0.9, strokeDashArray=[2, 1.5]))  # fmt: skip
         elif kind == "dot":
             g.add(Circle(cx + 5, y + 2.5, 2.6, fillColor=colour, strokeColor=None))
         elif kind == "dash":
@@ -263,21 +266,79 @@ def gantt_chart(data: ReportData, width: float) -> Drawing:
     items = _gantt_legend(data)
     extra = 11.0 * (_legend_rows(items, x0, x1) - 1)
     bottom = 44.0 + extra
-    d = _drawing(width, 18.0 + row * len(bars) + bottom)
     vmax = max(data.total_s, data.rto_s) * 1.06
-    f = _Frame(x0, x1, bottom, bottom + row * len(bars), (x1 - x0) / vmax)
+    scale = (x1 - x0) / vmax
+    labels = _marker_labels(data, x0, x1, scale)
+    top = 18.0 + MARKER_ROW * max(lab.row for lab in labels)
+    d = _drawing(width, top + row * len(bars) + bottom)
+    f = _Frame(x0, x1, bottom, bottom + row * len(bars), scale)
     g = Group()
     _gantt_bands(g, data, f, vmax)
     unit, name, step = _time_axis(vmax)
     _x_grid(g, x0, x1, f.y0, f.y1, vmax, unit, name, step, f"time from the failure ({name})")
     # The total line goes under the bars and their labels.
-    g.add(_dashed(f.x(data.total_s), f.y0, f.x(data.total_s), f.y1 + 4, NAVY, 1.0))
+    total = next(lab for lab in labels if lab.colour == NAVY)
+    g.add(_dashed(total.x, f.y0, total.x, f.y1 + 4 + MARKER_ROW * total.row, NAVY, 1.0))
     for i, b in enumerate(bars):
         _gantt_bar(g, b, f.y1 - (i + 0.5) * row, f)
-    _gantt_markers(g, data, f)
+    _gantt_markers(g, labels, f)
     _legend(g, x0, 8 + extra, items, x1)
     d.add(g)
     return d
+
+
+MARKER_ROW = 10.0
+"""Points between the rows of the RTO and total labels above the Gantt."""
+
+
+@dataclass(frozen=True)
+class _MarkerLabel:
+    """A label above the Gantt for the line at `x`: its left edge, width and row (0 just
+    above the plot, 1 above that when the two labels would overlap on one row)."""
+
+    x: float
+    left: float
+    width: float
+    row: int
+    text: str
+    colour: object
+
+
+def _beside(x: float, w: float, side: str, lo: float, hi: float) -> float:
+    """The left edge of a label of width `w` beside the line at `x`: on `side` ('end':
+    to its left, 'start': to its right) when it fits in [lo, hi], else on the other side,
+    so it stays attached to its line; clamped only when neither side fits."""
+    left_of, right_of = x - 3 - w, x + 3
+    first, second = (left_of, right_of) if side == "end" else (right_of, left_of)
+    for left in (first, second):
+        if lo <= left and left + w <= hi:
+            return left
+    return max(lo, min(first, hi - w))
+
+
+def _marker_labels(data: ReportData, x0: float, x1: float, scale: float) -> list[_MarkerLabel]:
+    """The RTO and total labels, each beside its own line (the earlier one to its left,
+    the later to its right), on a second row when they would overlap."""
+    xr, xt = x0 + data.rto_s * scale, x0 + data.total_s * scale
+    marks = [(xr, f"RTO {data.rto_text}", RED), (xt, f"total {data.total_text}", NAVY)]
+    marks.sort(key=lambda m: (m[0], m[2] == RED))
+    out = []
+    for (x, text, colour), side in zip(marks, ("end", "start"), strict=True):
+        w = _w(text, SMALL, True)
+        out.append(_MarkerLabel(x, _beside(x, w, side, x0, x1), w, 0, text, colour))
+    a, b = out
+    if a.left + a.width + 4 > b.left and b.left + b.width + 4 > a.left:
+        # Raise a label whose line does not run through the other label (the total's
+        # first): its line is drawn up to it.
+        order = sorted((0, 1), key=lambda i: out[i].colour != NAVY)
+        upper = next((i for i in order if not _spans(out[1 - i], out[i].x)), order[0])
+        lab = out[upper]
+        out[upper] = _MarkerLabel(lab.x, lab.left, lab.width, 1, lab.text, lab.colour)
+    return out
+
+
+def _spans(lab: _MarkerLabel, x: float) -> bool:
+    return lab.left - 1 <= x <= lab.left + lab.width + 1
 
 
 def _gantt_legend(data: ReportData) -> list[tuple[object, str, str]]:
@@ -286,6 +347,9 @@ def _gantt_legend(data: ReportData) -> list[tuple[object, str, str]]:
         for k, label in PHASE_LEGEND
         if any(b.style == k for b in data.gantt)
     ]
+    overlap = [b for b in data.gantt if getattr(b, "overlap_s", 0.0) > 0]
+    if overlap:
+        items.append((PHASE_COLOURS[overlap[0].style], "outline", "applied while restored"))
     if data.risk_margin_s > 0:
         items.append((AMBER_BAND, "band", "at-risk margin"))
     return items
@@ -307,9 +371,16 @@ def _gantt_bar(g: Group, b: Any, yc: float, f: _Frame) -> None:
     """One phase (a `GanttBar`): its label, its bar, and its text inside the bar or beside it."""
     g.add(_text(f.x0 - 6, yc - 2.7, b.label, LABEL, INK, "end"))
     bx, bw = f.x(b.start_s), max(b.duration_s * f.scale, 0.8)
-    g.add(Rect(bx, yc - 5.5, bw, 11, fillColor=PHASE_COLOURS[b.style], strokeColor=None))
+    colour = PHASE_COLOURS[b.style]
+    g.add(Rect(bx, yc - 5.5, bw, 11, fillColor=colour, strokeColor=None))
+    ow = min(getattr(b, "overlap_s", 0.0) * f.scale, bw)
+    if ow > 0:
+        # Time shared with the phase above: an outline over it, not a second solid bar.
+        g.add(Rect(bx, yc - 5.5, ow, 11, fillColor=colors.white, strokeColor=colour,
+                   strokeWidth=0.9, strokeDashArray=[2, 1.5]))  # fmt: skip
+        g.add(Line(bx, yc + 5.5, bx, yc + 11.5, strokeColor=colour, strokeWidth=0.6))
     tw = _w(b.text, SMALL)
-    if bw >= tw + 6:
+    if bw - ow >= tw + 6 and ow == 0:
         g.add(_text(bx + bw / 2, yc - 2.3, b.text, SMALL, colors.white, "middle"))
         return
     # Beside the bar, on a white ground: the dashed total line never runs through it.
@@ -318,29 +389,14 @@ def _gantt_bar(g: Group, b: Any, yc: float, f: _Frame) -> None:
     g.add(_text(tx, yc - 2.3, b.text, SMALL, INK))
 
 
-def _gantt_markers(g: Group, data: ReportData, f: _Frame) -> None:
-    """The RTO line, and the RTO and total labels on either side so they never overlap."""
-    xr, xt, y = f.x(data.rto_s), f.x(data.total_s), f.y1 + 6
-    g.add(Line(xr, f.y0, xr, f.y1 + 4, strokeColor=RED, strokeWidth=1.4))
-    rto_label, tot_label = f"RTO {data.rto_text}", f"total {data.total_text}"
-    if xt <= xr:
-        _place(g, xt, y, tot_label, "end", f.x0, f.x1, NAVY)
-        _place(g, xr, y, rto_label, "start", f.x0, f.x1, RED)
-    else:
-        _place(g, xr, y, rto_label, "end", f.x0, f.x1, RED)
-        _place(g, xt, y, tot_label, "start", f.x0, f.x1, NAVY)
-
-
-def _place(
-    g: Group, x: float, y: float, text: str, side: str, lo: float, hi: float, colour
-) -> None:
-    """A label beside x ('end': to its left, 'start': to its right), kept in [lo, hi]."""
-    w = _w(text, SMALL, True)
-    if side == "end":
-        left = max(lo, x - 3 - w)
-    else:
-        left = min(hi - w, x + 3)
-    g.add(_text(left, y, text, SMALL, colour, bold=True))
+def _gantt_markers(g: Group, labels: list[_MarkerLabel], f: _Frame) -> None:
+    """The RTO line, and the RTO and total labels, each attached to its own line."""
+    rto = next(lab for lab in labels if lab.colour == RED)
+    g.add(Line(rto.x, f.y0, rto.x, f.y1 + 4 + MARKER_ROW * rto.row, strokeColor=RED,
+               strokeWidth=1.4))  # fmt: skip
+    for lab in labels:
+        g.add(_text(lab.left, f.y1 + 6 + MARKER_ROW * lab.row, lab.text, SMALL, lab.colour,
+                    bold=True))  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- capacity

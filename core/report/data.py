@@ -17,6 +17,7 @@ from ..catalog import Catalog
 from ..clock import source_date_epoch
 from ..clock import today as report_date
 from ..engine.verdict import verdict_title
+from ..headline import Headline, headline_of
 from ..plan import Plan
 from ..units import format_duration
 from ..wording import VERDICT_WORDS, bottleneck_words
@@ -34,12 +35,16 @@ from .model import (
 )
 from .sections import PLAN_SECTIONS
 from .sections.backups import JobBar
+from .sections.confidence import SECTION as _CONFIDENCE
+from .sections.confidence import risk_of
 from .sections.cover import KeyFigure
 from .sections.cycle import CycleSeries
 from .sections.growth import GrowthSeries
 from .sections.path import CapacityRow
 from .sections.recovery import GanttBar
 from .sections.rpo import RpoPart
+
+CONFIDENCE_KEY = _CONFIDENCE.key
 
 
 def build_report_data(
@@ -68,7 +73,7 @@ def build_report_data(
     )  # fmt: skip
     if generated is None:
         generated = source_date_epoch() or datetime.now(tz=UTC).replace(microsecond=0)
-    header = _header(plan, binary, generated)
+    header = _header(plan, binary, generated, _headline(ctx, sections))
     parts = {}
     for section in sections:
         part = section.build(ctx)
@@ -77,8 +82,19 @@ def build_report_data(
     return ReportData(**header, parts=freeze_parts(header, parts))
 
 
-def _header(plan: Plan, binary: bool, generated: datetime) -> dict[str, Any]:
-    """The fields every page shares: names, dates, units and the verdict."""
+def _headline(ctx: ReportContext, sections: Sequence[Section]) -> Headline | None:
+    """The headline with its probability, from the run the "How sure" section prints
+    (one run: the cover cannot contradict that page); None without that section."""
+    if not any(section.key == CONFIDENCE_KEY for section in sections):
+        return None
+    return headline_of(ctx.plan, risk_of(ctx))
+
+
+def _header(
+    plan: Plan, binary: bool, generated: datetime, sure: Headline | None = None
+) -> dict[str, Any]:
+    """The fields every page shares: names, dates, units and the verdict (with its
+    probability when `sure` is given)."""
     s = plan.scenario
     rec = plan.recovery
     if rec.verdict == "misses":
@@ -93,6 +109,11 @@ def _header(plan: Plan, binary: bool, generated: datetime) -> dict[str, Any]:
         )
     if plan.decided_by != "recovery":
         line = f"Decided by {plan.deciding.sentence()}. {line}"
+    verdict, title = plan.verdict, verdict_title(plan.deciding)
+    if sure is not None and not sure.pending:
+        verdict = sure.verdict
+        title = sure.title() if sure.probability_decides else f"{title} — {sure.sure()}"
+        line = f"{line}. {sure.why()}"
     units = (
         "Sizes in binary units (TiB = 2⁴⁰ bytes); "
         if binary
@@ -110,10 +131,10 @@ def _header(plan: Plan, binary: bool, generated: datetime) -> dict[str, Any]:
         "producer": f"RTO Planner {__version__}",
         "units_note": units,
         "binary": binary,
-        "verdict": plan.verdict,
-        "verdict_words": VERDICT_WORDS[plan.verdict],
+        "verdict": verdict,
+        "verdict_words": VERDICT_WORDS[verdict],
         "verdict_line": line,
-        "verdict_title": verdict_title(plan.deciding),
+        "verdict_title": title,
         "decided_by": plan.decided_by,
         "total_s": rec.total_s,
         "rto_s": rec.rto_s,

@@ -368,6 +368,8 @@ def _phase_table(d: DatabaseOutcome, alone: dict[str, float]) -> Table:
         (PHASE_TITLES[p.name], _dur(p.start_s), _dur(p.duration_s),
          _dur(alone.get(p.name, 0.0)), _later(s))
         for p, s in zip(d.phases, later, strict=True)
+        # no recall row when none is needed (issue 23), as in the plan's phase table
+        if p.name != "tape_recall" or p.duration_s or alone.get(p.name) or s
     ]  # fmt: skip
     rows.append(("Opens", _dur(d.open_s), "", _dur(d.alone_s), _later(d.open_s - d.alone_s)))
     header = ("Phase", "Starts", "Takes", "Alone", "Later than alone")

@@ -226,6 +226,9 @@ class Renderer(Protocol):
     data: ReportData
     width: float
     styles: Mapping[str, ParagraphStyle]
+    compact: bool
+    """Lay the appendices out tighter: set when the plain layout leaves a last page of a
+    few lines (issue 23)."""
 
     def p(self, text: str) -> str: ...
 

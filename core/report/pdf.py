@@ -13,6 +13,7 @@ module lock renders one PDF at a time.
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Callable, Sequence
 from io import BytesIO
@@ -77,12 +78,26 @@ def _style(commands: list[Any]) -> TableStyle:
 
 
 MAX_PARAGRAPH_LINES = 20
-"""Free text of more lines is laid out a paragraph per line (`ReportRenderer.paras`)."""
+"""Free text of more lines is laid out in paragraphs of this many (`ReportRenderer.paras`)."""
+
+
+NBSP = "\u00a0"
+_QUANTITY = re.compile(
+    r"\d+(?:[.,]\d+)? (?:d|h|min|s|ms|%|[kMGTP]i?B(?:/(?:s|min|h))?)(?![\w/])"
+    r"(?: \d+ (?:h|min|s)(?![\w/]))?"
+)
+"""A quantity a line must not break: "10 h 08 min", "4 min 10 s", "2.5 TB", "1.60 GB/s"."""
+
+
+def glue(text: str) -> str:
+    """Non-breaking spaces inside each duration and quantity (issue 23: "10 h 08 / min")."""
+    return _QUANTITY.sub(lambda m: m.group(0).replace(" ", NBSP), text)
 
 
 def _p(text: str) -> str:
-    """Plain text to paragraph markup (escape, CJK in the fallback font, line breaks)."""
-    return markup(text).replace("\n", "<br/>")
+    """Plain text to paragraph markup (escape, CJK in the fallback font, line breaks);
+    a duration or quantity is never broken across lines."""
+    return markup(glue(text)).replace("\n", "<br/>")
 
 
 def _blocks(lines: list[str]) -> list[list[str]]:
@@ -148,6 +163,7 @@ class _Doc(BaseDocTemplate):
         self.renderer = renderer
         self._heading = 0
         self._done = 0
+        self.last_page, self.last_y = 0, 0.0
 
     def beforeDocument(self) -> None:
         # Each layout pass (the contents need two) names its bookmarks h1, h2… afresh.
@@ -156,6 +172,8 @@ class _Doc(BaseDocTemplate):
     def afterFlowable(self, flowable: Flowable) -> None:
         r = self.renderer
         self._done += 1
+        if self.frame is not None:
+            self.last_page, self.last_y = self.page, self.frame._y
         if r.should_cancel():
             raise ReportCancelled("the report was cancelled")
         if self._done % 8 == 0 and r.total_flowables:
@@ -180,9 +198,9 @@ _STYLES: dict[str, dict[str, Any]] = {
     "cell_b": {"fontName": "bold", "fontSize": 7.5, "leading": 9.5, "spaceAfter": 0},
     "cell_help": {"fontSize": 6.3, "leading": 7.8, "spaceAfter": 0, "textColor": "muted"},
     "h1": {"fontName": "bold", "fontSize": 15, "leading": 19, "textColor": "navy",
-           "spaceBefore": 4, "spaceAfter": 8},
+           "spaceBefore": 4, "spaceAfter": 8, "keepWithNext": 1},
     "h2": {"fontName": "bold", "fontSize": 11, "leading": 14, "textColor": "navy",
-           "spaceBefore": 8, "spaceAfter": 4},
+           "spaceBefore": 8, "spaceAfter": 4, "keepWithNext": 1},
     "cover_title": {"fontName": "bold", "fontSize": 26, "leading": 32, "textColor": "navy",
                     "spaceAfter": 10},
     "cover_name": {"fontSize": 15, "leading": 20, "spaceAfter": 18},
@@ -203,6 +221,9 @@ def _style_changes(changes: dict[str, Any]) -> dict[str, Any]:
     names = {"bold": FONT_BOLD, "muted": MUTED, "navy": NAVY, "white": colors.white}
     return {k: names.get(v, v) if isinstance(v, str) else v for k, v in changes.items()}
 
+
+LAST_PAGE_MIN = 0.35
+"""A last page filled less than this is laid out again with `compact` appendices."""
 
 _TABLE_STYLE = (
     ("BACKGROUND", (0, 0), (-1, 0), NAVY),
@@ -234,7 +255,8 @@ class ReportRenderer:
     ) -> None:
         self.data = data
         self.sections = tuple(sections)
-        self.progress = progress or _noop_progress
+        self.compact = False
+        self.progress = _monotonic(progress or _noop_progress)
         self.should_cancel = should_cancel or _never
         self.width = self.pagesize[0] - self.left_margin - self.right_margin
         self.styles = self._stylesheet()
@@ -422,14 +444,30 @@ class ReportRenderer:
     def render(self) -> bytes:
         register_fonts()
         with _RENDER_LOCK:
-            story = self._story()
-            self.total_flowables = len(story)
-            buf = BytesIO()
-            doc = self._document(buf)
-            # Two passes (or more): the contents learn the pages of the sections.
-            doc.multiBuild(story, canvasmaker=_canvas_maker(self))
+            pdf, fill, pages = self._build()
+            if fill < LAST_PAGE_MIN and pages > 2 and not self.compact:
+                # A last page of a few lines: lay the appendices out tighter (issue 23),
+                # and keep that layout if its last page is fuller.
+                self.compact = True
+                tight, tight_fill, _ = self._build()
+                if tight_fill > fill:
+                    pdf = tight
+                else:
+                    self.compact = False
             self.progress(1.0, "done")
-            return buf.getvalue()
+            return pdf
+
+    def _build(self) -> tuple[bytes, float, int]:
+        """The PDF, the share of its last page's frame in use, and its page count."""
+        story = self._story()
+        self.total_flowables = len(story)
+        buf = BytesIO()
+        doc = self._document(buf)
+        # Two passes (or more): the contents learn the pages of the sections.
+        doc.multiBuild(story, canvasmaker=_canvas_maker(self))
+        frame_h = self.pagesize[1] - self.top_margin - self.bottom_margin
+        fill = (self.bottom_margin + frame_h - doc.last_y) / frame_h
+        return buf.getvalue(), fill, doc.last_page
 
     def _document(self, buf: BytesIO) -> _Doc:
         """The document: A4, its metadata, a cover page template and a body one."""
@@ -462,6 +500,18 @@ def _canvas_maker(renderer: ReportRenderer) -> type[NumberedCanvas]:
             self.showOutline()
 
     return _Canvas
+
+
+def _monotonic(progress: Progress) -> Progress:
+    """Progress that never goes back (a second layout pass reports from its start)."""
+    last = [0.0]
+
+    def report(fraction: float, message: str) -> None:
+        if fraction >= last[0]:
+            last[0] = fraction
+            progress(fraction, message)
+
+    return report
 
 
 def _reproducible() -> bool:

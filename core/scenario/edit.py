@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..catalog import Catalog
+from .addresses import table_without
 from .load import scenario_from_mapping
 from .model import Scenario
 
@@ -24,8 +25,6 @@ def with_values(scenario: Scenario, changes: Mapping[str, Any], catalog: Catalog
         prov.update(provenance)
         raw["provenance"] = prov
         if raw.get("uncertainty"):
-            from ..uncertainty.inputs import table_without
-
             # A measured figure replaces the estimate: it takes the measured range.
             raw["uncertainty"] = table_without(scenario, provenance)
     return scenario_from_mapping(raw, source=scenario.name, catalog=catalog)

@@ -40,6 +40,7 @@ from ..bounds import (
     ARCHIVELOG_EVERY,
     BACKUP_WINDOW,
     CHANNELS,
+    CONFIDENCE,
     COUNT,
     DB_SIZE,
     EFFICIENCY,
@@ -142,7 +143,7 @@ class FieldSpec:
     """Where an uncertain figure comes from when the file does not give it: "catalog" (a
     catalog item's datasheet figure), "default" (a class default), "" (the format's
     default: nothing stated, not a figure). A typed figure is an estimate unless the
-    `[provenance]` table says otherwise (core/uncertainty/provenance.py)."""
+    `[provenance]` table says otherwise (core/scenario/provenance.py)."""
     prior: str = ""
     """The prior of the figure as a catalog figure or class default: `kind.figure` of a
     `[[prior]]` table in data/catalog/ (`redo_apply.rate`); `stage.` is the stage's own
@@ -376,6 +377,11 @@ FIELDS: tuple[FieldSpec, ...] = (
           attr=None, default="10% of the RTO",
           help="Margin below which a plan that meets the RTO is 'at risk' "
                "(share of the RTO, or a duration)."),
+    entry("targets.confidence", "fraction", bound=CONFIDENCE, label="Confidence required",
+          phrase="confidence required", unit="share of trials", default="90%",
+          help="How sure the plan must be: the share of trials (every uncertain figure drawn "
+               "from its range) that meet every target at once. Below it the plan is 'at "
+               "risk', below 50 % it 'misses', whatever it does at its planned figures."),
 )
 # fmt: on
 

@@ -24,6 +24,7 @@ from ..comments import file_comments
 from ..errors import ScenarioError, ScenarioVersionError, UnitError
 from ..inputfile import InputFileError, read_limited
 from ..units import parse_duration, parse_rate, parse_size
+from .addresses import check_provenance, check_uncertainty, flatten_table
 from .fields import (
     CARRIES_BACKUP_BY_DEFAULT,
     FORMAT_VERSION,
@@ -144,12 +145,7 @@ def _catalog_filled(
     kind, name = values["kind"], values.get("name")
     item = catalog.find(kind, name)
     if item is None or item.rate_Bps is None:
-        hint = (
-            f"no {kind} named '{name}' in the catalog; give a rate such as '140 MB/s'"
-            if name
-            else "give a rate such as '140 MB/s', or a catalog item's name"
-        )
-        raise loader.error(f"{where}.rate", "a stage needs a rate", hint)
+        raise loader.error(f"{where}.rate", "a stage needs a rate", _no_rate_hint(kind, name, item))
     tape = kind == "tape_drive"
     fills = {
         "rate": item.rate_Bps,
@@ -163,6 +159,17 @@ def _catalog_filled(
         if out.get(key) is None:
             out[key] = value
     return out, f"catalog: {item.name} — {item.source}"
+
+
+def _no_rate_hint(kind: str, name: str | None, item: object) -> str:
+    """What to do when a stage has no rate: the catalog item has none, or there is no item."""
+    if item is not None:
+        return (
+            f"the catalog's {kind} '{name}' has no rate: give the rate you measured, e.g. '2 GB/s'"
+        )
+    if name:
+        return f"no {kind} named '{name}' in the catalog; give a rate such as '140 MB/s'"
+    return "give a rate such as '140 MB/s', or a catalog item's name"
 
 
 def _check_stage(loader: _Loader, where: str, kind: str, values: dict[str, Any]) -> None:
@@ -253,13 +260,9 @@ def _resolve_compression(
     if level is None:
         return backup
     if level == "none":
-        if "compression_ratio" in values and backup.compression_ratio != 1.0:
-            raise loader.error(
-                "backup.compression_ratio",
-                f"{backup.compression_ratio:g} contradicts backup.compression = 'none'",
-                "remove one of the two",
-            )
-        return backup
+        # "Compression off" is a state to evaluate: a ratio left from a level does not
+        # apply (the plan's notes name it, core/engine/notes.py).
+        return replace(backup, compression_ratio=1.0)
     item = catalog.find("rman_compression", level)
     if item is None or (not item.ratio and "compression_ratio" not in values):
         raise loader.error(
@@ -293,10 +296,6 @@ _UNUSED: tuple[tuple[str, _Rule, str, str], ...] = (
      lambda db, bk, bkv, rcv: bk.level1 == "none" and "incremental_size" in rcv,
      "is given but there is no level 1 backup to restore (backup.level1 is 'none')",
      "set backup.level1 to 'cumulative' or 'differential', or remove the key"),
-    ("database.cpu_cores",
-     lambda db, bk, bkv, rcv: db.cpu_cores is not None and bk.compression in (None, "none"),
-     "is used only to model compression CPU, and backup.compression names no level",
-     "name the RMAN level (backup.compression = 'basic', 'low', 'medium' or 'high')"),
     ("backup.transport_lag",
      lambda db, bk, bkv, rcv: "transport_lag" in bkv and bk.standby != "async",
      "only an async standby has a transport lag (backup.standby is '{standby}')",
@@ -433,8 +432,6 @@ def _uncertainty_table(loader: _Loader, table: Any) -> dict[str, Any]:
             "[uncertainty] must be a table of ranges",
             'e.g. "recovery.redo_apply_rate" = "-40%..+20%"',
         )
-    from ..uncertainty.inputs import flatten_table
-
     return flatten_table(table)
 
 
@@ -474,12 +471,8 @@ def _check_addressed(scenario: Scenario, loader: _Loader, catalog: Catalog) -> N
     """The `[uncertainty]` and `[provenance]` tables name figures of the scenario (by
     stage name too, so they are checked once the stages are known)."""
     if scenario.uncertainty:
-        from ..uncertainty.inputs import check_uncertainty
-
         check_uncertainty(scenario, loader.source, loader.lines)
     if scenario.provenance:
-        from ..uncertainty.inputs import check_provenance
-
         check_provenance(scenario, loader.source, loader.lines, catalog)
 
 

@@ -132,6 +132,8 @@ class Targets:
     backup_window_s: float | None = None
     risk_margin_fraction: float | None = 0.10
     risk_margin_s: float | None = None
+    confidence: float = 0.90
+    """The share of trials that must meet every target (`targets.confidence`)."""
 
     @property
     def risk_margin_abs_s(self) -> float:

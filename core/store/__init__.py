@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from ..appinfo import APP_ID as APP_DIR_NAME
 from ..catalog import Catalog
@@ -44,6 +46,7 @@ from .store import Store
 from .storefile import StoreFile
 
 DB_FILE_NAME = "rtoplanner.duckdb"
+T = TypeVar("T")
 
 
 def default_db_path() -> Path:
@@ -70,25 +73,31 @@ def open_store_from_args(args: argparse.Namespace, *, read_only: bool = False) -
     return Store(db_path_from_args(args), read_only=read_only)
 
 
-def catalog_from_args(args: argparse.Namespace) -> Catalog:
-    """The effective catalog (shipped, then the user's items, which win) of the store a
-    command was pointed at. The store is opened only for as long as it takes to read it,
-    so `plan` does not hold the file.
+def read_store_from_args(args: argparse.Namespace, fn: Callable[[Store], T]) -> T:
+    """`fn(store)` on the store a command was pointed at, opened only for as long as it
+    takes to read (so `plan` does not hold the file).
 
     An existing, current store is opened read-only: one connection, a shared lock (two
-    `plan` commands may read together; a writer still excludes them). A new store, an
-    older schema or shipped rows from another version need the writable open that
-    creates, upgrades or re-seeds the file."""
+    `plan` commands may read together; a writer still excludes them, and then the
+    command refuses in one line naming the writer's PID: it never answers from other
+    prices). A new store, an older schema or shipped rows from another version need the
+    writable open that creates, upgrades or re-seeds the file."""
     path = db_path_from_args(args)
     if path.is_file():
         try:
             with Store(path, read_only=True) as store:
                 if store.shipped_catalog_is_current():
-                    return store.catalog()
+                    return fn(store)
         except StoreNeedsUpgradeError:
             pass
     with Store(path) as store:
-        return store.catalog()
+        return fn(store)
+
+
+def catalog_from_args(args: argparse.Namespace) -> Catalog:
+    """The effective catalog (shipped, then the user's items, which win) of the store a
+    command was pointed at (`read_store_from_args`)."""
+    return read_store_from_args(args, lambda store: store.catalog())
 
 
 __all__ = [
@@ -121,4 +130,5 @@ __all__ = [
     "default_db_path",
     "inputs_hash",
     "open_store_from_args",
+    "read_store_from_args",
 ]

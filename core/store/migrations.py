@@ -49,12 +49,23 @@ class Migration:
             self.python(con)
 
 
+def _price_currency(con: duckdb.DuckDBPyConnection) -> None:
+    """0006: the quotes stored so far are in the currency that was in force: the user's
+    (`meta` 'currency'), else the shipped catalog's."""
+    from ..catalog import shipped_catalog_currency
+
+    row = con.execute("SELECT value FROM meta WHERE key = 'currency'").fetchone()
+    code = row[0] if row and row[0] else shipped_catalog_currency()
+    con.execute("UPDATE catalog_price SET currency = ? WHERE currency IS NULL", [code])
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "0001_init.sql"),
     Migration(2, "0002_catalog_prices.sql"),
     Migration(3, "0003_workload_keys.sql"),
     Migration(4, "0004_estates.sql"),
     Migration(5, "0005_drills.sql"),
+    Migration(6, "0006_price_currency.sql", _price_currency),
 )
 
 SCHEMA_VERSION: int = MIGRATIONS[-1].version
@@ -70,24 +81,45 @@ def check_migration_list(migrations: tuple[Migration, ...] = MIGRATIONS) -> None
             raise AssertionError(f"migration file {m.name} does not start with {m.version:04d}_")
 
 
+_INTEGER_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT",
+                  "USMALLINT", "UINTEGER", "UBIGINT")  # fmt: skip
+
+
 def current_version(con: duckdb.DuckDBPyConnection) -> int | None:
     """The schema version of an open file: 0 for an empty database, None if it is not ours.
 
-    "Not ours" is a DuckDB file with tables but no `schema_version`: we never write into
-    someone else's database.
+    "Not ours" is a DuckDB file with tables but no `schema_version` of our shape (an
+    integer `version` column in the main schema; another program's table of that name
+    is not ours either: issue 25.16): we never write into someone else's database.
     """
     tables = {
-        row[0]
-        for row in con.execute(
-            "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
+        (schema, name)
+        for schema, name in con.execute(
+            "SELECT schema_name, table_name FROM duckdb_tables() "
+            "WHERE database_name = current_database()"
         ).fetchall()
     }
-    if "schema_version" in tables:
-        row = con.execute("SELECT max(version) FROM schema_version").fetchone()
-        return int(row[0]) if row and row[0] is not None else 0
+    if ("main", "schema_version") in tables:
+        return _version_of(con)
     if tables:
         return None
     return 0
+
+
+def _version_of(con: duckdb.DuckDBPyConnection) -> int | None:
+    """max(version) of our `schema_version` table; None when the table is not ours."""
+    types = {
+        column: data_type
+        for column, data_type in con.execute(
+            "SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = "
+            "current_database() AND schema_name = 'main' AND table_name = 'schema_version'"
+        ).fetchall()
+    }
+    if types.get("version") not in _INTEGER_TYPES or types.get("app_version") != "VARCHAR":
+        return None
+    row = con.execute("SELECT max(version) FROM main.schema_version").fetchone()
+    version = int(row[0]) if row and row[0] is not None else 0
+    return version if version >= 0 else None
 
 
 def apply_migrations(

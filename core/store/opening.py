@@ -100,12 +100,16 @@ def check_header(path: Path) -> None:
         )
 
 
-def _worth_a_full_read(con: duckdb.DuckDBPyConnection, path: Path, version: int) -> bool:
-    """Whether opening should read the whole file first: before a migration rewrites it,
-    after an unclean shutdown (a WAL left behind) and when the file is shorter than the
-    blocks DuckDB says it holds. A cleanly closed file opens without it: the full read
-    costs 60-120 ms, and DuckDB still checksums every block it reads later (issue 14)."""
-    if version < _migrations.SCHEMA_VERSION:
+def _worth_a_full_read(
+    con: duckdb.DuckDBPyConnection, path: Path, version: int, writing: bool
+) -> bool:
+    """Whether opening should read the whole file first: before any open for writing
+    (a command that changes one table must not write into a file with a bad block in
+    another: issue 25.13), before a migration rewrites it, after an unclean shutdown (a
+    WAL left behind) and when the file is shorter than the blocks DuckDB says it holds.
+    A cleanly closed file opened read-only skips it: the full read costs 60-120 ms on a
+    large store, and DuckDB still checksums every block it reads later (issue 14)."""
+    if writing or version < _migrations.SCHEMA_VERSION:
         return True
     if path.with_name(path.name + ".wal").exists():
         return True
@@ -154,14 +158,15 @@ def _refuse_foreign_or_newer(con: duckdb.DuckDBPyConnection, path: Path, version
         )
 
 
-def checked_version(con: duckdb.DuckDBPyConnection, path: Path) -> int:
+def checked_version(con: duckdb.DuckDBPyConnection, path: Path, *, writing: bool = False) -> int:
     """The schema version of the file `con` (read-only) has open, or raise when the file
-    is foreign, too new or (where a full read is worth it) damaged."""
+    is foreign, too new or (where a full read is worth it: always before `writing`)
+    damaged."""
     try:
         version = current_version(con)
         _refuse_foreign_or_newer(con, path, version)
         assert version is not None
-        if _worth_a_full_read(con, path, version):
+        if _worth_a_full_read(con, path, version, writing):
             _read_every_table(con)
         return version
     except duckdb.Error as exc:
@@ -176,7 +181,7 @@ def _probe(path: Path) -> int:
     """
     con = connect(path, read_only=True)
     try:
-        return checked_version(con, path)
+        return checked_version(con, path, writing=True)
     finally:
         con.close()
 

@@ -1,15 +1,18 @@
-"""The user's prices in the store (DESIGN §8): quotes per (kind, name) and the currency.
+"""The user's prices in the store (DESIGN §8): quotes per (kind, name), each with its
+currency, and the user's currency (the one a quote given without one is in).
 
-Quotes live apart from the catalog rows (`catalog_price`), so they survive a re-seeded
-catalog and may name a stage or an option that is not in the catalog. Functions over a
-`StoreFile`; `Store` offers them as methods.
+Each quote keeps the currency it was given in (store schema 6, issue 25.4): changing the
+currency never relabels an earlier quote. Quotes live apart from the catalog rows
+(`catalog_price`), so they survive a re-seeded catalog and may name a stage or an option
+that is not in the catalog. Functions over a `StoreFile`; `Store` offers them as methods.
 """
 
 from __future__ import annotations
 
 import duckdb
 
-from ..catalog import _norm, shipped_catalog_currency
+from ..catalog import CatalogError, _norm, shipped_catalog_currency
+from ..money import Money, currency_code
 from .errors import StoreError
 from .meta import meta, set_meta, utcnow
 from .models import Changes
@@ -21,25 +24,35 @@ def currency(store: StoreFile) -> str:
     return meta(store, "currency") or shipped_catalog_currency()
 
 
+def _code(text: str) -> str:
+    try:
+        return currency_code(text)
+    except CatalogError as exc:
+        raise StoreError(exc.message) from None
+
+
 def set_currency(store: StoreFile, code: str) -> None:
-    code = code.strip().upper()
-    if not (2 <= len(code) <= 5 and code.isalpha()):
-        raise StoreError(f"currency {code!r} is not a code such as EUR, USD or GBP")
+    """The currency of quotes given from now on without one (earlier ones keep theirs)."""
+    code = _code(code)
     store.write(lambda con: set_meta(con, "currency", code), Changes(catalog=True))
 
 
-def user_prices(store: StoreFile) -> dict[tuple[str, str], float]:
-    """The user's quotes: unit price by (kind, name)."""
+def user_prices(store: StoreFile) -> dict[tuple[str, str], Money]:
+    """The user's quotes: the price of one unit by (kind, name), in its own currency."""
     rows = store.read(
         lambda cur: cur.execute(
-            "SELECT kind, name, price FROM catalog_price ORDER BY kind, name"
+            "SELECT kind, name, price, currency FROM catalog_price ORDER BY kind, name"
         ).fetchall()
     )
-    return {(kind, name): price for kind, name, price in rows}
+    return {(kind, name): Money(price, code) for kind, name, price, code in rows}
 
 
-def set_price(store: StoreFile, kind: str, name: str, amount: float | None) -> None:
-    """Keep the user's quote for one unit of (kind, name); None forgets it."""
+def set_price(
+    store: StoreFile, kind: str, name: str, amount: float | None, in_currency: str | None = None
+) -> None:
+    """Keep the user's quote for one unit of (kind, name) in `in_currency` (default: the
+    user's currency); None forgets it."""
+    code = _code(in_currency) if in_currency else currency(store)
 
     def store_price(con: duckdb.DuckDBPyConnection) -> None:
         con.execute(
@@ -47,9 +60,9 @@ def set_price(store: StoreFile, kind: str, name: str, amount: float | None) -> N
         )
         if amount is not None:
             con.execute(
-                "INSERT INTO catalog_price (kind, name, name_key, price, updated_at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                [kind, name, _norm(name), float(amount), utcnow()],
+                "INSERT INTO catalog_price (kind, name, name_key, price, currency, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [kind, name, _norm(name), float(amount), code, utcnow()],
             )
 
     store.write(store_price, Changes(catalog=True))

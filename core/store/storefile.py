@@ -43,6 +43,19 @@ _OPEN: set[Path] = set()
 _OPEN_LOCK = threading.Lock()
 
 
+def resolved_store_path(path: str | Path) -> Path:
+    """The store's absolute path with symlinks followed; a loop is one line, not a crash."""
+    try:
+        return Path(path).expanduser().resolve()
+    except (RuntimeError, OSError) as exc:  # RuntimeError: "Symlink loop from ..." (3.11)
+        raise StoreError(
+            f"{path}: the store path is a symbolic link loop ({exc})"
+            if isinstance(exc, RuntimeError) or getattr(exc, "errno", None) == 40
+            else f"{path}: cannot resolve the store path ({exc})",
+            hint="point --db at a store file, not at a link that leads back to itself",
+        ) from None
+
+
 def _claim(path: Path) -> None:
     with _OPEN_LOCK:
         if path in _OPEN:
@@ -67,7 +80,7 @@ class StoreFile:
     """
 
     def __init__(self, path: str | Path, *, read_only: bool = False) -> None:
-        self.path = Path(path).expanduser().resolve()
+        self.path = resolved_store_path(path)
         self.read_only = read_only
         self._listeners: list[Callable[[Changes], None]] = []
         self._cursor_lock = threading.Lock()
@@ -80,6 +93,7 @@ class StoreFile:
             self._make_folder()
             self._lock.acquire()  # before anything opens the store file (see lock.py)
             self._con, self._info = open_connection(self.path, read_only)
+            self._lock.hold_file()  # a store this open created is locked by its file too
             self._wcon = self._con.cursor()  # the lane's connection; nobody else writes
         except BaseException:
             self._lane.shutdown()

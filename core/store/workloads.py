@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any
 
 import duckdb
+import numpy as np
 
 from .storefile import StoreFile
 
@@ -53,6 +54,49 @@ def insert_row(con: duckdb.DuckDBPyConnection, row: WorkloadRow, file_name: str,
             json.dumps(row.payload, allow_nan=False, default=str), now,
         ],
     )  # fmt: skip
+
+
+_COLUMNS = ("content_hash", "snap_key", "file_name", "kind", "db_name", "dbid", "instance",
+            "begin_time", "end_time", "elapsed_s", "redo_bytes_per_s", "payload",
+            "imported_at")  # fmt: skip
+_CASTS = {"dbid": "BIGINT", "begin_time": "TIMESTAMP", "end_time": "TIMESTAMP",
+          "imported_at": "TIMESTAMP", "elapsed_s": "DOUBLE", "redo_bytes_per_s": "DOUBLE",
+          "payload": "JSON"}  # fmt: skip
+_BATCH_VIEW = "_rto_new_workload"
+
+
+def insert_rows(
+    con: duckdb.DuckDBPyConnection, rows: list[WorkloadRow], file_name: str, now: datetime
+) -> None:
+    """Insert many rows in one statement (a year of hourly DBA_HIST_SYSSTAT snapshots of
+    a RAC database is tens of thousands of rows: one INSERT each took ~4 ms). The rows
+    go to DuckDB as NumPy columns, registered for the statement only."""
+    if not rows:
+        return
+    values = {
+        "content_hash": [r.content_hash for r in rows],
+        "snap_key": [r.snap_key for r in rows],
+        "file_name": [file_name] * len(rows),
+        "kind": [r.kind for r in rows],
+        "db_name": [r.db_name for r in rows],
+        "dbid": [r.dbid for r in rows],
+        "instance": [r.instance for r in rows],
+        "begin_time": [r.begin for r in rows],
+        "end_time": [r.end for r in rows],
+        "elapsed_s": [r.elapsed_s for r in rows],
+        "redo_bytes_per_s": [r.redo_bytes_per_s for r in rows],
+        "payload": [json.dumps(r.payload, allow_nan=False, default=str) for r in rows],
+        "imported_at": [now] * len(rows),
+    }
+    columns = {k: np.array(v, dtype=object) for k, v in values.items()}
+    select = ", ".join(f"CAST({c} AS {_CASTS.get(c, 'VARCHAR')})" for c in _COLUMNS)
+    con.register(_BATCH_VIEW, columns)
+    try:
+        con.execute(
+            f"INSERT INTO workload ({', '.join(_COLUMNS)}) SELECT {select} FROM {_BATCH_VIEW}"
+        )
+    finally:
+        con.unregister(_BATCH_VIEW)
 
 
 def delete_row(con: duckdb.DuckDBPyConnection, row_id: int) -> None:

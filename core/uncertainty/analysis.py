@@ -18,7 +18,8 @@ import numpy as np
 from ..catalog import Catalog
 from ..errors import CoreError
 from ..scenario import Scenario
-from .batch import recovery_totals, verdict_codes, worst_and_uniform
+from .batch import recovery_totals, verdict_codes, whole_plan
+from .checks import check_odds, quantiles
 from .inputs import UncertainInput, uncertain_inputs
 from .result import PERCENTILES, Distribution, InputRow, RiskResult, TornadoBar
 from .sampling import default_seed, draw_inputs, failure_times
@@ -61,15 +62,6 @@ def distribution(mode: str, totals: np.ndarray, rto_s: float, risk_s: float) -> 
         hist_counts=tuple(int(c) for c in hist),
         cdf_s=tuple(float(q) for q in qs),
     )
-
-
-def quantiles(ordered: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Quantiles of already sorted values (numpy's default, linear interpolation), so
-    one sort serves the CDF and the percentiles."""
-    pos = q * (ordered.size - 1)
-    below = np.floor(pos).astype(np.intp)
-    above = np.minimum(below + 1, ordered.size - 1)
-    return ordered[below] + (ordered[above] - ordered[below]) * (pos - below)
 
 
 def first_order_share(u: np.ndarray, totals: np.ndarray, bins: int) -> float:
@@ -122,8 +114,12 @@ def run_risk(
     overrides: Mapping[str, str] | None = None,
     progress: Progress | None = None,
     should_cancel: Callable[[], bool] | None = None,
+    tornado_too: bool = True,
 ) -> RiskResult:
-    """The Monte Carlo answer to "how likely is the plan to hold?"."""
+    """The Monte Carlo answer to "how likely is the plan to hold?".
+
+    `tornado_too=False` leaves the tornado out (the headline's probability needs only
+    the trials)."""
     if not 1 <= trials <= MAX_TRIALS:
         raise CoreError(f"{trials} trials: give between 1 and {MAX_TRIALS:,}")
     report = progress or (lambda f, m: None)
@@ -143,12 +139,16 @@ def run_risk(
     draws, us = draw_inputs(varied, trials, seed)
     step(0.1, "recovery at the worst moment and at any moment")
     period = scenario.backup.level0_every_s
-    worst, uniform = worst_and_uniform(scenario, draws, failure_times(seed, trials, period))
+    every = whole_plan(scenario, draws, failure_times(seed, trials, period))
+    worst, uniform = every.worst_s, every.at_s
+    planned = whole_plan(scenario, {}, np.zeros(1))
+    worst_d = distribution("worst", np.asarray(worst, dtype=float), rto, risk)
+    checks, p_all = check_odds(scenario, every, planned, {"recovery": worst_d.percentiles_s})
     step(0.8, "tornado")
-    base = float(recovery_totals(scenario, {}, None)[0])
+    base = float(np.atleast_1d(planned.worst_s)[0])
     bars = []
     bins = _bins_for(trials)
-    for item, lo, hi in tornado(scenario, varied, base):
+    for item, lo, hi in tornado(scenario, varied if tornado_too else [], base):
         share = first_order_share(us[item.key], worst, bins)
         bars.append(TornadoBar(item.key, item.label, lo, hi, abs(hi - lo), share))
     bars.sort(key=lambda b: (-b.swing_s, b.key))
@@ -160,10 +160,12 @@ def run_risk(
         rto_s=rto,
         risk_margin_s=risk,
         deterministic_s=base,
-        worst=distribution("worst", np.asarray(worst, dtype=float), rto, risk),
+        worst=worst_d,
         uniform=distribution("uniform", np.asarray(uniform, dtype=float), rto, risk),
         inputs=tuple(_row(i) for i in inputs),
         tornado=tuple(bars),
+        checks=checks,
+        p_meets_all=p_all,
     )
     report(1.0, "done")
     return result

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ..engine.batch import PlanTrials, plan_trials
 from ..engine.batch import recovery_totals as engine_totals
 from ..engine.batch import worst_and_at as engine_worst_and_at
 from ..engine.recovery import VERDICT_CODES, verdict_code
@@ -51,6 +52,26 @@ def worst_and_uniform(
     worst, at = engine_worst_and_at(apply_values(scenario, values), failure_s)
     return (_per_trial(np.asarray(worst, dtype=float), values, failure_s),
             _per_trial(np.asarray(at, dtype=float), values, failure_s))  # fmt: skip
+
+
+def whole_plan(
+    scenario: Scenario, values: Mapping[Target, np.ndarray], failure_s: np.ndarray
+) -> PlanTrials:
+    """`worst_and_uniform`, and each backup's duration, the site-loss data loss and the
+    failover of the same trials (one engine pass), one figure per trial each."""
+    t = plan_trials(apply_values(scenario, values), failure_s)
+
+    def each(x):
+        return _per_trial(np.asarray(x, dtype=float), values, failure_s)
+
+    return PlanTrials(
+        worst_s=each(t.worst_s),
+        at_s=each(t.at_s),
+        jobs_s={name: each(d) for name, d in t.jobs_s.items()},
+        windows_s=t.windows_s,
+        site_loss_s=each(t.site_loss_s),
+        failover_s=None if t.failover_s is None else each(t.failover_s),
+    )
 
 
 def verdict_codes(totals: np.ndarray, rto_s: float, risk_margin_s: float) -> np.ndarray:

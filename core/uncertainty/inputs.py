@@ -17,67 +17,43 @@ alike.
 
 from __future__ import annotations
 
-import difflib
 import math
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ..bounds import Bound
 from ..catalog import Catalog, shipped_catalog
-from ..errors import ScenarioError, UnitError
-from ..scenario import SECTIONS, STAGE_FIELDS, FieldSpec, Scenario, spec_for_key
-from ..units import (
-    format_duration,
-    format_fraction,
-    format_rate,
-    format_size,
-    parse_duration,
-    parse_fraction,
-    parse_rate,
-    parse_ratio,
-    parse_size,
+from ..scenario import FieldSpec, Scenario, spec_for_key
+from ..scenario.addresses import (
+    END_PARSERS,
+    RANGED_KINDS,
+    SECTIONS_WITH_INPUTS,
+    STAGE_INDEX,
+    STAGE_POLICY_FIELDS,
+    KeyProblem,
+    as_number,
+    check_ends,
+    check_provenance,
+    check_uncertainty,
+    clip_ends,
+    describe_value,
+    figure_attr,
+    figure_fields,
+    flatten_table,
+    follow_stage_edits,
+    is_ranged,
+    key_bound,
+    range_problem,
+    resolve_key,
+    spec_of,
+    table_key_for,
+    table_without,
 )
-from .priors import Prior
-from .provenance import (
-    EXTRA_FIGURES,
-    KIND_WORDS,
-    Origin,
-    Provenance,
-    extra_figure,
-    origin_of,
-    parse_provenance,
-    prior_of,
-    stated_by_key,
-)
-from .ranges import ZERO, RangeSpec, check_contains, format_relative, parse_range
+from ..scenario.priors import Prior
+from ..scenario.provenance import KIND_WORDS, Origin, origin_of, stated_by_key
+from ..scenario.ranges import ZERO, RangeSpec, format_relative, parse_range
 from .result import InputRow
-
-RANGED_KINDS = ("size", "rate", "duration", "fraction", "ratio", "float")
-"""Field kinds that are quantities a range can apply to."""
-
-POLICY_KEYS = frozenset(
-    {
-        "backup.level0_every",
-        "backup.level1_every",
-        "backup.archivelog_every",
-        "backup.log_switch",
-        "backup.offsite_delay",
-        "backup.transport_lag",
-        "backup.section_size",
-    }
-)
-"""Schedule and configuration figures the customer sets: no range."""
-
-STAGE_POLICY_FIELDS = frozenset({"backup_rate", "restore_rate", "write_factor"})
-"""Stage keys without a range: the backup direction only, or a configuration."""
-
-_KIND_WORDS = {"int": "a count", "bool": "a yes/no setting", "choice": "a choice",
-               "str": "text", "growth": "a growth rate", "margin": "a margin"}  # fmt: skip
-_SUFFIX = {"size": "_bytes", "rate": "_Bps", "duration": "_s"}
-_STAGE_INDEX = re.compile(r"^path\[(\d+)\]\.(\w+)$")
-_SECTIONS_WITH_INPUTS = ("database", "backup", "recovery")
 
 PROVENANCE_WORDS = {**KIND_WORDS, "uncertainty": "[uncertainty] table"}
 """A row's `origin` in words: a provenance kind, or the scenario's `[uncertainty]`."""
@@ -133,233 +109,12 @@ class UncertainInput(InputRow):
         return describe_value(self.kind, x)
 
 
-def describe_value(kind: str, x: float, binary: bool = False) -> str:
-    """A value of a field kind in words (`140 MB/s`, `4 h 10 min`, `5 %`)."""
-    if kind == "size":
-        return format_size(x, binary=binary)
-    if kind == "rate":
-        return format_rate(x, binary=binary)
-    if kind == "duration":
-        return format_duration(x)
-    if kind == "fraction":
-        return format_fraction(x)
-    return f"{x:.4g}"
-
-
-_END_PARSERS = {
-    "size": parse_size,
-    "rate": parse_rate,
-    "duration": parse_duration,
-    "fraction": parse_fraction,
-    "ratio": parse_ratio,
-    "float": float,
-}
-
-
-# ------------------------------------------------------------------------ keys
-
-
-class KeyProblem(Exception):
-    """A key of `[uncertainty]` that names no input: message and hint."""
-
-    def __init__(self, message: str, hint: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.hint = hint
-
-
-def _spec(table: tuple[FieldSpec, ...], name: str) -> FieldSpec | None:
-    return next((s for s in table if s.key == name), None)
-
-
-def _table(section: str) -> tuple[FieldSpec, ...]:
-    """The keys of a section that can hold a figure: the format's, then the figures only
-    the catalog gives (`provenance.EXTRA_FIGURES`)."""
-    base = STAGE_FIELDS if section == "path" else SECTIONS[section]
-    return base + tuple(f.spec for f in EXTRA_FIGURES.get(section, ()))
-
-
-def _attr(obj: Any, spec: FieldSpec, section: str) -> str | None:
-    extra = extra_figure(section, spec.key)
-    attr = extra.attr if extra is not None else spec.key + _SUFFIX.get(spec.kind, "")
-    return attr if hasattr(obj, attr) else None
-
-
-def _field_problem(where: str, name: str, table: tuple[FieldSpec, ...], ranged: list[str]) -> None:
-    """Raise the KeyProblem for a field that is unknown or has no range; None if fine."""
-    spec = _spec(table, name)
-    dotted = f"{where}.{name}"
-    if spec is None:
-        close = difflib.get_close_matches(name, [s.key for s in table], n=1, cutoff=0.6)
-        hint = f"did you mean '{where}.{close[0]}'?" if close else (
-            "figures with a range here: " + ", ".join(ranged) if ranged else None)  # fmt: skip
-        raise KeyProblem(f"unknown key '{dotted}'", hint)
-    if spec.kind not in RANGED_KINDS:
-        what = _KIND_WORDS.get(spec.kind, "setting")
-        raise KeyProblem(
-            f"'{dotted}' is {what}, not a figure that can be off by a range",
-            "ranges apply to rates, sizes, times, shares and ratios",
-        )
-    if dotted in POLICY_KEYS or (where.startswith("path") and name in STAGE_POLICY_FIELDS):
-        raise KeyProblem(
-            f"'{dotted}' is a setting the customer chooses, not an uncertain figure",
-            "give ranges to rates, sizes and times that can turn out differently",
-        )
-
-
-def resolve_key(key: str, scenario: Scenario) -> tuple[str, FieldSpec]:
-    """The canonical key (`path[2].rate`) and field spec an `[uncertainty]` key names.
-
-    Accepts `section.field`, `path[i].field` and `path.NAME.field` (NAME is a stage's
-    name; it may contain dots). Raises KeyProblem with a "did you mean" where it can.
-    """
-    key = key.strip()
-    m = _STAGE_INDEX.match(key)
-    if m:
-        index, name = int(m.group(1)), m.group(2)
-        n = len(scenario.path)
-        if index >= n:
-            raise KeyProblem(
-                f"the path has {n} stage(s); there is no path[{index}]",
-                f"stages are numbered path[0] to path[{n - 1}] in restore order",
-            )
-        _field_problem(f"path[{index}]", name, _table("path"), _stage_fields())
-        _stage_field_problem(scenario, index, name)
-        return f"path[{index}].{name}", _spec(_table("path"), name)  # type: ignore[return-value]
-    if key.startswith("path."):
-        rest = key[len("path.") :]
-        stage_name, dot, name = rest.rpartition(".")
-        if not dot or not stage_name:
-            raise KeyProblem(
-                f"'{key}' names no stage figure",
-                "write path.NAME.rate (a stage by its name) or path[2].rate (by position)",
-            )
-        index = _stage_by_name(stage_name, scenario)
-        _field_problem(f"path.{stage_name}", name, _table("path"), _stage_fields())
-        _stage_field_problem(scenario, index, name)
-        return f"path[{index}].{name}", _spec(_table("path"), name)  # type: ignore[return-value]
-    section, dot, name = key.partition(".")
-    if not dot:
-        raise KeyProblem(
-            f"'{key}' is not a scenario key",
-            "write the dotted key, e.g. recovery.redo_apply_rate or path.LTO-8.rate",
-        )
-    if section == "targets":
-        raise KeyProblem(
-            f"'{key}' is a target the plan is measured against, not an uncertain figure"
-        )
-    if section not in _SECTIONS_WITH_INPUTS:
-        close = difflib.get_close_matches(section, [*_SECTIONS_WITH_INPUTS, "path"], n=1)
-        hint = f"did you mean '{close[0]}.{name}'?" if close else (
-            "sections with figures: database, backup, path, recovery")  # fmt: skip
-        raise KeyProblem(f"unknown section '{section}' in '{key}'", hint)
-    table = _table(section)
-    ranged = [f"{section}.{s.key}" for s in table if _is_ranged(f"{section}.{s.key}", s)]
-    _field_problem(section, name, table, ranged)
-    return key, _spec(table, name)  # type: ignore[return-value]
-
-
-def _stage_field_problem(scenario: Scenario, index: int, name: str) -> None:
-    st = scenario.path[index]
-    if name == "hw_compression" and st.kind != "tape_drive":
-        raise KeyProblem(
-            f"stage {index} ({st.label}) is a {st.kind}: only tape drives have hardware compression"
-        )
-    if name in ("load_time", "locate_time") and st.kind != "tape_drive":
-        raise KeyProblem(
-            f"stage {index} ({st.label}) is a {st.kind}: only tape drives load and locate"
-        )
-
-
-def _is_ranged(dotted: str, spec: FieldSpec) -> bool:
-    return spec.kind in RANGED_KINDS and dotted not in POLICY_KEYS
-
-
-def _stage_fields() -> list[str]:
-    return [
-        s.key for s in _table("path")
-        if s.kind in RANGED_KINDS and s.key not in STAGE_POLICY_FIELDS
-    ]  # fmt: skip
-
-
-def _stage_by_name(name: str, scenario: Scenario) -> int:
-    exact = [i for i, st in enumerate(scenario.path) if st.label == name]
-    if not exact:
-        folded = name.casefold()
-        exact = [i for i, st in enumerate(scenario.path) if st.label.casefold() == folded]
-    if len(exact) == 1:
-        return exact[0]
-    labels = [st.label for st in scenario.path]
-    if len(exact) > 1:
-        raise KeyProblem(
-            f"{len(exact)} stages are named '{name}'",
-            "name the stage by its position instead: " + " or ".join(f"path[{i}]" for i in exact),
-        )
-    close = difflib.get_close_matches(name, labels, n=1, cutoff=0.5)
-    hint = f"did you mean '{close[0]}'?" if close else "stages: " + ", ".join(labels)
-    raise KeyProblem(f"no stage named '{name}' in the path", hint)
-
-
-def table_key_for(key: str, scenario: Scenario) -> str:
-    """How to write an input's key in `[uncertainty]`: a stage by its name when the name
-    is unique (it survives reordering), else by position."""
-    m = _STAGE_INDEX.match(key)
-    if not m:
-        return key
-    st = scenario.path[int(m.group(1))]
-    if st.name and sum(1 for s in scenario.path if s.label == st.name) == 1:
-        return f"path.{st.name}.{m.group(2)}"
-    return key
-
-
 def label_for(key: str, scenario: Scenario) -> str:
-    m = _STAGE_INDEX.match(key)
+    m = STAGE_INDEX.match(key)
     if m:
         return f"{scenario.path[int(m.group(1))].label}: {m.group(2).replace('_', ' ')}"
     spec = spec_for_key(key)
     return _LABELS.get(key) or (spec.phrase if spec else key.partition(".")[2].replace("_", " "))
-
-
-# ------------------------------------------------------------------------ bounds
-
-
-_SHARE = Bound(0, 1, "a share lies between 0 and 100 %", unit="%")
-
-
-def key_bound(spec: FieldSpec) -> Bound:
-    """The bounds every end of a range and every draw of the figure is held to: the
-    key's own (`FieldSpec.bound`), above zero for a figure that must be positive, and
-    0..100 % for a share."""
-    if spec.kind == "fraction" and (spec.bound is None or spec.bound.high is None):
-        low_open = spec.positive or bool(spec.bound and spec.bound.low_open)
-        return Bound(0, 1, _SHARE.why, low_open, "%")
-    bound = spec.bound or Bound(0, None, "")
-    if spec.positive and not bound.low_open and (bound.low or 0) <= 0:
-        why = bound.why or "it must be greater than zero"
-        return Bound(0, bound.high, why, True, bound.unit)
-    return bound
-
-
-def _clip_ends(low: float, high: float, bound: Bound) -> tuple[float, float]:
-    """A default range's ends cut at the key's bounds (an estimate's +25 % on an
-    efficiency of 90 % stops at 100 %)."""
-    top = math.inf if bound.high is None else bound.high
-    bottom = bound.low or 0.0
-    return min(max(low, bottom), top), min(max(high, bottom), top)
-
-
-def check_ends(low: float, high: float, spec: FieldSpec) -> None:
-    """UnitError when an end of a written range lies outside the key's bounds."""
-    bound = key_bound(spec)
-    for which, end in (("low", low), ("high", high)):
-        try:
-            bound.check(end, describe_value(spec.kind, end))
-        except UnitError as exc:
-            raise UnitError(
-                f"the {which} end {describe_value(spec.kind, end)} is out of range: "
-                f"{bound.describe()}" + (f" ({bound.why})" if bound.why else ""),
-                hint="keep both ends inside the figure's own bounds",
-            ) from exc
 
 
 # ------------------------------------------------------------------------ the inputs
@@ -368,17 +123,17 @@ def check_ends(low: float, high: float, spec: FieldSpec) -> None:
 def _candidates(scenario: Scenario) -> list[tuple[str, FieldSpec, Target, Any]]:
     """Every rangeable figure the scenario has: (key, spec, target, value or None)."""
     out: list[tuple[str, FieldSpec, Target, Any]] = []
-    for section in _SECTIONS_WITH_INPUTS:
+    for section in SECTIONS_WITH_INPUTS:
         obj = getattr(scenario, section)
-        for spec in _table(section):
+        for spec in figure_fields(section):
             dotted = f"{section}.{spec.key}"
-            attr = _attr(obj, spec, section)
-            if attr is None or not _is_ranged(dotted, spec):
+            attr = figure_attr(obj, spec, section)
+            if attr is None or not is_ranged(dotted, spec):
                 continue
             out.append((dotted, spec, Target(section, None, attr), getattr(obj, attr)))
     for i, st in enumerate(scenario.path):
-        for spec in _table("path"):
-            attr = _attr(st, spec, "path")
+        for spec in figure_fields("path"):
+            attr = figure_attr(st, spec, "path")
             if attr is None or spec.kind not in RANGED_KINDS or spec.key in STAGE_POLICY_FIELDS:
                 continue
             if spec.key in ("hw_compression", "load_time", "locate_time") and (
@@ -387,12 +142,6 @@ def _candidates(scenario: Scenario) -> list[tuple[str, FieldSpec, Target, Any]]:
                 continue
             out.append((f"path[{i}].{spec.key}", spec, Target("path", i, attr), getattr(st, attr)))
     return out
-
-
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value)
 
 
 def _canonical(scenario: Scenario):
@@ -413,7 +162,7 @@ def parsed_table(scenario: Scenario) -> dict[str, tuple[str, RangeSpec]]:
     out: dict[str, tuple[str, RangeSpec]] = {}
     for tkey, text in (scenario.uncertainty or {}).items():
         key, spec = resolve_key(tkey, scenario)
-        out[key] = (tkey, parse_range(text, _END_PARSERS[spec.kind]))
+        out[key] = (tkey, parse_range(text, END_PARSERS[spec.kind]))
     return out
 
 
@@ -437,7 +186,7 @@ def _input(
     bound = key_bound(spec)
     row = _spread_row(given[1] if given else origin.spread, value, bound)
     if not given:
-        row["low"], row["high"] = _clip_ends(row["low"], row["high"], bound)
+        row["low"], row["high"] = clip_ends(row["low"], row["high"], bound)
     prior = origin.spread if isinstance(origin.spread, Prior) else None
     if given and prior is not None:  # the range is the user's; the prior stays cited
         row["prior_source"], row["evidence"] = prior.source, prior.evidence_words
@@ -465,13 +214,13 @@ def uncertain_inputs(
     catalog = shipped_catalog() if catalog is None else catalog
     table = parsed_table(scenario)
     for key, text in (overrides or {}).items():
-        spec = _spec_of(key, scenario)
+        spec = spec_of(key, scenario)
         table[key] = (table.get(key, (table_key_for(key, scenario), ZERO))[0],
-                      parse_range(text, _END_PARSERS[spec.kind]))  # fmt: skip
+                      parse_range(text, END_PARSERS[spec.kind]))  # fmt: skip
     stated = stated_by_key(scenario, _canonical(scenario))
     out: list[UncertainInput] = []
     for key, spec, target, raw_value in _candidates(scenario):
-        value = _number(raw_value)
+        value = as_number(raw_value)
         given = table.get(key)
         if value is None or (value == 0 and given is None):
             continue
@@ -484,222 +233,6 @@ def uncertain_inputs(
             origin = Origin("estimate", "the format's default", ZERO)
         out.append(_input(key, spec, target, value, origin, given, scenario))
     return tuple(out)
-
-
-def _spec_of(key: str, scenario: Scenario) -> FieldSpec:
-    return resolve_key(key, scenario)[1]
-
-
-def range_problem(key: str, text: str, scenario: Scenario) -> str | None:
-    """Why a range text is not valid for an input (None when it is): for the GUI,
-    which marks the cell while the user types."""
-    try:
-        canonical, spec = resolve_key(key, scenario)
-        rng = parse_range(text, _END_PARSERS[spec.kind])
-        value = _value_at(canonical, scenario)
-        if value is not None:
-            check_contains(rng, value, lambda x: describe_value(spec.kind, x))
-            check_ends(*rng.bounds(value), spec)
-    except KeyProblem as exc:
-        return exc.message + (f" ({exc.hint})" if exc.hint else "")
-    except (UnitError, ValueError) as exc:
-        return str(exc)
-    return None
-
-
-def _value_at(key: str, scenario: Scenario) -> float | None:
-    m = _STAGE_INDEX.match(key)
-    if m:
-        st = scenario.path[int(m.group(1))]
-        spec = _spec(_table("path"), m.group(2))
-        return _number(getattr(st, _attr(st, spec, "path") or "", None)) if spec else None
-    section, _, name = key.partition(".")
-    obj = getattr(scenario, section)
-    spec = _spec(_table(section), name)
-    return _number(getattr(obj, _attr(obj, spec, section) or "", None)) if spec else None
-
-
-# ------------------------------------------------------------------------ loader hook
-
-
-def flatten_table(table: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """`[uncertainty]` with quoted keys (`"path.LTO-4.rate" = …`) or nested tables
-    (`recovery.redo_apply_rate = …` unquoted) as one flat dict of dotted keys."""
-    out: dict[str, Any] = {}
-    for key, value in table.items():
-        dotted = f"{prefix}.{key}" if prefix else str(key)
-        if isinstance(value, Mapping):
-            out.update(flatten_table(value, dotted))
-        else:
-            out[dotted] = value
-    return out
-
-
-class _Refusal:
-    """Builds the loader's one-line errors for a table (`uncertainty`, `provenance`)."""
-
-    def __init__(self, table: str, source: str, lines: Mapping[str, int]) -> None:
-        self.table, self.source, self.lines = table, source, lines
-
-    def __call__(self, tkey: str, message: str, hint: str | None = None) -> ScenarioError:
-        dotted = f"{self.table}.{tkey}"
-        line = self.lines.get(dotted) or self.lines.get(self.table)
-        return ScenarioError(message, key=dotted, line=line, source=self.source, hint=hint)
-
-
-def _check_range(
-    tkey: str, key: str, spec: FieldSpec, text: Any, scenario: Scenario, error: _Refusal
-) -> None:
-    """One `[uncertainty]` entry: a range, around a value that is set, inside bounds."""
-    try:
-        rng = parse_range(text, _END_PARSERS[spec.kind])
-    except UnitError as exc:
-        raise error(tkey, exc.message, exc.hint) from None
-    value = _value_at(key, scenario)
-    if key == "backup.compression_ratio" and value == 1.0:
-        raise error(tkey, "RMAN compression is off (ratio 1): there is no ratio to vary",
-                    "give the tape drives' hw_compression a range instead")  # fmt: skip
-    if value is None:
-        raise error(tkey, f"'{key}' is not set in the scenario, so there is no value to vary",
-                    "give the figure a value first, or remove the range")  # fmt: skip
-    try:
-        check_contains(rng, value, lambda x, k=spec.kind: describe_value(k, x))
-        check_ends(*rng.bounds(value), spec)
-    except UnitError as exc:
-        raise error(tkey, exc.message, exc.hint) from None
-
-
-def check_uncertainty(scenario: Scenario, source: str, lines: Mapping[str, int]) -> dict[str, str]:
-    """Validate the scenario's `[uncertainty]` table; returns it flat (key → text).
-
-    Every error names the file, the line and the key, with a "did you mean" for a
-    misspelt key or stage name; an end outside the key's bounds is refused with them.
-    """
-    table = scenario.uncertainty or {}
-    error = _Refusal("uncertainty", source, lines)
-    seen: dict[str, str] = {}
-    for tkey, text in table.items():
-        try:
-            key, spec = resolve_key(tkey, scenario)
-        except KeyProblem as exc:
-            raise error(tkey, exc.message, exc.hint) from None
-        if key in seen:
-            raise error(tkey, f"gives a range for the same figure as '{seen[key]}'",
-                        "keep one of the two")  # fmt: skip
-        seen[key] = tkey
-        _check_range(tkey, key, spec, text, scenario, error)
-    return dict(table)
-
-
-def _check_stated(tkey: str, p: Provenance, scenario: Scenario, catalog: Catalog | None,
-                  error: _Refusal) -> None:  # fmt: skip
-    """One `[provenance]` entry that states a kind: it names a figure that is set, and a
-    catalog or class default has a prior for it."""
-    try:
-        key = resolve_key(tkey, scenario)[0]
-    except KeyProblem as exc:
-        raise error(tkey, exc.message, exc.hint) from None
-    if _value_at(key, scenario) is None:
-        raise error(tkey, f"'{key}' is not set in the scenario, so it has no provenance",
-                    "give the figure a value first, or remove the entry")  # fmt: skip
-    if p.kind in ("catalog", "default") and prior_of(key, scenario, catalog) is None:
-        raise error(
-            tkey,
-            f"the catalog has no {KIND_WORDS[p.kind]} prior for '{key}'",
-            'mark it measured, estimate or exact (e.g. "estimate", "measured: drill 3")',
-        )
-
-
-def check_provenance(
-    scenario: Scenario, source: str, lines: Mapping[str, int], catalog: Catalog | None = None
-) -> None:
-    """Validate the `[provenance]` entries that state a kind (`"exact: …"`, `"measured
-    ±15%: …"`, `"estimate"`); other texts keep their old meaning (imported) unchecked."""
-    error = _Refusal("provenance", source, lines)
-    for tkey, text in (scenario.provenance or {}).items():
-        try:
-            p = parse_provenance(text)
-        except UnitError as exc:
-            raise error(tkey, exc.message, exc.hint) from None
-        if not p.legacy:
-            _check_stated(tkey, p, scenario, catalog, error)
-
-
-# ------------------------------------------------------------------------ editing
-
-
-def table_without(scenario: Scenario, keys: Iterable[str]) -> dict[str, Any]:
-    """The scenario's `[uncertainty]` without the ranges of `keys` (canonical or as
-    written): what stays when imported measurements replace those figures."""
-    drop = set(keys)
-    out: dict[str, Any] = {}
-    for tkey, text in (scenario.uncertainty or {}).items():
-        try:
-            canonical = resolve_key(tkey, scenario)[0]
-        except KeyProblem:
-            canonical = tkey
-        if tkey not in drop and canonical not in drop:
-            out[tkey] = text
-    return out
-
-
-def _raw_labels(raw_path: Any) -> list[str]:
-    return [str(st.get("name") or st.get("kind") or "") for st in (raw_path or [])]
-
-
-def follow_stage_edits(
-    table: Mapping[str, Any],
-    before_path: Any,
-    after_path: Any,
-    moved: Mapping[int, int | None] | None = None,
-) -> dict[str, Any]:
-    """`[uncertainty]` keys that still name the same stages after an edit of the path.
-
-    `moved` maps each old stage index to its new one (None: removed); by default every
-    stage keeps its place (a rename, a catalog pick). A key naming a stage by its old
-    name follows the stage to its new name (or its position when the name is not unique);
-    a key by position follows the stage; the keys of a removed stage go with it, and so
-    does the range of a figure the edit removed (a catalog pick drops the stage's rate:
-    its range was about the old figure).
-    """
-    before, after = _raw_labels(before_path), _raw_labels(after_path)
-    moved = dict(moved) if moved is not None else {i: i for i in range(len(before))}
-
-    def removed(index: int, j: int, name: str) -> bool:
-        had = name in (before_path[index] or {})
-        return had and name not in (after_path[j] or {})
-
-    def new_key(index: int, name: str) -> str | None:
-        j = moved.get(index)
-        if j is None or j >= len(after) or removed(index, j, name):
-            return None
-        label = after[j]
-        if label and after.count(label) == 1 and "[" not in label:
-            return f"path.{label}.{name}"
-        return f"path[{j}].{name}"
-
-    out: dict[str, Any] = {}
-    for key, value in table.items():
-        m = _STAGE_INDEX.match(key)
-        if m:
-            index, name = int(m.group(1)), m.group(2)
-            j = moved.get(index) if index < len(before) else index
-            if (
-                j is not None
-                and j < len(after)
-                and not (index < len(before) and removed(index, j, name))
-            ):
-                out[f"path[{j}].{name}"] = value  # by position it was given, by position it stays
-            continue
-        if key.startswith("path."):
-            label, _, name = key[len("path.") :].rpartition(".")
-            if before.count(label) == 1:
-                target = new_key(before.index(label), name)
-                if target is not None:
-                    out[target] = value
-                continue
-        out[key] = value
-    return out
 
 
 # ------------------------------------------------------------------------ applying draws

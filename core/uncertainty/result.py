@@ -91,6 +91,28 @@ class TornadoBar:
 
 
 @dataclass(frozen=True)
+class CheckOdds:
+    """One target of the plan over the trials (a failure at the worst moment): the
+    recovery against the RTO, the failover, the site-loss data loss against the RPO, each
+    backup against its window (DESIGN §10: risk covers the whole plan). `name` is the
+    plan's check name (`recovery`, `failover`, `rpo`, `backup.level0`, …)."""
+
+    name: str
+    title: str
+    what: str
+    """What the figure is, in a DBA's words ('worst-case recovery', 'duration')."""
+    target_s: float
+    planned_s: float
+    """The figure with every input at its value (the plan's own)."""
+    p_met: float
+    """Share of the trials within the target (value ≤ target)."""
+    percentiles_s: dict[int, float]
+
+    def percentile(self, p: int) -> float:
+        return self.percentiles_s[p]
+
+
+@dataclass(frozen=True)
 class RiskResult:
     scenario: str
     trials: int
@@ -104,6 +126,14 @@ class RiskResult:
     inputs: tuple[InputRow, ...]
     tornado: tuple[TornadoBar, ...]
     """Inputs with a range, largest swing first."""
+    checks: tuple[CheckOdds, ...] = ()
+    """Every target of the plan, recovery first (as `Plan.checks`)."""
+    p_meets_all: float = 0.0
+    """Share of the trials in which every target is met at once (worst moment): the
+    probability the headline states."""
+
+    def check(self, name: str) -> CheckOdds | None:
+        return next((c for c in self.checks if c.name == name), None)
 
     def distribution(self, mode: str) -> Distribution:
         return self.worst if mode == "worst" else self.uniform
@@ -127,6 +157,17 @@ def _dist_json(d: Distribution) -> dict[str, Any]:
     }
 
 
+def _check_json(c: CheckOdds) -> dict[str, Any]:
+    return {
+        "name": c.name,
+        "title": c.title,
+        "target_s": c.target_s,
+        "planned_s": c.planned_s,
+        "p_met": c.p_met,
+        "percentiles_s": {f"p{p}": v for p, v in c.percentiles_s.items()},
+    }
+
+
 def risk_to_json(result: RiskResult) -> dict[str, Any]:
     """The JSON of `rto-planner risk --json` (keys documented in docs/risk.md)."""
     return {
@@ -141,6 +182,8 @@ def risk_to_json(result: RiskResult) -> dict[str, Any]:
         "rto_s": result.rto_s,
         "risk_margin_s": result.risk_margin_s,
         "deterministic_s": result.deterministic_s,
+        "p_meets_all": result.p_meets_all,
+        "checks": [_check_json(c) for c in result.checks],
         "failure_time": {mode: _dist_json(result.distribution(mode)) for mode in MODES},
         "tornado": [
             {

@@ -38,6 +38,46 @@ def headline(r: RiskResult) -> str:
     )
 
 
+CHECK_HEADER = ("Target", "Planned", "P50", "P90", "Limit", "Met in")
+"""The columns of `check_rows`: what the whole-plan table prints everywhere."""
+
+
+def check_title(name: str, title: str) -> str:
+    """'Recovery within the RTO', 'RPO (site-loss data loss)', 'Level 0 backup window'."""
+    if name in ("recovery", "failover"):
+        return f"{title} within the RTO"
+    if name == "rpo":
+        return "Data loss within the RPO"
+    return f"{title} within its window"
+
+
+def check_rows(r: RiskResult) -> list[tuple[str, ...]]:
+    """One row per target of the plan (as `CHECK_HEADER`), then every target at once."""
+    rows = [
+        (check_title(c.name, c.title), format_duration(c.planned_s),
+         format_duration(c.percentile(50)), format_duration(c.percentile(90)),
+         format_duration(c.target_s), percent(c.p_met))
+        for c in r.checks
+    ]  # fmt: skip
+    rows.append(("Every target at once", "", "", "", "", percent(r.p_meets_all)))
+    return rows
+
+
+def whole_plan_sentence(r: RiskResult, confidence: float) -> str:
+    """'Every target is met at once in 61 % of the trials (failure at the worst
+    moment); 90 % is required.' — with the target least likely to be met."""
+    text = (
+        f"Every target of the plan is met at once in {percent(r.p_meets_all)} of the trials "
+        f"(a failure at the worst moment); {percent(confidence)} is required "
+        "(targets.confidence)."
+    )
+    weak = [c for c in r.checks if c.p_met < 1.0]
+    if weak:
+        c = min(weak, key=lambda c: c.p_met)
+        text += f" Least sure: {check_title(c.name, c.title)} ({percent(c.p_met)})."
+    return text
+
+
 def spread(d: Distribution) -> str:
     return (
         f"half of the trials recover within {format_duration(d.percentile(50))}, nine in "

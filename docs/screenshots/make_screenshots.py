@@ -44,6 +44,8 @@ def main() -> int:
     for view in VIEWS:
         w.show_view(view)
         take_screenshot(w, HERE / f"main_{view}.png")
+    # The banner alone: the verdict with its probability (issue 20.5).
+    take_screenshot(w.banner, HERE / "banner.png")
     # An input error: the inline reason, the banner, and the last valid plan kept.
     w.show_view("timeline")
     w.editor.show_field("database.size")

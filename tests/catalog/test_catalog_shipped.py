@@ -10,6 +10,7 @@ import pytest
 
 from rtoplanner.core.catalog import (
     CATALOG_KINDS,
+    STAGE_KINDS,
     CatalogError,
     CatalogItem,
     item_from_mapping,
@@ -18,6 +19,8 @@ from rtoplanner.core.catalog import (
     shipped_catalog,
     shipped_catalog_files,
 )
+from rtoplanner.core.errors import CoreError
+from rtoplanner.core.scenario import load_scenario_text
 
 ITEMS = list(shipped_catalog())
 
@@ -41,7 +44,7 @@ def test_item_has_source_sane_figures_and_round_trips(item: CatalogItem) -> None
     assert item.kind in CATALOG_KINDS
     assert len(item.source) > 10
     assert 0.3 <= item.derate <= 1.0
-    if item.kind not in ("rman_compression", "nas_head"):
+    if item.kind not in ("rman_compression", "licence"):
         assert item.rate_Bps and item.rate_Bps > 0
     if "⚠" in item.source or "unverified" in item.source.lower():
         assert "⚠" in item.source + item.notes
@@ -104,5 +107,46 @@ def test_files_are_plain_item_tables() -> None:
     for path in shipped_catalog_files():
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
         # [[item]] tables, and [[prior]] tables: the evidence of the figures' spreads
-        # (core/uncertainty/priors.py); nothing else.
+        # (core/scenario/priors.py); nothing else.
         assert doc and set(doc) <= {"item", "prior"}, path.name
+
+
+STAGE_ITEMS = [i for i in ITEMS if i.kind in STAGE_KINDS]
+
+
+@pytest.mark.parametrize("item", STAGE_ITEMS, ids=lambda i: f"{i.kind}:{i.name}")
+def test_every_stage_item_is_accepted_when_picked_from_the_catalog(item: CatalogItem) -> None:
+    """Issue 23 item 3: picking the catalog's own "ZFS Storage Appliance head" (a stage
+    named after an item, no rate typed) was refused as "not in the catalog"."""
+    text = (
+        'format = 1\nname = "picked"\n[database]\nsize = "2 TB"\n[targets]\nrto = "8 h"\n'
+        f'[[path]]\nkind = "{item.kind}"\nname = "{item.name}"\n'
+    )
+    stage = load_scenario_text(text).path[0]
+    assert stage.rate_Bps == item.rate_Bps
+    assert stage.source.startswith(f"catalog: {item.name}")
+
+
+def test_a_catalog_item_without_a_rate_is_named_as_such() -> None:
+    """An item the catalog has but with no rate is not called "not in the catalog"."""
+    from rtoplanner.core.catalog import Catalog
+
+    bare = CatalogItem(kind="nas_head", name="Bare head", source="a test item, no rate")
+    text = (
+        'format = 1\nname = "x"\n[database]\nsize = "2 TB"\n[targets]\nrto = "8 h"\n'
+        '[[path]]\nkind = "nas_head"\nname = "Bare head"\n'
+    )
+    with pytest.raises(CoreError) as err:
+        load_scenario_text(text, catalog=Catalog([bare]))
+    assert "has no rate" in str(err.value) and "not in the catalog" not in str(err.value)
+
+
+def test_current_devices_are_in_the_catalog() -> None:
+    """Issue 23 item 3: current devices with their sources (LTO-8/9, 25/100 GbE, the
+    Exadata X8M+ RoCE fabric, object storage)."""
+    for kind, name in (("tape_drive", "LTO-8"), ("tape_drive", "LTO-9"),
+                       ("network", "25 GbE"), ("network", "100 GbE"),
+                       ("network", "RoCE 100 Gb/s (Exadata X8M–X11M)"),
+                       ("disk", "Amazon S3 (one c5n.18xlarge host)")):  # fmt: skip
+        item = shipped_catalog().find(kind, name)
+        assert item is not None and item.rate_Bps and len(item.source) > 40, name

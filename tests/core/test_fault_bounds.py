@@ -105,7 +105,7 @@ def test_any_shared_figure_is_refused_or_plausible(estate_dir, key, x):
     except ScenarioError as exc:
         message = str(exc)
         assert "\n" not in message and message.startswith("e.toml:")
-        assert ".{}".format(key) in message or "shared[" in message, message
+        assert f".{key}" in message or "shared[" in message, message
         return
     result = run_estate(estate, trace=True)
     refuse_nonfinite(estate_to_json(result))

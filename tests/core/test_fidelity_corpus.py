@@ -81,7 +81,8 @@ def test_the_measured_mode_takes_the_source_measured_value():
 
 def test_the_default_mode_is_what_the_tool_assigns_when_nothing_is_stated():
     """The headline row: the case without its [provenance] and [uncertainty] tables, so a
-    guess typed in the scenario is an estimate (±25 %), not the corpus's factor of 5."""
+    guess typed in the scenario is an estimate (the catalog's estimate prior), not the
+    corpus's factor of 5."""
     case = next(c for c in CASES if c.id == "csdn-10g-none")
     bare = fb.scenario_for(case, "default")
     assert case.scenario.uncertainty and case.scenario.provenance
@@ -106,7 +107,7 @@ def test_the_measured_prior_is_the_corpus_measurements_as_shipped():
     measured its deciding inputs: published ÷ the plan run with them."""
     import re
 
-    from rtoplanner.core.uncertainty.priors import shipped_priors
+    from rtoplanner.core.scenario.priors import shipped_priors
 
     prior = shipped_priors().find("measured", "any")
     assert prior is not None and prior.points == len(fb.measured_cases(CASES))

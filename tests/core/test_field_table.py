@@ -141,6 +141,7 @@ failover = "37 min"
 rto = "8 h"
 rpo = "1 h"
 backup_window = "9 h"
+confidence = "95%"
 """
     s = load_scenario_text(text)
     objects = {"": [s], "database": [s.database], "backup": [s.backup],

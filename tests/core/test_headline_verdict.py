@@ -58,8 +58,11 @@ def test_json_has_top_level_verdict_and_keeps_recovery_verdict(capsys):
 def test_plan_text_says_what_decides(capsys):
     assert main(["plan", str(DEMOS / "small_gige_lto.toml")]) == 0
     text = capsys.readouterr().out
-    assert "Plan verdict: MISSES — decided by RPO" in text
-    assert "Verdict: MISSES — decided by RPO" in text
+    # The headline carries its probability (issue 20.5); what decides it at the planned
+    # figures is still named.
+    assert "Plan verdict: MISSES — 0 % likely to meet" in text
+    assert "At the planned figures: MISSES — decided by RPO" in text
+    assert "at the planned figures MISSES — decided by RPO" in text
 
 
 def test_pdf_cover_shows_the_headline(tmp_path):
@@ -101,3 +104,25 @@ def test_catalog_decompression_rate_is_named_when_it_decides():
     found = {a.key: a for a in decisive_assumptions(plan)}
     assert "backup.compression" in found
     assert "decompression CPU" in found["backup.compression"].title
+
+
+def test_the_confidence_required_is_a_target_with_its_bounds(tmp_path):
+    """targets.confidence (issue 20.5): 50 %..99.9 % (the ends included), else one line
+    naming file, line and key."""
+    from rtoplanner.core.errors import CoreError
+    from rtoplanner.core.headline import probability_verdict
+
+    text = (DEMOS / "small_gige_lto.toml").read_text(encoding="utf-8")
+    assert load_scenario(DEMOS / "small_gige_lto.toml").targets.confidence == 0.9
+    for given, value in (('"99.9%"', 0.999), ('"50%"', 0.5), ("0.95", 0.95)):
+        path = tmp_path / "c.toml"
+        path.write_text(text.replace("[targets]", f"[targets]\nconfidence = {given}"), "utf-8")
+        assert load_scenario(path).targets.confidence == pytest.approx(value)
+    for bad in ('"100%"', '"40%"', '"ninety"'):
+        path.write_text(text.replace("[targets]", f"[targets]\nconfidence = {bad}"), "utf-8")
+        with pytest.raises(CoreError) as err:
+            load_scenario(path)
+        assert "c.toml:" in str(err.value) and "targets.confidence" in str(err.value)
+    assert probability_verdict(0.49, 0.9) == "misses"
+    assert probability_verdict(0.5, 0.9) == "at_risk"
+    assert probability_verdict(0.9, 0.9) == "meets"

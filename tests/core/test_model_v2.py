@@ -159,7 +159,6 @@ def test_redo_apply_detail_says_the_volume_was_given():
         ({"backup.transport_lag": "30 s"}, "backup.transport_lag"),
         ({"recovery.failover": "10 min"}, "recovery.failover"),
         ({"backup.section_size": "64 GB"}, "backup.section_size"),
-        ({"database.cpu_cores": 16}, "database.cpu_cores"),
     ],
 )
 def test_inputs_that_cannot_matter_are_refused(changes, key):
@@ -174,6 +173,27 @@ def test_inputs_without_effect_here_are_named_in_the_plan():
     notes = compute_plan(s, include_cycle=False, include_growth=False).notes
     assert any(n.startswith("backup.level1_every is not used") for n in notes)
     assert any(n.startswith("database.workload does not set") for n in notes)
+
+
+@pytest.mark.parametrize("level", [None, "none"])
+def test_cpu_cores_without_a_compression_level_is_a_valid_state_named_in_the_notes(level):
+    """Issue 23.1: the cores were refused until a level was named, so "compression off"
+    with the host's cores could not be evaluated."""
+    changes = {"database.cpu_cores": 16, "backup.compression": level}
+    s = base(**changes)
+    notes = compute_plan(s, include_cycle=False, include_growth=False).notes
+    assert any(n.startswith("CPU cores for RMAN (16) is not used") for n in notes)
+    assert compute_plan(base(), include_cycle=False, include_growth=False).recovery.total_s == (
+        pytest.approx(compute_plan(s, include_cycle=False, include_growth=False).recovery.total_s)
+    )
+
+
+def test_compression_none_with_a_ratio_left_from_a_level_is_evaluated_uncompressed():
+    """Issue 23.1: choosing "none" after a level with a ratio made the scenario invalid."""
+    s = base(**{"backup.compression": "none", "backup.compression_ratio": 4.4})
+    assert s.backup.compression_ratio == 1.0
+    notes = compute_plan(s, include_cycle=False, include_growth=False).notes
+    assert any(n.startswith("RMAN compression ratio (4.4) is not used") for n in notes)
 
 
 # ------------------------------------------------------------ 4. compression CPU

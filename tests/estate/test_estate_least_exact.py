@@ -133,9 +133,9 @@ def test_a_catalog_price_and_a_user_quote_from_the_store(store):
     replacing the drives with FAST becomes the answer; its edits load and meet."""
     est = contended()
     catalog = small_catalog()
+    store.set_currency("EUR")  # before the quotes: each keeps the currency it was given in
     store.set_price("tape_drive", "LIB", 5000.0)
     store.set_price("media_server", "MS", 12000.0)
-    store.set_currency("EUR")
     catalog_only = least_hardware(est, catalog=catalog, prices=price_book(store, catalog))
     assert catalog_only.currency == "EUR"
     assert all(c.item[1] != "FAST" for c in catalog_only.answer.changes)

@@ -11,6 +11,7 @@ from rtoplanner.core.catalog import Catalog, CatalogItem, shipped_catalog
 from rtoplanner.core.fix import PriceBook, what_it_takes
 from rtoplanner.core.fix import candidates as cand
 from rtoplanner.core.fix.engine import outcome_of_edits
+from rtoplanner.core.fix.licences import total_cost
 from rtoplanner.core.fix.model import FREE, MIN_GAIN
 from rtoplanner.core.scenario import load_scenario_text
 
@@ -103,9 +104,10 @@ def _brute_force(scenario, catalog, prices):
     level1 = [None, *cand.level1_options(scenario, catalog)]
     compression = [None, *cand.compression_options(scenario, catalog, prices)]
     rpo = [None, *cand.rpo_options(scenario, catalog, prices)]
+    on_disk = [None, *cand.archivelog_disk_options(scenario, catalog, prices)]
     points = []
-    for combo in itertools.product(*hw, cand.CHANNEL_CHOICES, level1, compression, rpo):
-        *stages, channels, l1, comp, r = combo
+    for combo in itertools.product(*hw, cand.CHANNEL_CHOICES, level1, compression, on_disk, rpo):
+        *stages, channels, l1, comp, disk, r = combo
         path = [
             o.stage if o is not None else s for o, s in zip(stages, scenario.path, strict=False)
         ]
@@ -117,15 +119,16 @@ def _brute_force(scenario, catalog, prices):
             changes.append(l1.change)
         if comp is not None:
             changes.append(comp.change)
+        if disk is not None:
+            changes.append(disk.change)
         if r is not None:
             changes += list(r.changes)
         for subset in itertools.product(*[[None, f] for f in free[1:]]):
             all_changes = changes + [f.change for f in subset if f is not None]
             edits = {}
-            cost = FREE
             for c in all_changes:
                 edits.update(c.edits)
-                cost = cost + c.cost
+            cost = total_cost(all_changes)
             points.append((cost.key, outcome_of_edits(scenario, edits, catalog)))
     return points
 
@@ -142,7 +145,8 @@ def _front(points):
 def _significant(front, rec):
     """The points shown: each at least MIN_GAIN faster than every cheaper one kept."""
     out, best = [], float("inf")
-    for key, t in sorted(front):
+    # At one cost the recommended point (the fewest changes) comes first.
+    for key, t in sorted(front, key=lambda p: (p[0], p != rec, p[1])):
         if (key, t) == rec or t < best * (1 - MIN_GAIN):
             out.append((key, t))
             best = min(best, t)

@@ -19,6 +19,7 @@ from rtoplanner.app.compare.key_figures import (
 from rtoplanner.core.plan import compute_plan
 from rtoplanner.core.scenario import load_scenario, with_values
 from rtoplanner.core.units import format_duration
+from rtoplanner.core.wording import VERDICT_WORDS
 
 from .conftest import DEMO, REPO, close_window, show_window
 from .helpers import compare_items
@@ -180,3 +181,22 @@ def test_key_figures_compare_the_headline_verdict_and_what_decides_it(plans):
     assert model.data(model.index(verdict, COL_B)) == "MISSES"
     assert model.data(model.index(model.row_of("decided_by"), COL_B)) == "RPO"
     assert model.data(model.index(model.row_of("recovery_verdict"), COL_B)) == "MEETS"
+
+
+def test_compare_states_each_plans_probability(qtbot, compare):
+    """Issue 20.5: Compare computes both headlines in its worker, with the probability
+    `rto-planner plan` states (same trials, same seed), and the verdict is the headline's."""
+    from rtoplanner.core.headline import plan_headline, sure_percent
+
+    demo, small = load_scenario(DEMO), load_scenario(SMALL)
+    with qtbot.waitSignal(compare.ready, timeout=20000):
+        compare.compare_scenarios("Exadata", demo, "GigE", small)
+    model = compare.model
+    expected = [plan_headline(compute_plan(s)) for s in (demo, small)]
+    row = model.row_of("p_meets")
+    for col, odds in ((COL_A, expected[0]), (COL_B, expected[1])):
+        assert model.data(model.index(row, col)) == sure_percent(odds.p_meets)
+        assert model.data(model.index(model.row_of("verdict"), col)) == VERDICT_WORDS[odds.verdict]
+    planned = model.data(model.index(model.row_of("planned_verdict"), COL_A))
+    assert planned == "MEETS" != model.data(model.index(model.row_of("verdict"), COL_A))
+    assert expected[0].sure() in compare.timeline_a.headline.text()

@@ -3,6 +3,7 @@ a plain `write_text`: a FIFO blocked the GUI, a full disk truncated the old file
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import stat
@@ -48,10 +49,8 @@ def test_save_as_onto_a_fifo_is_refused_and_never_written(window, tmp_path):
     try:
         assert not window.save_to(fifo)
     finally:
-        try:
+        with contextlib.suppress(OSError):
             os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
-        except OSError:
-            pass
         reader.join(10)
     assert read in ([], [b""]) and stat.S_ISFIFO(os.lstat(fifo).st_mode)
     assert window.shown and "FIFO" in window.shown[0]

@@ -28,7 +28,11 @@ def test_missed_rpo_turns_the_banner_red_although_recovery_meets(gige_window):
     assert plan.recovery.verdict == "meets"
     banner = gige_window.banner
     assert banner.verdict == "misses"
-    assert "MISSES</b> — decided by <b>RPO" in banner.text()
+    assert "MISSES</b> <span style='color:gray'><i>— probability pending…</i></span> — decided "\
+        "by <b>RPO" in banner.text()  # fmt: skip
+    assert gige_window.odds.wait_idle()
+    assert "MISSES</b> — <b style='color:#d23c3c'>0 % likely to meet</b> — decided by <b>RPO" in (
+        banner.text())  # fmt: skip
     assert "MISSES" in gige_window.verdict_label.text()
     assert "(RPO)" in gige_window.verdict_label.text()
     assert "RPO: site-loss data loss" in banner.toolTip()
@@ -50,7 +54,7 @@ def test_banner_names_the_deciding_phase_then_its_limit(qtbot, tmp_path):
         )
         assert "restore limited by" not in text
         assert "1 default that decides" in text  # the OLTP redo apply class default
-        assert "(point here to read)" in text and ": hover" not in text
+        assert "read them</a>, Ctrl+Shift+I)" in text and ": hover" not in text
         assert "V$RECOVERY_PROGRESS" in win.banner.toolTip()
     finally:
         close_window(win)

@@ -32,7 +32,7 @@ def test_sysstat_export_to_hourly_database_totals() -> None:
     # instance 1: 4 intervals; instance 2: 3 (its restart between snaps 101 and 102 is skipped)
     assert len(e.redo_intervals) == 7
     s = redo_series(e.redo_intervals)
-    assert (s.db_name, s.dbid, s.instances) == ("ERPRAC", 3128649325, ("1", "2"))
+    assert (s.db_name, s.dbid, s.instances) == ("ERPRAC", 2718281801, ("1", "2"))
     # inst 1: +3.6e9, +7.2e9, +3.6e9, +1.8e9 bytes per hour = 1, 2, 1, 0.5 MB/s
     # inst 2: +1.8e9, (restart), +3.6e9, +1.8e9 = 0.5, -, 1, 0.5 MB/s
     assert [h.hour.hour for h in s.hours] == [9, 10, 11, 12]

@@ -10,7 +10,7 @@ from report_helpers import DEMOS, EPOCH, demo_ids, sample_workload
 from rtoplanner.core.plan import compute_plan
 from rtoplanner.core.report import build_report_data, report_date, source_date_epoch
 from rtoplanner.core.scenario import SECTIONS, load_scenario_text, with_values
-from rtoplanner.core.uncertainty.provenance import measured_spread
+from rtoplanner.core.scenario.provenance import estimate_spread, measured_spread
 from rtoplanner.core.units import format_duration
 
 AS_OF = date(2026, 1, 1)
@@ -73,13 +73,22 @@ def test_key_figures_match_the_plan(path):
     assert d.total_text == format_duration(rec.total_s)
     assert d.rto_text == format_duration(rec.rto_s)
     assert d.margin_text == format_duration(rec.margin_s)
-    assert d.verdict == plan.verdict  # the headline: worst of RTO, RPO and windows
+    # The headline: the worst of RTO, RPO and windows at the planned figures, and of the
+    # probability of meeting them all (issue 20.5), from the run the PDF prints.
+    from rtoplanner.core.headline import probability_verdict, worse
+    from rtoplanner.core.report.sections.confidence import REPORT_TRIALS
+    from rtoplanner.core.uncertainty.analysis import run_risk
+
+    p = run_risk(plan.scenario, trials=REPORT_TRIALS).p_meets_all
+    assert d.verdict == worse(plan.verdict, probability_verdict(p, 0.9))
     assert d.decided_by == plan.decided_by
     assert d.verdict_words in ("MEETS", "AT RISK", "MISSES")
     assert d.total_text in d.summary[0]
     assert format_duration(abs(rec.margin_s)) in d.summary[0]
-    # The phase table has every phase, then total, RTO and margin.
-    assert len(d.phase_table.rows) == len(rec.phases) + 3
+    # The phase table has every phase (a tape recall only when one is needed, issue 23),
+    # then total, RTO and margin.
+    shown = [p for p in rec.phases if p.name != "tape_recall" or p.duration_s]
+    assert len(d.phase_table.rows) == len(shown) + 3
     assert d.phase_table.rows[-3][2] == d.total_text
     # Gantt bars end to end, ending at the total.
     assert d.gantt[-1].start_s + d.gantt[-1].duration_s == pytest.approx(rec.total_s)
@@ -115,7 +124,7 @@ def test_assumption_ledger_lists_every_input_with_its_origin():
     assert by_key["database.redo_rate"][4].startswith("AWR")
     assert by_key["database.redo_rate"][1].endswith("range " + measured_spread().text)
     assert by_key["database.size"][3] == "estimate"  # typed, nobody said how it is known
-    assert by_key["database.size"][1] == "2 TB\nrange ±25%"
+    assert by_key["database.size"][1] == "2 TB\nrange " + estimate_spread().text
     assert by_key["backup.section_size"][3] == "default"  # a setting left at the default
     assert by_key["backup.channels"][3] == "given"  # a setting: no range
     # A stage named after a catalog item takes its rate from the catalog, with the source

@@ -45,6 +45,8 @@ FIXTURE_DRILL = {
         {"name": "restore_level0", "duration_s": 3975.0, "how": "wall", "source": "drill.log"}
     ]
 }
+FIXTURE_PRICE = ("tape_drive", "LTO-4", 9000.0, "EUR")
+"""A quote in its own currency (schema 6 keeps each quote's currency)."""
 FIXTURE_PLAN = {"scenario": FIXTURE_SCENARIO, "recovery": {"total_s": 11760.0, "verdict": "meets"}}
 
 
@@ -74,6 +76,10 @@ def build(target: Path) -> None:
                 comparison={"rows": []},
                 evidence=[{"file": "drill.log", "kind": "rman_log", "sha256": "0" * 64}],
             )
+        if SCHEMA_VERSION >= 6:  # each price with its currency (schema 6)
+            kind, name, amount, code = FIXTURE_PRICE
+            store.set_price(kind, name, amount, code)
+            store.set_currency("USD")  # the user's currency now; the quote stays EUR
 
 
 def main() -> int:

@@ -36,7 +36,8 @@ def test_json_has_the_documented_keys(capsys):
     assert rc == 0, err
     doc = json.loads(out)
     assert set(doc) == {"scenario", "trials", "seed", "units", "rto_s", "risk_margin_s",
-                        "deterministic_s", "failure_time", "tornado", "inputs"}  # fmt: skip
+                        "deterministic_s", "failure_time", "tornado", "inputs",
+                        "p_meets_all", "checks", "confidence_required"}  # fmt: skip
     assert doc["trials"] == 300 and doc["seed"] == 7
     for mode in ("worst", "uniform"):
         d = doc["failure_time"][mode]

@@ -214,5 +214,10 @@ def test_risk_runs_on_every_shape_with_one_total_per_trial():
             assert sum(d.hist_counts) == 40, scenario.name
             assert d.p_meets + d.p_at_risk + d.p_misses == pytest.approx(1.0)
             assert np.isfinite(d.cdf_s).all()
+        # Risk covers the whole plan: every check of the plan, each with its odds.
+        assert [c.name for c in r.checks] == [c.name for c in plan.checks], scenario.name
+        assert 0.0 <= r.p_meets_all <= min(c.p_met for c in r.checks) <= 1.0
+        assert all(np.isfinite(list(c.percentiles_s.values())).all() for c in r.checks)
         if not r.varied:
             assert r.worst.min_s == r.worst.max_s == plan.recovery.total_s
+            assert r.p_meets_all == (1.0 if plan.verdict != "misses" else 0.0)

@@ -15,11 +15,12 @@ from hypothesis import strategies as st
 from rtoplanner.core.catalog import CatalogError, CatalogItem, shipped_catalog_files
 from rtoplanner.core.cli import main
 from rtoplanner.core.jsonable import NonFiniteError, refuse_nonfinite
-from rtoplanner.core.uncertainty.priors import (
+from rtoplanner.core.scenario.priors import (
     MIN_SIGMA,
     Z90,
     Priors,
     fit_points,
+    fit_spread,
     from_percentiles,
     prior_from_mapping,
     shipped_priors,
@@ -62,6 +63,30 @@ def test_fit_points_is_the_prediction_interval_of_one_more_case(ratios):
     ref_median, half = _reference_fit(ratios)
     assert median == pytest.approx(ref_median, rel=1e-9)
     assert sigma * Z90 == pytest.approx(max(half, MIN_SIGMA * Z90), rel=1e-9, abs=1e-12)
+
+
+@given(st.lists(st.floats(0.05, 20), min_size=2, max_size=40))
+def test_fit_spread_is_centred_and_scaled_by_the_median_distance_from_one(ratios):
+    """The estimate spread: median 1, and the normal whose quartiles are ± the median
+    |ln ratio| (half the points lie inside its interquartile band)."""
+    median, sigma = fit_spread(ratios)
+    assert median == 1.0
+    half = statistics.median(abs(math.log(r)) for r in ratios)
+    assert sigma == pytest.approx(max(half / NORMAL.inv_cdf(0.75), MIN_SIGMA), rel=1e-4)
+
+
+def test_fit_spread_is_robust_to_one_gross_guess():
+    typical = [0.9, 1.1, 0.95, 1.05, 1.2, 0.85, 1.0, 1.15]
+    assert fit_spread([*typical, 6.2])[1] < 1.5 * fit_spread(typical)[1]
+    assert fit_points([*typical, 6.2])[1] > 3 * fit_points(typical)[1]  # the normal fit is not
+
+
+def test_the_estimate_prior_is_wider_than_the_old_triangle_and_two_sided():
+    est = shipped_priors().find("estimate", "any")
+    assert est is not None and est.median == pytest.approx(1.0, abs=1e-3)
+    # the ±25 % triangle's P10..P90 was about ±14 %: the corpus says wider
+    assert est.p10 < 0.86 and est.p90 > 1.16
+    assert "fidelity corpus" in est.source and "fit_spread" in est.fit
 
 
 def test_few_points_give_a_wider_band_than_many_with_the_same_spread():

@@ -8,10 +8,14 @@ import pytest
 from rtoplanner.core.errors import ScenarioError, UnitError
 from rtoplanner.core.paths import scenarios_dir
 from rtoplanner.core.scenario import dump_scenario, load_scenario, load_scenario_text, with_values
+from rtoplanner.core.scenario.priors import shipped_priors
+from rtoplanner.core.scenario.provenance import (
+    estimate_spread,
+    measured_spread,
+    parse_provenance,
+)
+from rtoplanner.core.scenario.ranges import parse_range
 from rtoplanner.core.uncertainty.inputs import range_problem, uncertain_inputs
-from rtoplanner.core.uncertainty.priors import shipped_priors
-from rtoplanner.core.uncertainty.provenance import measured_spread, parse_provenance
-from rtoplanner.core.uncertainty.ranges import parse_range
 from rtoplanner.core.units import parse_fraction, parse_rate
 
 from .risk_helpers import BASE, scenario_with
@@ -169,8 +173,12 @@ def test_default_ranges_follow_provenance():
     assert (redo_apply.origin, redo_apply.distribution) == ("default", "lognormal")
     assert redo_apply.high / redo_apply.low > 10  # public rates of one class span 20×
     typed = items["database.size"]
-    assert (typed.origin, typed.range_text) == ("estimate", "±25%")
-    assert (typed.low, typed.high) == pytest.approx((0.75 * typed.value, 1.25 * typed.value))
+    spread = estimate_spread()  # the catalog's estimate prior, fitted on the corpus
+    assert (typed.origin, typed.range_text, typed.distribution) == (
+        "estimate", spread.text, "lognormal")  # fmt: skip
+    assert (typed.low, typed.high) == pytest.approx((spread.p10 * typed.value,
+                                                     spread.p90 * typed.value))  # fmt: skip
+    assert spread.p10 < 0.8 and spread.p90 > 1.25  # wider than the ±25 % triangle's P10..P90
     # A value nobody gave (a format default) is not listed.
     assert "path[1].efficiency" not in items
 
@@ -283,7 +291,8 @@ def test_range_ends_are_held_to_the_keys_bounds(entry, fragment):
 def test_default_ranges_are_cut_at_the_keys_bounds():
     text = BASE.replace("hw_compression = 2.0\n", "hw_compression = 2.0\nefficiency = 0.9\n")
     eff = by_key(load_scenario_text(text))["path[0].efficiency"]
-    assert (eff.low, eff.high, eff.ceiling) == pytest.approx((0.675, 1.0, 1.0))
+    low = 0.9 * estimate_spread().p10  # an estimate: its P10; its P90 is past 100 %
+    assert (eff.low, eff.high, eff.ceiling) == pytest.approx((low, 1.0, 1.0))
 
 
 def test_a_measured_stage_gets_the_measured_range():

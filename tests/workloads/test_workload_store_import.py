@@ -65,43 +65,41 @@ def test_batch_with_bad_files_imports_the_good_ones(store, tmp_path) -> None:
     assert count(store, "file_name <> ?", [str(good)]) == 0
 
 
-def _fail_on_call(n: int, real):
-    calls = {"n": 0}
+def _fail_after_rows(n: int, real):
+    """`insert_rows` that stores its rows, then hits a real DuckDB error (NOT NULL
+    violated) once `n` rows in all have been inserted: the file's write must roll back."""
+    calls = {"rows": 0}
 
-    def insert(con, row, file_name, now):
-        calls["n"] += 1
-        if calls["n"] == n:
-            # a real DuckDB error inside the transaction: NOT NULL violated
+    def insert(con, rows, file_name, now):
+        real(con, rows, file_name, now)
+        before, calls["rows"] = calls["rows"], calls["rows"] + len(rows)
+        if before < n <= calls["rows"]:  # once
             con.execute("INSERT INTO workload (content_hash) VALUES ('half-way')")
-        real(con, row, file_name, now)
 
     return insert
 
 
 def test_a_file_failing_half_way_leaves_nothing(store, monkeypatch) -> None:
-    compare = SYNTHETIC / "awrddrpt_11g_text.txt"  # two periods: two inserts
-    monkeypatch.setattr(si, "insert_row", _fail_on_call(2, si.insert_row))
+    compare = SYNTHETIC / "awrddrpt_11g_text.txt"  # two periods: two rows
+    monkeypatch.setattr(si, "insert_rows", _fail_after_rows(2, si.insert_rows))
     out = import_file(store, compare)
     assert out.status == "error" and "nothing of it was kept" in out.message
-    assert count(store) == 0  # the first period's row was rolled back with the second
+    assert count(store) == 0  # the rows inserted before the error were rolled back
     monkeypatch.undo()
     assert import_file(store, compare).status == "imported"
     assert count(store) == 2
 
 
 def test_an_exception_in_the_write_rolls_back_and_propagates(store, monkeypatch) -> None:
-    calls = {"n": 0}
-    real = si.insert_row
+    real = si.insert_rows
 
-    def insert(con, row, file_name, now):
-        calls["n"] += 1
-        real(con, row, file_name, now)
-        if calls["n"] == 3:
-            raise RuntimeError("injected after the third row")
+    def insert(con, rows, file_name, now):
+        real(con, rows, file_name, now)
+        raise RuntimeError(f"injected after {len(rows)} rows")
 
-    monkeypatch.setattr(si, "insert_row", insert)
+    monkeypatch.setattr(si, "insert_rows", insert)
     path = sysstat_csv(Path(tempfile.mkdtemp()) / "redo.csv", hours=6)
-    with pytest.raises(RuntimeError, match="injected"):
+    with pytest.raises(RuntimeError, match="injected after 6 rows"):
         import_file(store, path)
     assert count(store) == 0
     monkeypatch.undo()
@@ -109,7 +107,7 @@ def test_an_exception_in_the_write_rolls_back_and_propagates(store, monkeypatch)
 
 
 def test_a_batch_goes_on_after_a_file_fails_in_the_store(store, monkeypatch) -> None:
-    monkeypatch.setattr(si, "insert_row", _fail_on_call(2, si.insert_row))
+    monkeypatch.setattr(si, "insert_rows", _fail_after_rows(2, si.insert_rows))
     files = [SYNTHETIC / "awrddrpt_12c.html", SYNTHETIC / "awr_19c_text.txt"]
     out = list(import_paths(store, files))
     assert [o.status for o in out] == ["error", "imported"]

@@ -53,6 +53,9 @@ class TornadoRow:
 class ConfidencePart:
     confidence_text: str
     confidence_table: Table
+    confidence_whole_text: str
+    """Every target at once (DESIGN §10): the probability the cover states."""
+    confidence_checks: Table
     confidence_hist: tuple[HistBar, ...]
     confidence_cdf_s: tuple[float, ...]
     confidence_cdf_any_s: tuple[float, ...]
@@ -83,7 +86,15 @@ def _verdict(total_s: float, rto_s: float, risk_s: float) -> str:
 
 def build(ctx: ReportContext) -> ConfidencePart:
     from ...uncertainty.inputs import describe_value
-    from ...uncertainty.words import headline, origin_words, percent, spread
+    from ...uncertainty.words import (
+        CHECK_HEADER,
+        check_rows,
+        headline,
+        origin_words,
+        percent,
+        spread,
+        whole_plan_sentence,
+    )
 
     r = risk_of(ctx)
     w = r.worst
@@ -103,6 +114,8 @@ def build(ctx: ReportContext) -> ConfidencePart:
         tuple(rows),
         "lrrrrrrr",
     )
+    whole = whole_plan_sentence(r, ctx.s.targets.confidence)
+    checks = Table(CHECK_HEADER, tuple(check_rows(r)), "lrrrrr", bold_rows=(len(r.checks),))
     edges = w.hist_edges_s
     hist = tuple(
         HistBar(edges[i], edges[i + 1], c / r.trials,
@@ -154,6 +167,8 @@ def build(ctx: ReportContext) -> ConfidencePart:
     return ConfidencePart(
         confidence_text=text,
         confidence_table=table,
+        confidence_whole_text=whole,
+        confidence_checks=checks,
         confidence_hist=hist,
         confidence_cdf_s=w.cdf_s,
         confidence_cdf_any_s=r.uniform.cdf_s,
@@ -168,13 +183,19 @@ def build(ctx: ReportContext) -> ConfidencePart:
 
 
 def render(r: ReportRenderer, part: ConfidencePart) -> list[Flowable]:
-    widths = [44 * mm] + [(r.width - 44 * mm) / 7] * 7
+    # Shares are short, durations ("13 h 47 min") are not: never wrap one (issue 23).
+    widths = [38 * mm] + [15 * mm] * 3 + [(r.width - 83 * mm) / 4] * 4
     out = r.section(
         "How sure is this plan",
         r.para(part.confidence_text),
         r.table(part.confidence_table, widths),
         distribution_chart(part, r.width),
     )
+    check_widths = [62 * mm] + [(r.width - 62 * mm) / 5] * 5
+    out.append(KeepTogether([  # the heading and its sentence never apart from the table
+        r.heading("Every target of the plan", 1), r.para(part.confidence_whole_text),
+        r.table(part.confidence_checks, check_widths),
+    ]))  # fmt: skip
     if part.confidence_tornado:
         out.append(KeepTogether([r.para(part.confidence_tornado_text),
                                  tornado_chart(part, r.width)]))  # fmt: skip
@@ -182,7 +203,7 @@ def render(r: ReportRenderer, part: ConfidencePart) -> list[Flowable]:
         out.append(r.para(part.confidence_tornado_text))
     if part.confidence_ranges.rows:
         out.append(r.heading("The ranges used", 1))
-        cols = [46 * mm, 20 * mm, 22 * mm, 18 * mm, 18 * mm]
+        cols = [42 * mm, 18 * mm, 25 * mm, 20 * mm, 20 * mm]
         cols.append(r.width - sum(cols))
         out.append(r.table(part.confidence_ranges, cols))
     out.append(r.para(part.confidence_method, "small"))

@@ -12,7 +12,7 @@ from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Paragraph,
 
 from ...decisive import decisive_assumptions
 from ...units import format_duration
-from ...wording import bottleneck_words
+from ...wording import bottleneck_words, for_reader
 from ..charts import GREEN, GRID, INK, MUTED, RED
 from ..model import ReportContext, Section, pct
 
@@ -39,7 +39,7 @@ class CoverPart:
 
 def build(ctx: ReportContext) -> CoverPart:
     decisive = tuple(
-        (a.title, a.value, f"{a.share * 100:.0f} %", a.source, a.how_to_measure)
+        (a.title, a.value, f"{a.share * 100:.0f} %", a.source, for_reader(a.how_to_measure))
         for a in decisive_assumptions(ctx.plan)
     )
     return CoverPart(key_figures(ctx), decisive)

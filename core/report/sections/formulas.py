@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether
 
-from ..model import Formula, ReportContext, Section
+from ..model import Formula, ReportContext, Section, Table
 
 if TYPE_CHECKING:
     from ..model import Renderer as ReportRenderer
@@ -49,7 +50,8 @@ FORMULAS = (
         "CPU ceiling = min(channels, cpu_cores) × per-core rate of the level "
         "(compress for backups, decompress for restores)",
         "One RMAN channel compresses on one core. Per-core rates come from the catalog; "
-        "without database.cpu_cores the plan says compression CPU was not modelled.",
+        "when the CPU cores for RMAN are not given, the plan says compression CPU was not "
+        "modelled.",
     ),
     Formula(
         "Recovery time",
@@ -111,6 +113,10 @@ def build(ctx: ReportContext) -> FormulasPart:
 
 def render(r: ReportRenderer, part: FormulasPart) -> list[Flowable]:
     out = r.section("Appendix: how the figures are computed")
+    if r.compact:
+        out.append(_compact(r, part))
+        out.append(r.para(r.data.units_note, "small"))
+        return out
     for f in part.formulas:
         out.append(
             KeepTogether(
@@ -122,3 +128,11 @@ def render(r: ReportRenderer, part: FormulasPart) -> list[Flowable]:
 
 
 SECTION = Section("formulas", "formulas", build, render)
+
+
+def _compact(r: ReportRenderer, part: FormulasPart) -> Flowable:
+    """The formulas as one table, title beside formula and words: about half the height
+    of a heading each, for a plan whose last page would otherwise hold a few lines."""
+    rows = tuple((f.title, f"{f.formula}\n{f.explanation}") for f in part.formulas)
+    table = Table(("Figure", "Formula and what it means"), rows, "ll")
+    return r.table(table, [38 * mm, r.width - 38 * mm])

@@ -10,6 +10,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
 from ...units import DAY, YEAR, format_duration
+from ...wording import growth_assumptions
 from .. import charts
 from ..model import ReportContext, Section, Table, long_date
 
@@ -31,9 +32,6 @@ class GrowthPart:
     growth: GrowthSeries | None
     growth_text: str
     growth_table: Table | None
-
-
-_HELD = "Redo generation and the largest file are held constant."
 
 
 def build(ctx: ReportContext) -> GrowthPart:
@@ -72,17 +70,18 @@ def _breaks_years(g: Any) -> float | None:
 
 
 def _outlook_text(ctx: ReportContext, g: Any, rate: str) -> str:
+    held = growth_assumptions(ctx.s.database.redo_growth)
     if g.breaks_on and g.breaks_on <= g.as_of:
         return (
             f"The plan already fails at today's size: {g.reason}. At {rate} growth "
-            f"the gap only widens; the table shows by how much. {_HELD}"
+            f"the gap only widens; the table shows by how much. {held}"
         )
     if g.breaks_on:
         return (
             f"At {rate} growth the plan breaks on {long_date(g.breaks_on)}: "
-            f"{g.reason} (database {ctx.size(g.size_at_break_bytes)}). {_HELD}"
+            f"{g.reason} (database {ctx.size(g.size_at_break_bytes)}). {held}"
         )
-    return f"At {rate} growth the plan holds for the next {g.horizon_years:.0f} years. " + _HELD
+    return f"At {rate} growth the plan holds for the next {g.horizon_years:.0f} years. " + held
 
 
 def render(r: ReportRenderer, part: GrowthPart) -> list[Flowable]:

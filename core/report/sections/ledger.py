@@ -16,9 +16,10 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
 from ...scenario import SECTIONS, STAGE_FIELDS, FieldSpec, label_for_key
-from ...uncertainty.provenance import EXTRA_FIGURES, KIND_WORDS
+from ...scenario.provenance import EXTRA_FIGURES, KIND_WORDS
 from ...uncertainty.result import InputRow
 from ...units import format_duration, format_fraction, format_rate, format_size
+from ...wording import choice_words, for_reader
 from ..model import ReportContext, Section, Table
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def render(r: ReportRenderer, part: LedgerPart) -> list[Flowable]:
     out.append(r.table(part.assumptions, widths))
     if part.model_notes:
         out.append(r.para("What the plan says about these inputs and its model:"))
-        out += [r.para(f"• {note}", "small") for note in part.model_notes]
+        out += [r.para(f"• {for_reader(note)}", "small") for note in part.model_notes]
     return out
 
 
@@ -99,6 +100,8 @@ class _Ledger:
             return f"{value:g}"
         if kind == "bool":
             return "yes" if value else "no"
+        if kind == "choice":
+            return choice_words(str(value))
         return str(value)
 
     def model_value(self, section: str, spec: FieldSpec) -> str:
@@ -153,6 +156,8 @@ class _Ledger:
         """One input's row: its value (text as written, "18 TiB/h"; bare numbers as the
         model reads them) and range, unit, provenance and source."""
         shown = given if isinstance(given, str) else model_text
+        if spec.kind == "choice" and isinstance(given, str):
+            shown = choice_words(given)
         origin, source = self.origin(dotted, given, catalog_source)
         self.counts[origin] = self.counts.get(origin, 0) + 1
         value = self.value_with_range(dotted, shown if given is not None else model_text)

@@ -54,6 +54,10 @@ def _units(st: Any, n: int) -> tuple[str, str]:
     """How many units of a stage work with `n` channels, and whom each serves."""
     if st.per_channel_only:
         return f"{n} ch.", "each channel"
+    if st.per_core:
+        used = min(n, st.count)
+        units = f"{used} of {st.count}" if used < st.count else str(st.count)
+        return units, "one channel per core"
     if st.binds_channel:
         return (f"{n} of {st.count}" if n < st.count else str(st.count)), "one channel per unit"
     return str(st.count), "all channels"

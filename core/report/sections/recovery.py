@@ -4,7 +4,7 @@ and the total; the phase table (start, duration, volume, rate, limit)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Spacer
@@ -12,7 +12,7 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer
 from ...palette import PHASE_STYLE
 from ...result import PHASE_TITLES
 from ...units import format_duration
-from ...wording import bottleneck_words
+from ...wording import bottleneck_words, for_reader
 from .. import charts
 from ..model import ReportContext, Section, Table, pct
 
@@ -29,6 +29,9 @@ class GanttBar:
     text: str
     style: str
     """fixed | restore | apply | redo: picks the colour."""
+    overlap_s: float = 0.0
+    """The first seconds of this phase that run alongside the one before it (applying
+    incrementals while they are restored): drawn as overlap, not as more time."""
 
 
 @dataclass(frozen=True)
@@ -41,18 +44,8 @@ class RecoveryPart:
 
 def build(ctx: ReportContext) -> RecoveryPart:
     rec = ctx.plan.recovery
-    gantt = tuple(
-        GanttBar(
-            p.name,
-            PHASE_TITLES[p.name],
-            p.start_s,
-            p.duration_s,
-            format_duration(p.duration_s),
-            PHASE_STYLE[p.name],
-        )
-        for p in rec.phases
-        if p.duration_s > 0
-    )
+    shown = [p for p in rec.phases if p.duration_s > 0]
+    gantt = tuple(_bar(p, shown[i - 1] if i else None) for i, p in enumerate(shown))
     notes = tuple(
         f"{PHASE_TITLES[p.name]}: {p.detail}."
         for p in rec.phases
@@ -76,6 +69,19 @@ def _failure_text(ctx: ReportContext) -> str:
     )
 
 
+def _bar(p: Any, before: Any) -> GanttBar:
+    """A phase's bar; a phase that starts before the one above it ends shares that time
+    with it (DESIGN §3.7: incrementals are applied as they are restored)."""
+    overlap = 0.0
+    if before is not None and p.start_s < before.start_s + before.duration_s:
+        overlap = min(p.start_s + p.duration_s, before.start_s + before.duration_s) - p.start_s
+    text = format_duration(p.duration_s)
+    if overlap > 0:
+        text += f" ({format_duration(overlap)} while restoring)"
+    return GanttBar(p.name, PHASE_TITLES[p.name], p.start_s, p.duration_s, text,
+                    PHASE_STYLE[p.name], max(overlap, 0.0))  # fmt: skip
+
+
 def phase_table(ctx: ReportContext) -> Table:
     rec = ctx.plan.recovery
     rows = [
@@ -88,6 +94,7 @@ def phase_table(ctx: ReportContext) -> Table:
             bottleneck_words(p.bottleneck) if p.duration_s else "",
         )
         for p in rec.phases
+        if p.name != "tape_recall" or p.duration_s  # no recall row when none is needed
     ]
     rows.append(("Total", "", format_duration(rec.total_s), "", "", ""))
     rows.append(("RTO", "", format_duration(rec.rto_s), "", "", ""))
@@ -116,7 +123,7 @@ def render(r: ReportRenderer, part: RecoveryPart) -> list[Flowable]:
     widths = [34 * mm, 20 * mm, 22 * mm, 20 * mm, 22 * mm]
     widths.append(w - sum(widths))
     out.append(KeepTogether([r.table(part.phase_table, widths), Spacer(1, 3 * mm)]))
-    out += [r.para("• " + n, "small") for n in part.phase_notes]
+    out += [r.para("• " + for_reader(n), "small") for n in part.phase_notes]
     return out
 
 

@@ -12,7 +12,7 @@ from reportlab.platypus import Flowable
 from ...decisive import decisive_assumptions
 from ...result import PHASE_TITLES
 from ...units import format_duration
-from ...wording import bottleneck_words
+from ...wording import bottleneck_words, for_reader
 from ..model import ReportContext, Section, long_date, pct
 from .what_it_takes import recommendation_sentence
 
@@ -33,7 +33,7 @@ def paragraphs(ctx: ReportContext) -> tuple[str, ...]:
     out = [_verdict_paragraph(ctx), _rpo_sentence(ctx), _longest_phase_sentence(ctx)]
     if ctx.plan.decided_by != "recovery":
         out.append(f"The plan's verdict is decided by {ctx.plan.deciding.sentence()}.")
-    out += [a.sentence() for a in decisive_assumptions(ctx.plan)]
+    out += [for_reader(a.sentence()) for a in decisive_assumptions(ctx.plan)]
     fix = recommendation_sentence(ctx)
     if fix:
         out.append(fix)

@@ -17,7 +17,7 @@ from ...errors import CoreError
 from ...fix import FixResult, common_changes, what_it_takes
 from ...fix.prices import price_book
 from ...units import format_duration
-from ...wording import VERDICT_WORDS
+from ...wording import VERDICT_WORDS, for_reader, today_words
 from ..model import ReportContext, Section, Table
 
 if TYPE_CHECKING:
@@ -94,10 +94,8 @@ def build(ctx: ReportContext) -> WhatItTakesPart | None:
     bold = tuple(i for i, p in enumerate(result.frontier) if p.recommended)
     table = Table(("#", "Cost", "Worst case", "Verdict", "Changes"), tuple(rows), "lrrll",
                   bold_rows=bold)  # fmt: skip
-    today = result.today
     intro = (
-        f"Today the worst case is {format_duration(today.recovery_s)} "
-        f"({VERDICT_WORDS[today.verdict]}). Each row below is a set of changes — hardware "
+        f"{_today(ctx, result)} Each row below is a set of changes — hardware "
         "from the catalog, RMAN and backup configuration, RPO measures — evaluated with the "
         "same model as this plan; no cheaper set is faster (★: the cheapest that meets "
         "every target). Prices are the catalog's or yours; what has no price is marked "
@@ -108,9 +106,32 @@ def build(ctx: ReportContext) -> WhatItTakesPart | None:
         intro,
         common,
         table,
-        result.notes,
+        tuple(_customer_note(n) for n in result.notes),
         tuple(c.words for c in rec.changes) if rec else (),
     )
+
+
+def _today(ctx: ReportContext, result: FixResult) -> str:
+    """Today's recovery with the recovery's verdict; the plan's, and what decides it,
+    when they differ (a recovery that meets is not called MISSES for the RPO's sake)."""
+    t, targets = result.today, ctx.s.targets
+    return today_words(t.recovery_s, t.recovery_verdict, targets.rto_s, t.verdict,
+                       t.decided_by, t.rpo_s, targets.rpo_s)  # fmt: skip
+
+
+_UNPRICED = "No price for: "
+
+
+def _customer_note(note: str) -> str:
+    """A note of the search in a customer's words: the items without a price, and no
+    command to type."""
+    if note.startswith(_UNPRICED):
+        items = note[len(_UNPRICED) :].split(". ", 1)[0]
+        return (
+            f"No price was given for: {items}. Their cost is shown as unpriced, never "
+            "guessed; a supplier's quote for them completes the comparison."
+        )
+    return for_reader(note)
 
 
 def render(r: ReportRenderer, part: WhatItTakesPart) -> list[Flowable]:

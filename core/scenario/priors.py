@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import math
+import statistics
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -152,6 +153,25 @@ def fit_points(ratios: Sequence[float]) -> tuple[float, float]:
     sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (n - 1))
     sigma = sd * math.sqrt(1 + 1 / n) * t90(n - 1) / Z90
     return math.exp(mean), max(sigma, MIN_SIGMA)
+
+
+MAD_TO_SIGMA = 1.4826
+"""A normal's standard deviation per unit of median absolute deviation."""
+
+
+def fit_spread(ratios: Sequence[float]) -> tuple[float, float]:
+    """(1, sigma) of a lognormal factor centred on the figure, from `achieved ÷ planned`
+    ratios of figures that are neither catalog nor measured (typed estimates): sigma is
+    the median |ln ratio| × 1.4826, the robust scale of how far such figures land from
+    the outcome — a few gross guesses (a VM's disk typed at 100 MB/s that ran at
+    16 MB/s) do not widen every estimate's band; at least `MIN_SIGMA`. The median stays
+    1: an estimate is a rate, a size or a time alike, equally likely high as low."""
+    if len(ratios) < 2:
+        raise ValueError("a spread needs at least two published points")
+    if any(not (r > 0 and math.isfinite(r)) for r in ratios):
+        raise ValueError("every point's ratio must be a finite number above zero")
+    scale = statistics.median(abs(math.log(r)) for r in ratios) * MAD_TO_SIGMA
+    return 1.0, max(scale, MIN_SIGMA)
 
 
 def from_percentiles(p10: float, p90: float) -> tuple[float, float]:

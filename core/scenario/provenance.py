@@ -43,7 +43,8 @@ from typing import Any
 from ..bounds import SHORT_DURATION, UNIT_RATE
 from ..catalog import Catalog
 from ..errors import UnitError
-from ..scenario import FieldSpec, Scenario, spec_for_key
+from .fields import FieldSpec, spec_for_key
+from .model import Scenario
 from .priors import Prior, Priors, catalog_prior, shipped_priors
 from .ranges import ZERO, RangeSpec, parse_range, relative_range
 
@@ -58,6 +59,7 @@ KIND_WORDS = {
 MEASURED_SPREAD = relative_range(-0.10, 0.10)
 """The fallback spread of a measured figure when the catalog has no `measured` prior."""
 ESTIMATE_SPREAD = relative_range(-0.25, 0.25)
+"""The fallback spread of an estimate when the catalog has no `estimate` prior."""
 MIN_MEASURED = 0.10
 """A measured figure varies at least ±10 % (DESIGN §10)."""
 
@@ -247,8 +249,16 @@ def _with_prior(kind: str, source: str, prior: Prior | None, stated: bool = Fals
     an estimate, saying so."""
     if prior is None:
         return Origin("estimate", f"{source}; no prior for it in the catalog: an estimate",
-                      ESTIMATE_SPREAD, stated)  # fmt: skip
+                      estimate_spread(), stated)  # fmt: skip
     return Origin(kind, source, prior, stated)
+
+
+def estimate_spread() -> Spread:
+    """The spread of a typed figure nobody said how it is known: the catalog's `estimate`
+    prior (data/catalog/priors.toml: how far the plan from typed figures landed from the
+    published outcome on the fidelity corpus, a lognormal whose P10..P90 is ±25 %-ish),
+    else the ±25 % triangle."""
+    return shipped_priors().find("estimate", "any") or ESTIMATE_SPREAD
 
 
 def measured_spread() -> Spread:
@@ -268,7 +278,7 @@ def _stated_origin(key: str, text: str, scenario: Scenario, catalog: Catalog | N
     if p.kind == "measured":
         return Origin("measured", p.source or "measured", p.spread or measured_spread(), True)
     if p.kind == "estimate":
-        return Origin("estimate", p.source or "an estimate", p.spread or ESTIMATE_SPREAD, True)
+        return Origin("estimate", p.source or "an estimate", p.spread or estimate_spread(), True)
     return _with_prior(p.kind, p.source or KIND_WORDS[p.kind], prior_of(key, scenario, catalog),
                        True)  # fmt: skip
 
@@ -294,7 +304,7 @@ def _stage_origin(
         if name in ("rate", "hw_compression"):
             return _with_prior("catalog", source, prior_of(key, scenario, catalog))
     if given is not None:
-        return Origin("estimate", "typed in the scenario", ESTIMATE_SPREAD)
+        return Origin("estimate", "typed in the scenario", estimate_spread())
     return None
 
 
@@ -302,7 +312,7 @@ def _section_origin(
     key: str, given: Any, scenario: Scenario, catalog: Catalog | None
 ) -> Origin | None:
     if given is not None:
-        return Origin("estimate", "typed in the scenario", ESTIMATE_SPREAD)
+        return Origin("estimate", "typed in the scenario", estimate_spread())
     rc, bk = scenario.recovery, scenario.backup
     if key == "recovery.redo_apply_rate" and rc.redo_apply_source.startswith("catalog:"):
         return _with_prior("default", _catalog_words(rc.redo_apply_source),
@@ -376,6 +386,7 @@ __all__ = [
     "Origin",
     "Provenance",
     "Spread",
+    "estimate_spread",
     "extra_figure",
     "measured_spread",
     "origin_of",

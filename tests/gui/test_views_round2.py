@@ -1,0 +1,433 @@
+"""What a DBA winced at, round 2 (issue 23, the GUI items): the editor and the views,
+each checked on the real widgets."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from rtoplanner.app.document import ScenarioDocument
+from rtoplanner.app.models.stage_table_model import COL_CAPACITY, COL_KIND, StageTableModel
+
+from .conftest import REPO
+
+pytestmark = pytest.mark.gui
+
+NAS = REPO / "data" / "scenarios" / "nas_two_heads.toml"
+
+
+@pytest.fixture
+def doc(qtbot):
+    d = ScenarioDocument()
+    d.new()
+    assert d.wait_idle()
+    yield d
+    d.shutdown()
+
+
+# ------------------------------------------------------------ 23.1 compression and cores
+
+
+@pytest.mark.parametrize("level", [None, "none"])
+def test_cpu_cores_without_a_level_is_valid_in_the_editor(doc, level):
+    doc.set_value("database.cpu_cores", 16)
+    doc.set_value("backup.compression", level)
+    assert doc.wait_idle()
+    assert doc.is_valid, doc.errors
+    assert any(n.startswith("CPU cores for RMAN (16) is not used") for n in doc.plan.notes)
+
+
+def test_turning_compression_off_after_a_level_keeps_the_plan_valid(doc):
+    doc.set_value("backup.compression", "medium")
+    doc.set_value("backup.compression_ratio", 3.0)
+    assert doc.wait_idle() and doc.is_valid
+    doc.set_value("backup.compression", "none")
+    assert doc.wait_idle()
+    assert doc.is_valid, doc.errors
+    assert doc.plan.scenario.backup.compression_ratio == 1.0
+
+
+# ------------------------------------------------------------ 23.2 the path table
+
+
+def capacities(model: StageTableModel) -> list[str]:
+    return [model.index(r, COL_CAPACITY).data() for r in range(model.rowCount())]
+
+
+def test_capacities_and_the_bottleneck_stay_with_cpu_cores_and_a_level(qtbot, doc):
+    from rtoplanner.app.editor.stage_table import StageTablePanel
+
+    panel = StageTablePanel(doc, doc.catalog)
+    qtbot.addWidget(panel)
+    model = panel.model
+    doc.set_value("backup.compression", "high")  # 1.6 MB/s per core: the CPU decides
+    doc.set_value("database.cpu_cores", 2)
+    assert doc.wait_idle() and doc.is_valid
+    assert all(capacities(model)), capacities(model)
+    path = doc.plan.restore_path
+    cpu = path.stages[-1]
+    assert cpu.per_core and path.bottleneck_index == cpu.index
+    # Two cores of four channels: min(channels, cores) × per-core rate, as the appendix.
+    assert path.capacity_at_Bps(cpu.index) == pytest.approx(2 * cpu.unit_Bps)
+    assert not panel.cpu_label.isHidden()
+    text = panel.cpu_label.text()
+    assert "min(4 channels, 2 cores)" in text and "◀ bottleneck" in text
+    assert not any("bottleneck" in c for c in capacities(model))
+
+
+def test_no_stale_capacities_in_an_error_state(doc):
+    model = StageTableModel(doc)
+    assert all(capacities(model))
+    doc.set_value("path[1].rate", "10 Gx/s")
+    assert doc.wait_idle()
+    assert not doc.is_valid
+    assert capacities(model) == ["", ""]
+    doc.set_value("path[1].rate", "1 Gb/s")
+    assert doc.wait_idle()
+    assert all(capacities(model))
+
+
+def test_stage_kinds_read_as_words_and_edit_as_the_file_key(doc):
+    model = StageTableModel(doc)
+    cell = model.index(0, COL_KIND)
+    assert cell.data() == "tape drive"
+    assert cell.data(Qt.ItemDataRole.EditRole) == "tape_drive"
+
+
+# ------------------------------------------------------------ 23.4 1024 × 700, the screen
+
+
+def test_first_window_fits_a_1440_by_900_screen():
+    from PySide6.QtCore import QRect
+
+    from rtoplanner.app.shell.placement import FRAME_SIDE, FRAME_TOP, first_geometry, fitted
+
+    screen = QRect(0, 0, 1440, 900)
+    first = first_geometry(QRect(0, 0, 1440, 870))  # a 30 px panel at the bottom
+    assert first.top() - FRAME_TOP >= 0 and first.bottom() + FRAME_SIDE < 870
+    assert first.width() <= 1440 - 2 * FRAME_SIDE
+    # A geometry saved on a larger monitor comes back inside this one.
+    back = fitted(QRect(1800, 200, 1900, 1100), screen)
+    assert screen.contains(back.adjusted(-FRAME_SIDE, -FRAME_TOP, FRAME_SIDE, FRAME_SIDE))
+
+
+def test_a_new_window_opens_inside_the_screen(qtbot):
+    from rtoplanner.app.main_window import MainWindow
+    from rtoplanner.app.settings import AppSettings
+
+    win = MainWindow(AppSettings())
+    try:
+        available = win.screen().availableGeometry()
+        assert win.frameGeometry().height() <= available.height()
+        assert win.minimumSizeHint().width() < 1024  # narrower than 1046 px is possible
+    finally:
+        win.doc.shutdown()
+        win.close()
+
+
+@pytest.fixture
+def small_window(qtbot):
+    from .conftest import DEMO, close_window, show_window
+
+    win = show_window(qtbot, path=DEMO, size=(1024, 700))
+    assert win.doc.wait_idle()
+    yield win
+    close_window(win)
+
+
+@pytest.mark.parametrize("view", ["timeline", "path", "backups", "cycle", "rpo", "confidence"])
+def test_every_view_is_readable_at_1024_by_700(qtbot, small_window, view):
+    """A view shorter than it can be read at scrolls rather than squeezing its plots."""
+    from rtoplanner.app.result_tabs import READABLE_HEIGHT
+
+    win = small_window
+    win.show_view(view)
+    panel = win.results.panel(view)
+    qtbot.wait(10)
+    page = win.results.currentWidget()
+    wanted = getattr(panel, "readable_height", READABLE_HEIGHT)
+    assert panel.height() >= wanted - 2
+    if page.viewport().height() < wanted:
+        assert page.verticalScrollBar().isVisible()
+    assert panel.width() <= page.viewport().width()  # no sideways scrolling at 1024
+
+
+def test_confidence_plots_and_ranges_get_their_room_at_1024_by_700(qtbot, small_window):
+    win = small_window
+    win.show_view("confidence")
+    panel = win.results.panel("confidence")
+    assert panel.wait_idle()
+    qtbot.wait(10)
+    assert panel.dist_plot.height() >= 180
+    assert panel.table.height() >= 4 * panel.table.verticalHeader().defaultSectionSize()
+
+
+# ------------------------------------------------------------ 23.10 behaviour
+
+
+@pytest.fixture
+def demo_window(qtbot, demo_copy):
+    from .conftest import close_window, show_window
+
+    win = show_window(qtbot, path=demo_copy)
+    assert win.doc.wait_idle()
+    yield win
+    close_window(win)
+
+
+def test_no_green_verdict_for_a_number_still_being_typed(qtbot, demo_window):
+    from PySide6.QtCore import Qt as _Qt
+
+    from rtoplanner.app.theme import VERDICT_COLORS
+
+    from .helpers import type_into
+
+    win = demo_window
+    assert win.odds.wait_idle()  # the headline with its probability (issue 20.5)
+    colour = VERDICT_COLORS[win.banner.verdict]
+    assert colour in win.banner.text()
+    # "5 h" on the way to "5 h 30 min": a valid plan that meets, of a value not yet typed.
+    line = type_into(qtbot, win, "targets.rto", "5 h")
+    assert win.doc.is_valid and win.doc.plan.recovery.verdict == "meets"
+    for c in (VERDICT_COLORS["meets"], VERDICT_COLORS["at_risk"], VERDICT_COLORS["misses"]):
+        assert c not in win.banner.text() and c not in win.verdict_label.text()
+    assert "as typed so far" in win.banner.text()
+    qtbot.keyClick(line, _Qt.Key.Key_Return)  # the field is left: the verdict is the answer
+    assert "as typed so far" not in win.banner.text()
+    assert win.odds.wait_idle()
+    colour = VERDICT_COLORS[win.banner.verdict]
+    assert colour in win.banner.text() and colour in win.verdict_label.text()
+
+
+def test_undo_back_to_the_saved_state_clears_the_modified_marker(qtbot, demo_window):
+    from .helpers import type_into
+
+    win = demo_window
+    type_into(qtbot, win, "backup.channels", "16")
+    assert win.isWindowModified()
+    win.doc.undo_stack.undo()
+    assert win.doc.wait_idle()
+    assert not win.isWindowModified()
+    # Typing the saved value back by hand is no change either.
+    line = type_into(qtbot, win, "backup.channels", "12")
+    line.editingFinished.emit()
+    type_into(qtbot, win, "backup.channels", "14")
+    assert not win.isWindowModified() and not win.doc.is_dirty
+
+
+def test_restart_reopens_the_last_scenario(qtbot, demo_copy, service):
+    from rtoplanner.app.main_window import MainWindow
+    from rtoplanner.app.settings import AppSettings
+
+    from .conftest import close_window
+
+    first = MainWindow(AppSettings(), service)
+    assert first.open_file(demo_copy, ask=False)
+    assert first.files.add_to_store()
+    name = first.doc.raw["name"]
+    assert first.files.open_stored(name, ask=False)
+    close_window(first)
+    again = MainWindow(AppSettings(), service)
+    try:
+        assert again.files.reopen_last()
+        assert again.doc.store_origin is not None and again.doc.store_origin.name == name
+    finally:
+        close_window(again)
+
+
+def test_toml_export_suggests_the_scenario_file_type(demo_window, monkeypatch, tmp_path):
+    from PySide6.QtWidgets import QFileDialog
+
+    asked = {}
+
+    def fake(parent, caption, start, filters):
+        asked.update(start=start, filters=filters)
+        return "", ""
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", fake)
+    assert not demo_window.files.export_toml()
+    assert asked["start"].endswith(".rto.toml")
+    assert "*.rto.toml" in asked["filters"]
+
+
+def test_decisive_assumptions_reachable_by_keyboard(qtbot, demo_window):
+    win = demo_window
+    assert "read them" in win.banner.text()
+    assert win.banner.focusPolicy() & Qt.FocusPolicy.TabFocus
+    action = win.assumptions_action
+    assert action.shortcut().toString() == "Ctrl+Shift+I"
+    action.trigger()
+    shown = win.assumptions.window
+    assert shown.isVisible()
+    assert "Notes:" in shown.text.toPlainText() or "RPO" in shown.text.toPlainText()
+    win.banner.linkActivated.emit("#assumptions")
+    assert shown.isVisible()
+    shown.close()
+
+
+def test_help_window_closes_with_escape_and_ctrl_w(qtbot, demo_window):
+    from PySide6.QtWidgets import QApplication
+
+    win = demo_window
+    for keys in (Qt.Key.Key_Escape, "Ctrl+W"):
+        guide = win.show_help()
+        guide.show()
+        guide.activateWindow()
+        qtbot.waitExposed(guide)
+        qtbot.waitUntil(lambda g=guide: QApplication.activeWindow() is g, timeout=3000)
+        if keys == "Ctrl+W":
+            qtbot.keyClick(guide.browser, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
+        else:
+            qtbot.keyClick(guide.browser, keys)
+        qtbot.waitUntil(lambda g=guide: not g.isVisible(), timeout=2000)
+
+
+# ------------------------------------------------------------ 23.9 the editor
+
+
+def test_new_scenario_prefills_no_compression_ratio(doc):
+    assert "compression_ratio" not in doc.raw["backup"]
+    doc.set_value("backup.compression", "medium")
+    assert doc.wait_idle()
+    assert doc.plan.scenario.backup.compression_ratio > 1.0  # the catalog's, not 1.0
+
+
+def test_default_choices_say_what_the_default_is(demo_window):
+    combo = demo_window.editor.field("database.redo_growth").input
+    texts = [combo.itemText(i) for i in range(combo.count())]
+    assert texts[0] == "(default: grows with the database)"
+    assert "with_size" not in " ".join(texts)
+    workload = demo_window.editor.field("database.workload").input
+    assert workload.itemText(0) == "(default: oltp)"
+
+
+def test_write_factor_column_in_view_at_1440(demo_window):
+    from rtoplanner.app.models.stage_table_model import COL_WRITE_FACTOR
+
+    view = demo_window.stages.view
+    x = view.columnViewportPosition(COL_WRITE_FACTOR)
+    assert x >= 0 and x + view.columnWidth(COL_WRITE_FACTOR) <= view.viewport().width()
+
+
+def test_a_stage_named_asm_high_with_factor_1_is_named_in_the_notes(doc):
+    doc.set_value("path[1].kind", "storage_write")
+    doc.set_value("path[1].name", "Datafiles (ASM high)")
+    doc.set_value("path[1].rate", "2 GB/s")
+    assert doc.wait_idle() and doc.is_valid, doc.errors
+    assert any("ASM high redundancy but its write factor is 1" in n for n in doc.plan.notes)
+
+
+def test_catalog_menu_adds_or_replaces_saying_which(qtbot, demo_window):
+    panel = demo_window.stages
+    panel.select_row(1)
+    panel._fill_catalog_menu()
+    titles = [a.text() for a in panel.catalog_menu.actions() if not a.isEnabled()]
+    assert titles[0] == "Add a stage…"
+    assert titles[1].startswith("Replace stage 2 (")
+    n = len(demo_window.doc.raw["path"])
+    first_add = next(a for a in panel.catalog_menu.actions() if a.menu() is not None)
+    first_add.menu().actions()[0].trigger()  # from the Add section: a row is selected
+    assert len(demo_window.doc.raw["path"]) == n + 1
+
+
+def test_clicking_empty_space_deselects(qtbot, demo_window):
+    from PySide6.QtCore import QPoint
+
+    panel = demo_window.stages
+    panel.select_row(0)
+    assert panel.current_row() == 0
+    viewport = panel.view.viewport()
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=QPoint(20, viewport.height() - 3))
+    assert panel.current_row() == -1
+
+
+def test_add_stage_does_not_change_the_plan_unnoticed(qtbot, demo_window):
+    doc = demo_window.doc
+    before = doc.plan.recovery.total_s
+    demo_window.stages.add_stage()
+    assert doc.wait_idle()
+    assert not doc.is_valid and any(k.endswith(".rate") for k in doc.errors)
+    assert doc.plan.recovery.total_s == before  # the last valid plan, said to be so
+    assert "last valid plan" in demo_window.banner.text()
+
+
+def test_focused_field_is_framed():
+    from rtoplanner.app.editor.section_form import FIELD_STYLESHEET
+
+    assert "QComboBox:focus" in FIELD_STYLESHEET
+
+
+def test_editor_tabs_and_dock_names_fit(qtbot, service, tmp_path):
+    from .conftest import close_window, show_window
+
+    win = show_window(qtbot, service, size=(1440, 900))
+    try:
+        bar = win.editor.tabBar()
+        assert bar.sizeHint().width() <= win.editor.width()  # Targets not clipped
+        panel = win.view("scenarios")
+        long_name = "ERP production — Exadata X9M full rack, ZDLRA"
+        win.doc.set_value("name", long_name)
+        assert win.files.add_to_store()
+        panel.reload()
+        fm = panel.fontMetrics()
+        assert panel.dock_width >= fm.horizontalAdvance(long_name)
+        # The dock opens that wide (a resize before the window is shown used to lose it).
+        from PySide6.QtWidgets import QDockWidget
+
+        dock = win.findChild(QDockWidget, "scenarios_dock")
+        demo = "exadata tape infiniband"
+        assert dock.width() >= fm.horizontalAdvance(demo) + 40
+    finally:
+        close_window(win)
+
+
+# ------------------------------------------------------------ 23.6 wording (GUI half)
+
+
+def test_assumptions_window_has_no_file_keys(qtbot, doc):
+    import re
+
+    from rtoplanner.app.shell.assumptions import AssumptionsWindow
+
+    doc.set_value("backup.level1_every", "1d")  # with level1 = "none": a note names it
+    assert doc.wait_idle() and doc.is_valid, doc.errors
+    assert any(n.startswith("backup.level1_every is not used") for n in doc.plan.notes)
+    window = AssumptionsWindow(None)
+    qtbot.addWidget(window)
+    window.show_plan(doc.plan)
+    text = window.text.toPlainText()
+    assert "“Level 1 backup every” is not used" in text
+    assert not re.search(r"\b(database|backup|recovery|targets)\.[a-z_]+", text)
+
+
+# ------------------------------------------------------------ 23.11 AWR import
+
+
+def test_awr_import_of_one_report_says_so_and_stores_what_it_shows(qtbot, store_window):
+    from rtoplanner.app.dialogs.import_dialog import ImportDialog
+    from rtoplanner.core.units import format_rate, parse_rate
+
+    from .test_import_dialog import DBU, _wait
+
+    empty = ImportDialog(store_window, [])
+    qtbot.addWidget(empty)
+    empty.show()
+    assert not empty.progress_bar.isVisible()  # no unlabelled box before a read
+    empty.close()
+
+    dlg = ImportDialog(store_window, [DBU])
+    qtbot.addWidget(dlg)
+    dlg.show()
+    _wait(qtbot, dlg)
+    assert dlg.progress_bar.isVisible()
+    # One 6-day report: its "p95 of hourly redo" is its average, and the dialog says so.
+    assert "= average (1 report)" in dlg.redo_buttons["p95"].text()
+    preview = dlg.apply_label.text()
+    assert "from a single report, i.e. its average" in preview
+    # The demo scenario does not name DBU: the dialog says the database may be another.
+    assert "These reports are of DBU" in preview
+    qtbot.mouseClick(dlg.apply_button, Qt.MouseButton.LeftButton)
+    assert store_window.doc.wait_idle()
+    stored = store_window.doc.raw["database"]["redo_rate"]
+    assert stored == format_rate(parse_rate(stored)) == "3.28 MB/s"  # one precision
+    dlg.close()
