@@ -33,6 +33,7 @@ from rtoplanner.core.catalog import parse_price
 from rtoplanner.core.engine.verdict import decided_by_words
 from rtoplanner.core.errors import CoreError
 from rtoplanner.core.fix import FixPoint, FixResult, PriceBook, common_changes, what_it_takes
+from rtoplanner.core.fix.answer import odds_words
 from rtoplanner.core.fix.prices import format_money, price_book
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.scenario import Scenario
@@ -300,6 +301,8 @@ class WhatItTakesPanel(QWidget):
                 f"(★, {plural(len(rec.changes), 'change')}, worst case "
                 f"{format_duration(rec.recovery_s)})."
             )
+            if result.odds is not None:
+                head += f"<br>{html.escape(odds_words(result.odds))}"
         elif result.frontier:
             head += "No combination considered makes every target meet; the fastest is last."
         else:

@@ -45,7 +45,7 @@ from rtoplanner.core.scenario import (
     scenario_from_mapping,
     with_values,
 )
-from rtoplanner.core.scenario.priors import Prior, fit_spread
+from rtoplanner.core.scenario.priors import Prior, fit_points, fit_spread
 from rtoplanner.core.uncertainty.inputs import Target, apply_values, uncertain_inputs
 from rtoplanner.core.uncertainty.sampling import default_seed, draw_inputs
 from rtoplanner.core.units import format_duration, parse_duration, parse_rate
@@ -244,7 +244,9 @@ def _band(o: Outcome, low: str = "p10", high: str = "p90") -> str:
 
 
 def print_table(
-    cases: list[Case], results: dict[str, dict[str, Outcome]], loo: list[Outcome] | None = None
+    cases: list[Case],
+    results: dict[str, dict[str, Outcome]],
+    loo: dict[str, list[Outcome]] | None = None,
 ) -> None:
     print(f"{'case':24} {'kind':10} {'medium':8} {'published':>11} {'model':>11} {'error':>7}"
           f" {'default P10..P90':>25} {'P5..P95':>25} │ {'stated P10..P90':>25} │"
@@ -263,8 +265,8 @@ def print_table(
         _print_summary(f"{mode} provenance", [results[c.id][mode] for c in rows])
         _print_summary("  without guesses", [results[c.id][mode] for c in rows
                                               if c in published])  # fmt: skip
-        if mode == "default" and loo is not None:
-            _print_summary("  leave-one-out", loo)
+        if loo is not None and mode in loo:
+            _print_summary("  leave-one-out", loo[mode])
 
 
 def measured_cases(cases: list[Case]) -> list[Case]:
@@ -488,6 +490,28 @@ def estimate_loo(cases: list[Case], trials: int, v2: bool = False) -> list[Outco
     return out
 
 
+def measured_loo(cases: list[Case], trials: int, v2: bool = False) -> list[Outcome]:
+    """The "measured" row, honestly: each case whose source measured its deciding inputs,
+    judged with the catalog's `measured` prior refitted (fit_points, as shipped) on the
+    *other* such cases (leave-one-out)."""
+    rows = measured_cases(cases)
+    ratios = {}
+    for c in rows:
+        o = evaluate(c, "measured", 200, v2)
+        ratios[c.id] = o.published_s / o.model_s
+    out = []
+    for c in rows:
+        median, sigma = fit_points([r for k, r in ratios.items() if k != c.id])
+        prior = Prior("measured", "any", median, sigma, "leave-one-out", "fit_points")
+        saved = provenance.measured_spread
+        provenance.measured_spread = lambda prior=prior: prior
+        try:
+            out.append(evaluate(c, "measured", trials, v2))
+        finally:
+            provenance.measured_spread = saved
+    return out
+
+
 def estimate_points(cases: list[Case], trials: int) -> str:
     """How far a plan from typed figures lands from the published outcome: for each case
     whose deciding figure is typed with no provenance (an estimate, in the "default"
@@ -547,6 +571,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--v2", action="store_true", help="model v2: no cost per archived log")
     ap.add_argument("--points", action="store_true", help="the fitted factors as [[prior]] points")
     ap.add_argument(
+        "--estimate-triangle",
+        action="store_true",
+        help="before the estimate prior: typed figures a ±25 %% triangle (the second round)",
+    )
+    ap.add_argument(
         "--estimate-points",
         action="store_true",
         help="published ÷ plan where a typed estimate decides, and their fitted spread",
@@ -558,6 +587,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     cases = [c for c in load_cases() if not args.case or c.id in args.case]
+    if args.estimate_triangle:  # the "before" of docs/risk.md's third round
+        provenance.estimate_spread = lambda: provenance.ESTIMATE_SPREAD
     if args.estimate_points:
         print(estimate_points(cases, 200))
         return 0
@@ -575,7 +606,10 @@ def main(argv: list[str] | None = None) -> int:
         json.dump(as_json(cases, results), sys.stdout, indent=2)
         print()
     else:
-        print_table(cases, results, estimate_loo(cases, args.trials, args.v2))
+        loo = {"measured": measured_loo(cases, args.trials, args.v2)}
+        if not args.estimate_triangle:  # the triangle is no fitted prior to leave a case out of
+            loo["default"] = estimate_loo(cases, args.trials, args.v2)
+        print_table(cases, results, loo)
     return 0
 
 

@@ -56,6 +56,7 @@ from rtoplanner.core.catalog import (
 from rtoplanner.core.errors import CoreError
 from rtoplanner.core.fix.prices import PriceBook, price_book
 from rtoplanner.core.store import Store
+from rtoplanner.core.wording import stage_kind_words
 
 from ..models.catalog_table_model import (
     COL_KIND,
@@ -145,7 +146,7 @@ class CatalogItemForm(QDialog):
         form = QFormLayout()
         self.kind = QComboBox()
         for kind in CATALOG_KINDS:
-            self.kind.addItem(kind.replace("_", " "), kind)
+            self.kind.addItem(stage_kind_words(kind), kind)
         self.name = QLineEdit()
         self.name.setPlaceholderText("e.g. LTO-9 (as stages will name it)")
         form.addRow("Kind", self.kind)
@@ -238,7 +239,7 @@ class CatalogBrowser(QDialog):
         self.kind_combo = QComboBox()
         self.kind_combo.addItem(ALL_KINDS, None)
         for kind in CATALOG_KINDS:
-            self.kind_combo.addItem(kind.replace("_", " "), kind)
+            self.kind_combo.addItem(stage_kind_words(kind), kind)
         self.kind_combo.currentIndexChanged.connect(self._on_kind)
         bar.addWidget(self.kind_combo)
         bar.addSpacing(8)

@@ -19,6 +19,7 @@ from rtoplanner.core.catalog import Catalog, CatalogItem
 from rtoplanner.core.fix.prices import PriceBook
 from rtoplanner.core.store import CatalogEntry
 from rtoplanner.core.units import format_duration, format_rate
+from rtoplanner.core.wording import stage_kind_words
 
 from .row_table_model import RIGHT_ALIGNED, RowTableModel, bold_font
 
@@ -133,7 +134,7 @@ class CatalogTableModel(RowTableModel[CatalogRow]):
     def _text(self, r: CatalogRow, col: int) -> str:
         item = r.item
         if col == COL_KIND:
-            return item.kind.replace("_", " ")
+            return stage_kind_words(item.kind)
         if col == COL_NAME:
             return item.name
         if col == COL_RATE:

@@ -46,7 +46,7 @@ from .model import DemoRole, FilterProxy, PathRole, fill_files, filter_files
 RESIZE_PRECISION_ROWS = 100
 DOCK_WIDTH_STORE = 300  # names, versions, dates
 DOCK_WIDTH_FILES = 190
-DOCK_WIDTH_MAX = 420
+DOCK_WIDTH_MAX = 560
 
 
 class ScenarioListPanel(QWidget):

@@ -63,6 +63,15 @@ class Menus:
                 menu.addActions(actions)
 
 
+WIDE_WINDOW = 1800
+
+
+def dock_room(base: int, window_width: int) -> int:
+    """How wide a dock may open: its own width, and on a wide window (1920 px) up to 27 %
+    of it for long names; the editor and the result views keep their room below that."""
+    return base if window_width < WIDE_WINDOW else max(base, window_width * 27 // 100)
+
+
 class InstalledViews:
     """The views of `registered()` in one window (`host`), in `order`."""
 
@@ -118,7 +127,7 @@ class InstalledViews:
             # Again once the window has its size (a resize before it is shown keeps the
             # docks' old widths; issue 23.9: the names were cut at 1920 px).
             QTimer.singleShot(0, dock, lambda: self.host.resizeDocks(
-                [dock], [min(widget.dock_width, max(width, self.host.width() // 6))],
+                [dock], [min(widget.dock_width, dock_room(width, self.host.width()))],
                 Qt.Orientation.Horizontal))  # fmt: skip
         self.menus.add("View", "display", dock.toggleViewAction())
         self._add_commands(view, lambda: widget)

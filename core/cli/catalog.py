@@ -275,20 +275,23 @@ MAX_CATALOG_BYTES = 4 * 1024 * 1024
 
 
 def run_add(args: argparse.Namespace) -> int:
-    items: list[CatalogItem] = []
-    for path in args.files:
-        items.extend(_catalog_items(Path(path)))
+    items = [item for path in args.files for item in _catalog_items(Path(path))]
     with open_store_from_args(args) as store:
         change = store.add_catalog_items(items)
     if args.json:
         print_json({"added": list(change.added), "replaced": list(change.updated)})
     else:
-        print(f"Added {len(change.added)} item(s), replaced {len(change.updated)} of yours.")
-        for name in change.added:
-            print(f"  + {name}")
-        for name in change.updated:
-            print(f"  ~ {name}")
+        _print_change(change)
     return 0
+
+
+def _print_change(change: Any) -> None:
+    """What `catalog add` added (+) and replaced (~)."""
+    print(f"Added {len(change.added)} item(s), replaced {len(change.updated)} of yours.")
+    for name in change.added:
+        print(f"  + {name}")
+    for name in change.updated:
+        print(f"  ~ {name}")
 
 
 def run_remove(args: argparse.Namespace) -> int:

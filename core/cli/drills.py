@@ -74,16 +74,18 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 def typed_phases(items: list[str]) -> dict[str, float]:
     """`["open=4min"]` → {"open": 240.0}; unknown names and bad durations are refused."""
-    out = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        name = name.strip()
-        if not sep or name not in PHASE_NAMES:
-            raise CoreError(
-                f"--phase {item!r}: give NAME=DURATION with NAME one of {', '.join(PHASE_NAMES)}"
-            )
-        out[name] = parse_duration(value)
-    return out
+    return dict(_typed_phase(item) for item in items)
+
+
+def _typed_phase(item: str) -> tuple[str, float]:
+    """`open=4min` → ("open", 240.0)."""
+    name, sep, value = item.partition("=")
+    name = name.strip()
+    if not sep or name not in PHASE_NAMES:
+        raise CoreError(
+            f"--phase {item!r}: give NAME=DURATION with NAME one of {', '.join(PHASE_NAMES)}"
+        )
+    return name, parse_duration(value)
 
 
 def stored_version(store: Any, arg: str) -> tuple[str, int, str | None]:

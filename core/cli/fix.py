@@ -185,6 +185,15 @@ def _recommendation(result: FixResult) -> list[str]:
     return out
 
 
+def _odds_json(result: FixResult) -> dict[str, Any] | None:
+    """The recommended point's probability of meeting every target (None: not worked out)."""
+    h = result.odds
+    if h is None:
+        return None
+    return {"p_meets": h.p_meets, "confidence": h.confidence, "trials": h.trials,
+            "seed": h.seed, "planned_verdict": h.planned, "verdict": h.verdict}  # fmt: skip
+
+
 def fix_to_json(result: FixResult) -> dict[str, Any]:
     def point(p: FixPoint | None) -> dict[str, Any] | None:
         if p is None:
@@ -222,5 +231,6 @@ def fix_to_json(result: FixResult) -> dict[str, Any]:
         "chosen": result.frontier.index(result.chosen) if result.chosen else None,
         "budget": result.budget,
         "notes": list(result.notes),
+        "recommended_odds": _odds_json(result),
         "evaluated": result.evaluated,
     }

@@ -137,6 +137,11 @@ def _report(args: argparse.Namespace, fill: Any, done: str | None, text: str | N
     if text is not None:
         sys.stdout.write(text)
         return
+    _print_fill(fill, done)
+
+
+def _print_fill(fill: Any, done: str | None) -> None:
+    """Each value set with what it was and where it comes from, the notes, what was written."""
     for v in fill.values:
         print(f"{v.key} = {v.value!r}  (was {v.previous!r}): {v.provenance}")
     for n in fill.notes:

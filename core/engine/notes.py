@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..scenario import Scenario, Stage
 from ..units import format_duration, format_rate, format_size
 from .path import PathModel
-from .recovery import DEFAULT_LOG_SWITCH_S, assumed_log_size
+from .recovery import DEFAULT_LOG_SWITCH_S, archived_log_size
 
 SBT_JOB_OVERHEAD_S = 150.0
 """Suggested `backup.job_overhead` for tape (SBT) jobs: a production RMAN log shows
@@ -120,28 +120,43 @@ def model_notes(scenario: Scenario, restore: PathModel, backup: PathModel) -> li
 
 
 def _redo_log_notes(scenario: Scenario) -> list[str]:
-    """Model v3's per-log cost when the archived log size is not given: not counted, and
-    what it would add, said."""
+    """Model v3's per-log cost when the archived log size is not given: counted with an
+    assumed size, said, with how many logs an hour of redo is and what they add."""
     db, rc = scenario.database, scenario.recovery
     has_redo = db.redo_rate_Bps > 0 or (rc.redo_volume_bytes or 0) > 0
     if not has_redo or not rc.redo_log_cost_s or db.log_size_bytes is not None:
         return []
+    size = archived_log_size(scenario)
     cost = format_duration(rc.redo_log_cost_s)
-    size = assumed_log_size(scenario)
     if size is None:
         return [
-            f"Redo apply's cost per archived log ({cost}) is not counted: the archived log "
-            "size is not given. Give database.log_size (V$ARCHIVED_LOG: BLOCKS × BLOCK_SIZE)."
+            f"Redo apply's cost per archived log ({cost}) is not counted: neither the archived "
+            "log size nor a redo rate to size it from is given. Give database.log_size "
+            "(V$ARCHIVED_LOG: BLOCKS × BLOCK_SIZE)."
         ]
-    per_hour = db.redo_rate_Bps * 3600 / size
-    more = format_duration(per_hour * rc.redo_log_cost_s)
-    switch = format_duration(scenario.backup.log_switch_s or DEFAULT_LOG_SWITCH_S)
+    per_hour = ""
+    if db.redo_rate_Bps > 0:
+        logs = db.redo_rate_Bps * 3600 / size
+        extra = format_duration(logs * rc.redo_log_cost_s)
+        per_hour = f": {logs:.1f} logs per hour of redo, {extra} beyond the redo itself"
     return [
-        f"Redo apply's cost per archived log ({cost}) is not counted: the archived log "
-        f"size is not given. With a log switch every {switch} (logs of {format_size(size)}) "
-        f"each hour of redo is {per_hour:.1f} logs, {more} more to apply; give "
-        "database.log_size (V$ARCHIVED_LOG: BLOCKS × BLOCK_SIZE) to count it."
+        f"Redo apply's cost per archived log ({cost}) is counted with logs of "
+        f"{format_size(size)}, {log_size_words(scenario)}{per_hour}. Give database.log_size "
+        "(V$ARCHIVED_LOG: BLOCKS × BLOCK_SIZE) to use yours."
     ]
+
+
+def log_size_words(scenario: Scenario) -> str:
+    """Where the archived log size comes from, for the plan's notes."""
+    db = scenario.database
+    if db.log_size_bytes is not None:
+        return "database.log_size"
+    if db.redo_rate_Bps > 0:
+        switch = format_duration(scenario.backup.log_switch_s or DEFAULT_LOG_SWITCH_S)
+        how = ("backup.log_switch" if scenario.backup.log_switch_s
+               else "Oracle's sizing guidance, 10 to 15 minutes")  # fmt: skip
+        return f"the redo of one log switch every {switch} ({how})"
+    return "not given"
 
 
 SBT_WORDS = ("sbt", "tape", "boost", "zdlra", "recovery appliance", "networker", "netbackup",

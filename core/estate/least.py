@@ -409,7 +409,8 @@ def _alone_fix(
     """One database's own cheapest fix: What it takes on its scenario as the estate runs it."""
     from ..fix.answer import what_it_takes
 
-    fix = what_it_takes(db.estate_scenario, catalog=catalog, prices=prices, should_cancel=cancel)
+    fix = what_it_takes(db.estate_scenario, catalog=catalog, prices=prices, should_cancel=cancel,
+                        odds=False)  # fmt: skip
     rec = fix.recommended
     if rec is None:
         return AloneFix(db.name, db.source)

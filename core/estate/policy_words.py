@@ -40,21 +40,28 @@ def _risk(p: PolicyPoint) -> str:
 
 def policy_summary(estate: Estate, answer: PolicyAnswer) -> tuple[str, ...]:
     """Sentences, then the runbook's numbered steps."""
-    best, now = answer.best, answer.current
     if answer.already_met:
         return ("Every priority-1 database meets its RTO as the estate is run.",)
-    if answer.found:
-        kept = "the estate as it is" if not answer.changed else "this runbook"
-        head = (f"With {kept} every priority-1 database opens inside its RTO without "
-                f"buying anything{_risk(best)}: the worst priority-1 margin becomes "
-                f"{margin_text(best.worst_margin_s)} (today {margin_text(now.worst_margin_s)}); "
-                f"{_others(best)}.")  # fmt: skip
-        return (head, *runbook(estate, best.policy))
+    head = _found(answer) if answer.found else _not_found(answer)
+    return (head, *runbook(estate, answer.best.policy))
+
+
+def _found(answer: PolicyAnswer) -> str:
+    """The runbook that meets without buying anything: the margin it gives, the others."""
+    best, now = answer.best, answer.current
+    kept = "the estate as it is" if not answer.changed else "this runbook"
+    return (f"With {kept} every priority-1 database opens inside its RTO without "
+            f"buying anything{_risk(best)}: the worst priority-1 margin becomes "
+            f"{margin_text(best.worst_margin_s)} (today {margin_text(now.worst_margin_s)}); "
+            f"{_others(best)}.")  # fmt: skip
+
+
+def _not_found(answer: PolicyAnswer) -> str:
+    """No runbook is enough: why, and that the hardware is searched on the best one."""
     why = "; ".join(answer.notes)
-    head = ("No runbook makes every priority-1 database meet on the estate's hardware"
+    return ("No runbook makes every priority-1 database meet on the estate's hardware"
             + (f" ({why})" if why else "") + ". The least hardware below is searched on top "
             "of the runbook that gives priority 1 the most:")  # fmt: skip
-    return (head, *runbook(estate, best.policy))
 
 
 def method_line(answer: PolicyAnswer) -> str:
@@ -101,11 +108,8 @@ def policy_to_json(estate: Estate, answer: PolicyAnswer) -> dict[str, Any]:
 def runbook(estate: Estate, policy: Policy) -> tuple[str, ...]:
     """The policy as a runbook order: numbered steps in time order."""
     tiers = sorted({d.priority for d in estate.databases})
-    steps: list[tuple[float, str]] = []
-    for tier in tiers:
-        steps.append((policy.start_of(tier), _tier_step(estate, policy, tier)))
-    for name, units in policy.reserved.items():
-        steps.append((0.0, _reserve_step(estate, name, units)))
+    steps = [(policy.start_of(tier), _tier_step(estate, policy, tier)) for tier in tiers]
+    steps += [(0.0, _reserve_step(estate, n, units)) for n, units in policy.reserved.items()]
     steps.sort(key=lambda s: s[0])
     return tuple(f"{k}. {text}" for k, (_t, text) in enumerate(steps, start=1))
 

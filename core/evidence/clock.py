@@ -31,11 +31,11 @@ from ..engine.recovery import recovery_timeline
 from ..errors import CoreError
 from ..importers.restore_evidence import EvidenceFile
 from ..jsonable import json_ready
-from ..result import PHASE_NAMES, PHASE_TITLES
+from ..result import PHASE_NAMES, PHASE_TITLES, FailureState
 from ..scenario import Scenario
 from ..units import format_rate
 from .compare import drill_state, plan_for_drill
-from .drill import Drill
+from .drill import Drill, _Acc, _from_preview
 from .progress import Progress, measured_rates, progress_points
 
 DEFAULT_TRIALS = 2000
@@ -101,18 +101,22 @@ class RecoveryClock:
     def headline(self) -> str:
         """`expected open 14:20, 90 % by 15:05; restore 62 % done at 1.9 GB/s`."""
         n = self.now
-        words = f"expected open {_hm(n.open_p50)}, 90 % by {_hm(n.open_p90)}"
-        title = PHASE_TITLES[n.phase].lower()
-        if n.fraction is not None and n.rate_Bps:
-            words += f"; {title} {n.fraction * 100:.0f} % done at {format_rate(n.rate_Bps)}"
-        elif n.rate_Bps:
-            words += f"; {title} at {format_rate(n.rate_Bps)}"
-        return words
+        return f"expected open {_hm(n.open_p50)}, 90 % by {_hm(n.open_p90)}" + _progress_words(n)
 
     def to_dict(self) -> dict[str, Any]:
         out = json_ready(self)
         out["headline"] = self.headline()
         return out
+
+
+def _progress_words(n: Forecast) -> str:
+    """`; restore 62 % done at 1.9 GB/s`, without the share when no total is known."""
+    title = PHASE_TITLES[n.phase].lower()
+    if n.fraction is not None and n.rate_Bps:
+        return f"; {title} {n.fraction * 100:.0f} % done at {format_rate(n.rate_Bps)}"
+    if n.rate_Bps:
+        return f"; {title} at {format_rate(n.rate_Bps)}"
+    return ""
 
 
 def _hm(t: datetime) -> str:
@@ -136,19 +140,26 @@ def plan_trials(scenario: Scenario, drill: Drill, trials: int, seed: int | None)
     """The plan's timeline for the restore under way, on `trials` draws of its figures."""
     rec0, _, notes = plan_for_drill(scenario, drill)
     many = _trial_scenario(scenario, trials, seed)
-    state, _ = drill_state(scenario, drill, rec0.failure)
-    ones = np.ones(trials)
-    state = replace(
-        state, incremental_bytes=ones * state.incremental_bytes, redo_bytes=ones * state.redo_bytes
-    )
+    state = _per_trial_state(drill_state(scenario, drill, rec0.failure)[0], trials)
     size = drill.level0_bytes or scenario.database.size_bytes
     rec = recovery_timeline(many, build_path_model(many, RESTORE), state, size_bytes=size)
-    ends = {
-        p.name: np.broadcast_to(np.asarray(p.end_s, dtype=float), (trials,)) for p in rec.phases
-    }
-    total = np.broadcast_to(np.asarray(rec.total_s, dtype=float), (trials,))
+    ends = {p.name: _per_trial(p.end_s, trials) for p in rec.phases}
+    total = _per_trial(rec.total_s, trials)
     p50 = {p.name: p.duration_s for p in rec0.phases}
     return PlanTrials(ends, total, p50, tuple(notes))
+
+
+def _per_trial_state(state: FailureState, trials: int) -> FailureState:
+    """The state at failure with its volumes one per trial (for the array engine)."""
+    ones = np.ones(trials)
+    return replace(
+        state, incremental_bytes=ones * state.incremental_bytes, redo_bytes=ones * state.redo_bytes
+    )
+
+
+def _per_trial(value: float | np.ndarray, trials: int) -> np.ndarray:
+    """A figure of the engine as one value per trial (a constant repeated)."""
+    return np.broadcast_to(np.asarray(value, dtype=float), (trials,))
 
 
 # ---------------------------------------------------------------------- the measured part
@@ -169,6 +180,11 @@ def _remaining(point: Progress, rate: float | None, plan: PlanTrials) -> float:
         return 0.0
     if point.total_bytes is not None and rate:
         return (point.total_bytes - point.done_bytes) / rate
+    return _planned_remaining(point, plan)
+
+
+def _planned_remaining(point: Progress, plan: PlanTrials) -> float:
+    """Without a measured rate: the plan's P50 for the phase less the time spent in it."""
     planned = plan.durations_p50.get(point.phase, 0.0)
     spent = (point.at - point.started).total_seconds() if point.started else 0.0
     return max(planned - spent, 0.0)
@@ -212,15 +228,11 @@ def forecast_at(
 
 def _drill_facts(files: list[EvidenceFile], scenario: Scenario) -> Drill:
     """The volumes RESTORE PREVIEW gives the restore under way (a Drill without phases)."""
-    from .drill import _Acc, _from_preview
-
     acc = _Acc()
     for f in files:
         if f.kind == "preview":
             _from_preview(acc, f.preview, scenario.backup.compression_ratio)
-            arch = [s.size_bytes for s in f.preview.of_level("archivelog") if s.size_bytes]
-            if arch:
-                acc.fact("redo_bytes", sum(arch))
+            _archived_redo(acc, f)
     g = acc.facts.get
     return Drill(
         phases=(),
@@ -229,6 +241,13 @@ def _drill_facts(files: list[EvidenceFile], scenario: Scenario) -> Drill:
         incremental_count=g("incremental_count"),
         redo_bytes=g("redo_bytes"),
     )
+
+
+def _archived_redo(acc: _Acc, f: EvidenceFile) -> None:
+    """The archived logs' volume a RESTORE PREVIEW lists: the redo to apply."""
+    arch = [s.size_bytes for s in f.preview.of_level("archivelog") if s.size_bytes]
+    if arch:
+        acc.fact("redo_bytes", sum(arch))
 
 
 def _phases(points: list[Progress], now: Forecast, plan: PlanTrials) -> tuple[ClockPhase, ...]:
@@ -265,20 +284,10 @@ def recovery_clock(
     facts = _drill_facts(files, scenario)
     plan = plan_trials(scenario, facts, trials, seed)
     redo_total = facts.redo_bytes or plan_for_drill(scenario, facts)[0].failure.redo_bytes
-    points = progress_points(
-        [s for f in files for s in f.longops], [s for f in files for s in f.recovery], redo_total
-    )
-    if not points:
-        raise ClockError(
-            "no snapshot of a recovery in progress in the evidence: give V$SESSION_LONGOPS "
-            "or V$RECOVERY_PROGRESS snapshots (docs/evidence.md)"
-        )
+    points = _progress(files, redo_total)
     notes = list(plan.notes)
     if facts.redo_bytes is None:
-        notes.append(
-            "the redo to apply is the plan's worst case: give RESTORE PREVIEW for "
-            "the archived logs' own volume"
-        )
+        notes.append(WORST_CASE_REDO)
     failed_at, deadline = _deadline(scenario, points, plan, failed_at, notes)
     u = np.random.default_rng(seed if seed is not None else 11).random(trials)
     history = tuple(forecast_at(points, k, plan, deadline, u) for k in range(len(points)))
@@ -294,6 +303,24 @@ def recovery_clock(
     )
 
 
+WORST_CASE_REDO = (
+    "the redo to apply is the plan's worst case: give RESTORE PREVIEW for "
+    "the archived logs' own volume"
+)
+
+
+def _progress(files: list[EvidenceFile], redo_total: float) -> list[Progress]:
+    """The recovery's progress snapshots in the evidence; an error when there are none."""
+    longops = [s for f in files for s in f.longops]
+    points = progress_points(longops, [s for f in files for s in f.recovery], redo_total)
+    if not points:
+        raise ClockError(
+            "no snapshot of a recovery in progress in the evidence: give V$SESSION_LONGOPS "
+            "or V$RECOVERY_PROGRESS snapshots (docs/evidence.md)"
+        )
+    return points
+
+
 def _deadline(
     scenario: Scenario,
     points: list[Progress],
@@ -302,14 +329,19 @@ def _deadline(
     notes: list[str],
 ) -> tuple[datetime, datetime]:
     if failed_at is None:
-        first = min((p.started or p.at) for p in points)
-        before = plan.durations_p50.get("detect", 0.0) + plan.durations_p50.get("tape_recall", 0.0)
-        failed_at = first - timedelta(seconds=before)
+        failed_at = _failure_time(points, plan)
         notes.append(
             f"failure time not given: taken as the restore's start less "
             f"the plan's declare/prepare and tape recall ({_hm(failed_at)})"
         )
     return failed_at, failed_at + timedelta(seconds=scenario.targets.rto_s)
+
+
+def _failure_time(points: list[Progress], plan: PlanTrials) -> datetime:
+    """When not given: the restore's start less the plan's declare/prepare and tape recall."""
+    first = min((p.started or p.at) for p in points)
+    before = plan.durations_p50.get("detect", 0.0) + plan.durations_p50.get("tape_recall", 0.0)
+    return first - timedelta(seconds=before)
 
 
 __all__ = [

@@ -126,11 +126,7 @@ class _Acc:
     def offer(self, phase: MeasuredPhase) -> None:
         """Keep `phase` unless a better-taken measurement of it is there already."""
         old = self.phases.get(phase.name)
-        if (
-            old is None
-            or HOW.index(phase.how) < HOW.index(old.how)
-            or (old.how == phase.how and old.data_bytes is None and phase.data_bytes is not None)
-        ):
+        if old is None or _better(phase, old):
             if old is not None and old.data_bytes is not None and phase.data_bytes is None:
                 phase = replace(phase, data_bytes=old.data_bytes)
             self.phases[phase.name] = phase
@@ -138,6 +134,14 @@ class _Acc:
     def fact(self, key: str, value: Any) -> None:
         if value is not None and self.facts.get(key) is None:
             self.facts[key] = value
+
+
+def _better(new: MeasuredPhase, old: MeasuredPhase) -> bool:
+    """Whether `new` is better taken than `old`: by how (wall, channels, typed), then with
+    a volume rather than without."""
+    if HOW.index(new.how) != HOW.index(old.how):
+        return HOW.index(new.how) < HOW.index(old.how)
+    return old.data_bytes is None and new.data_bytes is not None
 
 
 def _timed(
@@ -155,56 +159,76 @@ def _timed(
 
 def _from_restore(acc: _Acc, cmd: RmanCommand, src: str) -> None:
     if cmd.steps_of("datafile"):
-        got = _timed(cmd, ("datafile",), src, "restore of the datafiles")
-        if got and cmd.finished:
-            acc.offer(MeasuredPhase("restore_level0", got[0], got[1], got[2]))
-        elif not cmd.finished:
-            acc.notes.append(
-                f"{src}: the restore of the datafiles did not finish "
-                "(the log ends or fails before 'Finished restore'): not timed"
-            )
+        _restored_datafiles(acc, cmd, src)
     elif cmd.steps_of("archivelog"):
-        got = _timed(cmd, ("archivelog",), src, "restore of archived logs")
-        if got:
-            n = sum(len(s.sequences) for s in cmd.steps_of("archivelog"))
-            acc.offer(MeasuredPhase("restore_archivelogs", got[0], got[1], got[2], count=n))
+        _restored_archivelogs(acc, cmd, src)
     elif cmd.steps_of("controlfile", "spfile") and cmd.wall_s is not None:
+        _restored_controlfile(acc, cmd.wall_s, src)
+
+
+def _restored_datafiles(acc: _Acc, cmd: RmanCommand, src: str) -> None:
+    """The level 0 restore, timed when it finished (else a note)."""
+    got = _timed(cmd, ("datafile",), src, "restore of the datafiles")
+    if got and cmd.finished:
+        acc.offer(MeasuredPhase("restore_level0", got[0], got[1], got[2]))
+    elif not cmd.finished:
         acc.notes.append(
-            f"{src}: control file restored in {format_duration(cmd.wall_s)} "
-            "(part of 'declare / prepare', which a log does not time whole)"
+            f"{src}: the restore of the datafiles did not finish "
+            "(the log ends or fails before 'Finished restore'): not timed"
         )
+
+
+def _restored_archivelogs(acc: _Acc, cmd: RmanCommand, src: str) -> None:
+    """A RESTORE ARCHIVELOG: its time and how many logs."""
+    got = _timed(cmd, ("archivelog",), src, "restore of archived logs")
+    if got:
+        n = sum(len(s.sequences) for s in cmd.steps_of("archivelog"))
+        acc.offer(MeasuredPhase("restore_archivelogs", got[0], got[1], got[2], count=n))
+
+
+def _restored_controlfile(acc: _Acc, wall_s: float, src: str) -> None:
+    """A note: the control file's restore is part of a phase no log times whole."""
+    acc.notes.append(
+        f"{src}: control file restored in {format_duration(wall_s)} "
+        "(part of 'declare / prepare', which a log does not time whole)"
+    )
 
 
 def _from_recover(acc: _Acc, cmd: RmanCommand, src: str) -> None:
-    inc = cmd.steps_of("incremental")
-    if inc:
-        ch = cmd.channel_s("incremental")
-        tags = {t for s in inc for t in s.tags}
-        n = len(tags) or None
-        done = cmd.media_recovery_started or cmd.finished
-        if ch is not None and done:
-            how_src = (
-                f"{src}: incremental backups restored and applied, the busiest channel's "
-                "elapsed times"
-            )
-            for name in ("restore_incremental", "apply_incremental"):
-                acc.offer(MeasuredPhase(name, ch, "channels", how_src, count=n))
-        acc.fact("incremental_count", n)
+    if cmd.steps_of("incremental"):
+        _applied_incrementals(acc, cmd, src)
     arch_s = cmd.channel_s("archivelog")
-    logs = sum(len(s.sequences) for s in cmd.steps_of("archivelog"))
     if arch_s is not None:
-        acc.offer(
-            MeasuredPhase(
-                "restore_archivelogs",
-                arch_s,
-                "channels",
-                f"{src}: archived logs restored during recovery, the busiest "
-                "channel's elapsed times",
-                count=logs,
-            )
-        )
-        acc.fact("archived_logs", logs)
+        _archivelogs_during_recovery(acc, cmd, src, arch_s)
     _redo(acc, cmd, src, arch_s or 0.0)
+
+
+def _applied_incrementals(acc: _Acc, cmd: RmanCommand, src: str) -> None:
+    """Incrementals restored and applied by RECOVER: one channel time for both phases."""
+    ch = cmd.channel_s("incremental")
+    n = len({t for s in cmd.steps_of("incremental") for t in s.tags}) or None
+    if ch is not None and (cmd.media_recovery_started or cmd.finished):
+        how_src = (
+            f"{src}: incremental backups restored and applied, the busiest channel's elapsed times"
+        )
+        for name in ("restore_incremental", "apply_incremental"):
+            acc.offer(MeasuredPhase(name, ch, "channels", how_src, count=n))
+    acc.fact("incremental_count", n)
+
+
+def _archivelogs_during_recovery(acc: _Acc, cmd: RmanCommand, src: str, arch_s: float) -> None:
+    """Archived logs RECOVER restored: the busiest channel's time and how many."""
+    logs = sum(len(s.sequences) for s in cmd.steps_of("archivelog"))
+    acc.offer(
+        MeasuredPhase(
+            "restore_archivelogs",
+            arch_s,
+            "channels",
+            f"{src}: archived logs restored during recovery, the busiest channel's elapsed times",
+            count=logs,
+        )
+    )
+    acc.fact("archived_logs", logs)
 
 
 def _redo(acc: _Acc, cmd: RmanCommand, src: str, arch_s: float) -> None:
@@ -223,13 +247,17 @@ def _redo(acc: _Acc, cmd: RmanCommand, src: str, arch_s: float) -> None:
         )
 
 
+_BACKUP_KINDS = {
+    "backup_level0": "backup.level0",
+    "backup_full": "backup.level0",
+    "backup_level1": "backup.level1",
+    "backup_archivelog": "backup.archivelog",
+}
+"""The backup phase each kind of RMAN backup step times."""
+
+
 def _from_backup(acc: _Acc, cmd: RmanCommand, src: str) -> None:
-    kinds = {
-        "backup_level0": "backup.level0",
-        "backup_full": "backup.level0",
-        "backup_level1": "backup.level1",
-        "backup_archivelog": "backup.archivelog",
-    }
+    kinds = _BACKUP_KINDS
     present = {kinds[s.kind] for s in cmd.steps if s.kind in kinds}
     for phase in sorted(present):
         mine = tuple(k for k, v in kinds.items() if v == phase)
@@ -245,18 +273,9 @@ def _name(source: str) -> str:
 
 def _from_log(acc: _Acc, log: RmanLog) -> None:
     src = _name(log.source)
-    acc.fact("session_start", log.session_start)
-    acc.fact("database", log.database)
-    acc.fact("dbid", log.dbid)
-    channels = {s.channel for c in log.commands for s in c.steps if not s.kind.startswith("backup")}
-    acc.fact("channels", len(channels) or None)
+    _log_facts(acc, log)
     for cmd in log.commands:
-        {"restore": _from_restore, "recover": _from_recover, "backup": _from_backup}.get(
-            cmd.verb, lambda *a: None
-        )(acc, cmd, src)
-        if cmd.failed and cmd.verb != "recover":
-            acc.notes.append(f"{src}: {cmd.verb} failed ({cmd.failed})")
-        _span(acc, cmd)
+        _from_command(acc, cmd, src)
     if not log.timed:
         acc.notes.append(
             f"{src}: written with the default NLS_DATE_FORMAT (dates without times): phases are "
@@ -265,6 +284,29 @@ def _from_log(acc: _Acc, log: RmanLog) -> None:
         )
     if not log.complete:
         acc.notes.append(f"{src}: the log is cut off (no 'Recovery Manager complete.')")
+
+
+def _log_facts(acc: _Acc, log: RmanLog) -> None:
+    """The session's start, database, DBID and how many channels restored."""
+    acc.fact("session_start", log.session_start)
+    acc.fact("database", log.database)
+    acc.fact("dbid", log.dbid)
+    channels = {s.channel for c in log.commands for s in c.steps if not s.kind.startswith("backup")}
+    acc.fact("channels", len(channels) or None)
+
+
+_BY_VERB = {"restore": _from_restore, "recover": _from_recover, "backup": _from_backup}
+"""What each RMAN command verb measures."""
+
+
+def _from_command(acc: _Acc, cmd: RmanCommand, src: str) -> None:
+    """One RMAN command: its phases, its failure, its span on the wall clock."""
+    measure = _BY_VERB.get(cmd.verb)
+    if measure is not None:
+        measure(acc, cmd, src)
+    if cmd.failed and cmd.verb != "recover":
+        acc.notes.append(f"{src}: {cmd.verb} failed ({cmd.failed})")
+    _span(acc, cmd)
 
 
 def _span(acc: _Acc, cmd: RmanCommand) -> None:
@@ -278,23 +320,27 @@ def _span(acc: _Acc, cmd: RmanCommand) -> None:
 def _from_status(acc: _Acc, ops: list[RmanOperation], src: str) -> None:
     restores = [o for o in ops if o.operation == "RESTORE" and o.completed and o.end]
     if restores:
-        big = max(restores, key=lambda o: o.data_bytes or 0)
-        acc.offer(
-            MeasuredPhase(
-                "restore_level0",
-                big.elapsed_s or 0.0,
-                "wall",
-                f"{src}: RESTORE row, START_TIME to END_TIME (line {big.line})",
-                data_bytes=big.data_bytes,
-            )
-        )
-        acc.fact("level0_bytes", big.data_bytes)
+        _restore_row(acc, max(restores, key=lambda o: o.data_bytes or 0), src)
     for o in ops:
         if o.start and o.operation in ("RESTORE", "RECOVER"):
             acc.starts.append(o.start)
         if o.end and o.operation in ("RESTORE", "RECOVER"):
             acc.ends.append(o.end)
     _open_from_session(acc, ops, src)
+
+
+def _restore_row(acc: _Acc, big: RmanOperation, src: str) -> None:
+    """The level 0 restore from V$RMAN_STATUS's largest completed RESTORE row."""
+    acc.offer(
+        MeasuredPhase(
+            "restore_level0",
+            big.elapsed_s or 0.0,
+            "wall",
+            f"{src}: RESTORE row, START_TIME to END_TIME (line {big.line})",
+            data_bytes=big.data_bytes,
+        )
+    )
+    acc.fact("level0_bytes", big.data_bytes)
 
 
 def _open_from_session(acc: _Acc, ops: list[RmanOperation], src: str) -> None:
@@ -350,30 +396,39 @@ def drill_from_evidence(
             acc.fact("opened", f.log.opened_line is not None)
             _from_log(acc, f.log)
     for f in files:
-        if f.kind == "rman_status":
-            _from_status(acc, f.operations, _name(f.source))
-        elif f.kind == "preview":
-            _from_preview(acc, f.preview, compression_ratio)
-        elif f.kind == "recovery":
-            _from_recovery(acc, f.recovery)
-        elif f.kind in ("longops", "rman_jobs"):
-            acc.notes.append(
-                f"{_name(f.source)}: {f.kind} evidence is for the recovery clock and "
-                "imports, not for a drill's phases"
-            )
+        _from_table(acc, f, compression_ratio)
     for name, seconds in (typed or {}).items():
         acc.offer(MeasuredPhase(name, seconds, "typed", "typed by the user"))
     return _assemble(acc, files)
 
 
+def _from_table(acc: _Acc, f: EvidenceFile, compression_ratio: float) -> None:
+    """What a file other than an RMAN log adds: times, volumes, or a note that it can't."""
+    if f.kind == "rman_status":
+        _from_status(acc, f.operations, _name(f.source))
+    elif f.kind == "preview":
+        _from_preview(acc, f.preview, compression_ratio)
+    elif f.kind == "recovery":
+        _from_recovery(acc, f.recovery)
+    elif f.kind in ("longops", "rman_jobs"):
+        acc.notes.append(
+            f"{_name(f.source)}: {f.kind} evidence is for the recovery clock and "
+            "imports, not for a drill's phases"
+        )
+
+
+def _nothing_timed(files: list[EvidenceFile]) -> DrillError:
+    names = ", ".join(f.source for f in files) or "no files"
+    return DrillError(
+        f"{names}: nothing in the evidence times a phase of the plan "
+        "(no finished restore, recovery or backup)",
+        hint="give the RMAN log of the test restore, or V$RMAN_STATUS (docs/evidence.md)",
+    )
+
+
 def _assemble(acc: _Acc, files: list[EvidenceFile]) -> Drill:
     if not acc.phases:
-        names = ", ".join(f.source for f in files) or "no files"
-        raise DrillError(
-            f"{names}: nothing in the evidence times a phase of the plan "
-            "(no finished restore, recovery or backup)",
-            hint="give the RMAN log of the test restore, or V$RMAN_STATUS (docs/evidence.md)",
-        )
+        raise _nothing_timed(files)
     phases = _with_volumes(acc)
     f = acc.facts
     return Drill(
@@ -395,17 +450,21 @@ def _assemble(acc: _Acc, files: list[EvidenceFile]) -> Drill:
 
 
 def _with_volumes(acc: _Acc) -> dict[str, MeasuredPhase]:
-    f, out = acc.facts, dict(acc.phases)
-    volumes = {
+    out = dict(acc.phases)
+    for name, volume in _phase_volumes(acc.facts).items():
+        if name in out and out[name].data_bytes is None and volume:
+            out[name] = replace(out[name], data_bytes=volume)
+    return out
+
+
+def _phase_volumes(f: dict[str, Any]) -> dict[str, float | None]:
+    """The volume each phase moves, from the facts gathered."""
+    return {
         "restore_level0": f.get("level0_bytes"),
         "redo_apply": f.get("redo_bytes"),
         "restore_incremental": f.get("incremental_bytes"),
         "apply_incremental": f.get("incremental_bytes"),
     }
-    for name, volume in volumes.items():
-        if name in out and out[name].data_bytes is None and volume:
-            out[name] = replace(out[name], data_bytes=volume)
-    return out
 
 
 def _failure(files: list[EvidenceFile]) -> str | None:

@@ -122,6 +122,12 @@ class _Fill:
             f"({format_size(size)}; it was {format_size(self.s.database.size_bytes)})"
             ": RMAN skips never-used blocks, so the datafiles may be larger"
         )
+        self._largest_file(size)
+        if comp and self.ratio == 1.0:
+            self.notes.append(COMPRESSED_AT_RATIO_1)
+
+    def _largest_file(self, size: float) -> None:
+        """database.largest_file goes when it is more than the whole level 0 backup."""
         largest = self.s.database.largest_file_bytes
         if largest and largest > size:
             self.changes["database.largest_file"] = None
@@ -129,20 +135,12 @@ class _Fill:
                 f"database.largest_file ({format_size(largest)}) is more than the "
                 "level 0 backup: removed"
             )
-        if comp and self.ratio == 1.0:
-            self.notes.append(
-                "the backups are compressed but backup.compression_ratio is 1: "
-                "the sizes are backup bytes, the data is larger"
-            )
 
     def level1(self) -> None:
         sets = self.p.of_level("1")
         if not sets:
             if self.s.backup.level1 != "none":
-                self.notes.append(
-                    "no level 1 backup set in the PREVIEW (a restore right after "
-                    "a level 0): the incremental keys are kept"
-                )
+                self.notes.append(NO_LEVEL1)
             return
         tags = {s.tag for s in sets} or {""}
         total, comp = _bytes(sets, self.ratio)
@@ -153,32 +151,40 @@ class _Fill:
             _size_text(per),
             _words(len(sets), what, total, comp, self.ratio, self.src),
         )
-        kind = "cumulative" if len(tags) == 1 else "differential"
+        self._level1_kind(len(tags), what)
+
+    def _level1_kind(self, backups: int, what: str) -> None:
+        """backup.level1 from how many level 1 backups the restore applies (one: cumulative)."""
+        kind = "cumulative" if backups == 1 else "differential"
         if self.s.backup.level1 == "none":
             self.set("backup.level1", kind, f"exact: RESTORE PREVIEW ({self.src}) lists {what}")
-        elif self.s.backup.level1 == "cumulative" and len(tags) > 1:
+        elif self.s.backup.level1 == "cumulative" and backups > 1:
             self.notes.append(
-                f"the PREVIEW applies {len(tags)} level 1 backups: differentials, "
+                f"the PREVIEW applies {backups} level 1 backups: differentials, "
                 "though backup.level1 says cumulative"
             )
 
     def redo(self) -> None:
         sets, disk = self.p.of_level("archivelog"), self.p.disk_logs
         if sets:
-            size, comp = _bytes(sets, self.ratio)
-            n = sum(len(s.logs) for s in sets)
-            self.set(
-                "recovery.redo_volume",
-                _size_text(size),
-                _words(
-                    len(sets),
-                    f"archived-log backup sets ({n} logs)",
-                    size,
-                    comp,
-                    self.ratio,
-                    self.src,
-                ),
-            )
+            self._redo_volume(sets)
+        self._logs_on_disk(sets, disk)
+
+    def _redo_volume(self, sets: tuple[PreviewSet, ...]) -> None:
+        """recovery.redo_volume: the archived-log backup sets' volume."""
+        size, comp = _bytes(sets, self.ratio)
+        n = sum(len(s.logs) for s in sets)
+        what = f"archived-log backup sets ({n} logs)"
+        self.set(
+            "recovery.redo_volume",
+            _size_text(size),
+            _words(len(sets), what, size, comp, self.ratio, self.src),
+        )
+
+    def _logs_on_disk(
+        self, sets: tuple[PreviewSet, ...], disk: tuple[tuple[int, int], ...]
+    ) -> None:
+        """recovery.archivelogs_on_disk when the PREVIEW reads every log from one place."""
         if disk and sets:
             self.notes.append(
                 f"{len(disk)} archived logs are read from disk (no size in the "
@@ -196,6 +202,16 @@ class _Fill:
                 True,
                 f"exact: RESTORE PREVIEW ({self.src}) reads every archived log from disk",
             )
+
+
+COMPRESSED_AT_RATIO_1 = (
+    "the backups are compressed but backup.compression_ratio is 1: "
+    "the sizes are backup bytes, the data is larger"
+)
+NO_LEVEL1 = (
+    "no level 1 backup set in the PREVIEW (a restore right after "
+    "a level 0): the incremental keys are kept"
+)
 
 
 def _cartridge_note(scenario: Scenario, media: tuple[str, ...]) -> str | None:

@@ -5,14 +5,15 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from ..catalog import Catalog, shipped_catalog
 from ..errors import CoreError
 from ..scenario import Scenario, Stage
 from ..units import format_rate
 from .candidates import has_key
-from .engine import Deltas, outcome, outcome_of_edits, variant
-from .model import HARDWARE, Change, FixPoint, FixResult, Outcome, significant
+from .engine import Deltas, apply_edits, outcome, outcome_of_edits, variant
+from .model import HARDWARE, Change, Cost, FixPoint, FixResult, Outcome, significant
 from .prices import PriceBook, format_money
 from .search import (
     MAX_POINTS,
@@ -206,6 +207,32 @@ def _notes(search: _Search, result_points: list[FixPoint]) -> tuple[str, ...]:
     return tuple(notes)
 
 
+def _completed(search: _Search, found: list[_Eval]) -> list[_Eval]:
+    """The points that can be on the frontier or be the cheapest that meets once their
+    RPO is completed, completed. The RPO fix changes a point's cost, so a point the
+    frontier drops before it may belong there after it: one whose faster backups need no
+    fix where a cheaper one needs a dear one. So the candidates are the frontier of every
+    point, the frontier of the points that need no fix (their cost is final), and the
+    cheapest points that meet but for the RPO, completed in order of their cost until
+    the cheapest that meets is found."""
+    final = [e for e in found if search.rpo_cost_known(e) is e.cost]
+    pool = {id(e): e for e in (*pareto(found), *pareto(final))}
+    done = {i: search.complete_rpo(e) for i, e in pool.items()}
+    best: Cost | None = min(
+        (c.cost for c in done.values() if c.outcome.verdict == "meets"),
+        key=lambda c: c.key,
+        default=None,
+    )
+    for e in sorted((e for e in found if _meets_but_rpo(e.outcome)), key=lambda e: e.cost.key):
+        if best is not None and e.cost.key > best.key:
+            break
+        c = done.get(id(e)) or search.complete_rpo(e)
+        done[id(e)] = c
+        if c.outcome.verdict == "meets" and (best is None or c.cost.key < best.key):
+            best = c.cost
+    return list(done.values())
+
+
 def build_result(
     search: _Search,
     today: Outcome,
@@ -216,10 +243,7 @@ def build_result(
 ) -> FixResult:
     if progress:
         progress(0.9, "checking the answer")
-    candidates = pareto(found)
-    meeting = sorted((e for e in found if _meets_but_rpo(e.outcome)), key=lambda e: e.cost.key)[:8]
-    pool = {id(e): e for e in (*_select(candidates, None, 3 * max_points), *meeting)}
-    completed = [search.complete_rpo(e) for e in pool.values()]
+    completed = _completed(search, found)
     frontier = pareto(completed)
     meets = sorted(
         (e for e in completed if e.outcome.verdict == "meets"),
@@ -310,12 +334,55 @@ def what_it_takes(
     max_points: int = MAX_POINTS,
     progress: Progress | None = None,
     should_cancel: Callable[[], bool] | None = None,
+    odds: bool = True,
 ) -> FixResult:
-    """The cheapest changes that make the plan meet, and the cost/recovery-time frontier."""
+    """The cheapest changes that make the plan meet, and the cost/recovery-time frontier.
+
+    The search works at the planned figures; with `odds` the recommended point's
+    probability of meeting every target is worked out too (a seeded run of the headline's
+    trials on the point applied) and said plainly when it falls short."""
     catalog = shipped_catalog() if catalog is None else catalog
     prices = PriceBook.from_catalog(catalog) if prices is None else prices
     prices.require_one_currency()
     today = outcome(scenario)
     search = _Search(scenario, catalog, prices, should_cancel)
     found = search.run(progress)
-    return build_result(search, today, found, budget, max_points, progress)
+    result = build_result(search, today, found, budget, max_points, progress)
+    if odds and result.recommended is not None:
+        headline = odds_of(scenario, result.recommended, catalog)
+        if headline is not None:
+            result = replace(result, odds=headline,
+                             notes=(odds_words(headline), *result.notes))  # fmt: skip
+    return result
+
+
+def odds_of(scenario: Scenario, point: FixPoint, catalog: Catalog) -> Any:
+    """The headline of the scenario with the point's changes made (None: cannot run)."""
+    from ..headline import plan_headline
+    from ..plan import compute_plan
+
+    try:
+        changed = apply_edits(scenario, point.edits, catalog)
+        plan = compute_plan(changed, include_cycle=False, include_growth=False)
+        return plan_headline(plan, catalog=catalog)
+    except CoreError:
+        return None
+
+
+def odds_words(headline: Any) -> str:
+    """'The recommended point meets at its figures; 26 % likely to meet every target —
+    below the 90 % required (…).' or '… and is 96 % sure to meet every target.'"""
+    from ..headline import sure_percent
+
+    pct, need = sure_percent(headline.p_meets), sure_percent(headline.confidence)
+    if headline.verdict == "meets":
+        return (
+            f"The recommended point meets at its figures and is {pct} sure to meet every "
+            f"target ({headline.trials:,} trials; {need} required)."
+        )
+    return (
+        f"The recommended point meets at its figures but is only {pct} likely to meet every "
+        f"target ({headline.trials:,} trials) — below the {need} required: its headline "
+        f"verdict is {headline.verdict.replace('_', ' ')}. Look further along the frontier "
+        "or narrow the ranges by measuring the figures that decide it."
+    )

@@ -507,14 +507,18 @@ def level1_options(base: Scenario, catalog: Catalog) -> list[Option]:
                     {"backup.level1": "cumulative"},
                 )
             )
-        if b.level1_every_s >= 12 * 3600:
-            half = b.level1_every_s / 2
+        # Halve, and quarter: each level 1 cuts the redo to apply after a failure (and,
+        # in model v3, the archived logs each costing their apply and checkpoint).
+        for part in (2, 4):
+            every = b.level1_every_s / part
+            if every < 6 * 3600:
+                continue
             changes.append(
                 Change(
                     "backup.level1",
-                    f"Take cumulative level 1 backups every {_words_duration(half)} instead "
+                    f"Take cumulative level 1 backups every {_words_duration(every)} instead "
                     f"of every {_words_duration(b.level1_every_s)}",
-                    {"backup.level1": "cumulative", "backup.level1_every": exact_duration(half)},
+                    {"backup.level1": "cumulative", "backup.level1_every": exact_duration(every)},
                 )
             )
     return [o for c in changes if (o := _config_option(base, catalog, c)) is not None]

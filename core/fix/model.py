@@ -168,6 +168,10 @@ class FixResult:
     """Variants the engine computed (for benchmarks and curiosity)."""
     considered: tuple[str, ...] = field(default_factory=tuple)
     """The kinds of change considered, in words."""
+    odds: Any = None
+    """The headline (`core.headline.Headline`) of the recommended point applied: its
+    probability of meeting every target; the search itself works at the planned figures.
+    None: no recommended point, or not asked for."""
 
     def purchases(self) -> list[tuple[str, str]]:
         """(kind, name) of everything the frontier's points would buy: what to price."""

@@ -228,9 +228,10 @@ class _Search:
             # configuration is faster: a bound for pruning. Without one, no pruning.
             best_time_s = ceiling.outcome.recovery_s if bound else 0.0
             can_meet = _meets_but_rpo(ceiling.outcome) or not bound
-            with_backup = (
-                not bound or not ceiling.outcome.windows_ok or not self._windows_ok(config, keep)
-            )
+            # Backup speed matters whenever a backup's duration enters an outcome: a
+            # window, the RPO (the archived-log backup's duration) or the worst-case redo
+            # (a failure while the level 0 runs): search backup-rate breakpoints too.
+            with_backup = self._backup_matters(config, keep, ceiling, bound)
             signatures: set[tuple] = set()
             for hardware in self.level_sets(config, with_backup):
                 signature = self._signature(config, hardware)
@@ -256,6 +257,16 @@ class _Search:
             found.append(ceiling)
             self._front_add(ceiling)
         return found
+
+    def _backup_matters(
+        self, config: _Config, keep: tuple[int, ...], ceiling: _Eval, bound: bool
+    ) -> bool:
+        if not bound or not ceiling.outcome.windows_ok or not self._windows_ok(config, keep):
+            return True
+        b = self.base.backup
+        rpo_uses_backup = b.standby == "none" and self.base.targets.rpo_s is not None
+        redo_uses_backup = self.base.database.redo_rate_Bps > 0
+        return rpo_uses_backup or redo_uses_backup
 
     def _signature(self, config: _Config, hardware: tuple[int, ...]) -> tuple:
         """The path's rate with 1…n channels in both directions: what the hardware does to
@@ -304,13 +315,21 @@ class _Search:
 
     # ------------------------------------------------------------------ RPO completion
 
+    def rpo_cost_known(self, ev: _Eval) -> Cost | None:
+        """The point's cost once its RPO is completed when no fix is needed (None: one
+        is, and costs)."""
+        if ev.outcome.rpo_verdict != "misses" or not self.rpo or not _meets_but_rpo(ev.outcome):
+            return ev.cost
+        return None
+
     def complete_rpo(self, ev: _Eval) -> _Eval:
-        """The cheapest RPO changes that make this point's RPO meet (none if it does)."""
-        if ev.outcome.rpo_verdict != "misses" or not self.rpo:
+        """The cheapest RPO changes that make this point's RPO meet (none if it does, and
+        none when the point misses anyway: they would cost without a faster recovery)."""
+        if ev.outcome.rpo_verdict != "misses" or not self.rpo or not _meets_but_rpo(ev.outcome):
             return ev
         stages = self._stages(ev.hardware)
-        base_deltas = self._config_deltas(ev.config)
-        base_deltas += [_parsed(c) for c in self._dynamic_changes(ev.config, stages)]
+        dynamic = self._dynamic_changes(ev.config, stages)
+        base_deltas = self._config_deltas(ev.config) + [_parsed(c) for c in dynamic]
         for opt in self.rpo:
             try:
                 result = outcome(variant(self.base, stages, [*base_deltas, opt.deltas]))

@@ -107,12 +107,14 @@ def _header(
             f"Worst-case recovery {format_duration(rec.total_s)} against an RTO of "
             f"{format_duration(rec.rto_s)}: margin {format_duration(rec.margin_s)}"
         )
-    if plan.decided_by != "recovery":
+    odds_decide = sure is not None and sure.probability_decides
+    if plan.decided_by != "recovery" and not odds_decide:
+        # When the odds decide, `sure.why()` names the plan's deciding check itself.
         line = f"Decided by {plan.deciding.sentence()}. {line}"
     verdict, title = plan.verdict, verdict_title(plan.deciding)
     if sure is not None and not sure.pending:
         verdict = sure.verdict
-        title = sure.title() if sure.probability_decides else f"{title} — {sure.sure()}"
+        title = sure.title() if odds_decide else f"{title} — {sure.sure()}"
         line = f"{line}. {sure.why()}"
     units = (
         "Sizes in binary units (TiB = 2⁴⁰ bytes); "

@@ -361,13 +361,13 @@ class ReportRenderer:
             return [self.para(text, style)]
         base = self.styles[style]
         tight = ParagraphStyle(f"{style}_lines", base, spaceBefore=0, spaceAfter=0)
-        out: list[Flowable] = []
-        for block in _blocks(lines):
-            if block:
-                out.append(Paragraph("<br/>".join(map(_p, block)), tight))
-            else:
-                out.append(Spacer(1, base.leading))
-        out.append(Spacer(1, base.spaceAfter))
+        blocks = _blocks(lines)
+        out: list[Flowable] = [
+            Paragraph("<br/>".join(map(_p, block)), base if n == len(blocks) else tight)
+            if block
+            else Spacer(1, base.leading)
+            for n, block in enumerate(blocks, start=1)
+        ]  # the last keeps the style's space after it: no spacer at a page's foot
         return out
 
     def table(

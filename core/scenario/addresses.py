@@ -198,15 +198,19 @@ def resolve_key(key: str, scenario: Scenario) -> tuple[str, FieldSpec]:
     return key, _spec(table, name)  # type: ignore[return-value]
 
 
+_TAPE_ONLY = {
+    "hw_compression": "have hardware compression",
+    "load_time": "load and locate",
+    "locate_time": "load and locate",
+}
+"""Stage fields only a tape drive has, and what only tape drives do."""
+
+
 def _stage_field_problem(scenario: Scenario, index: int, name: str) -> None:
     st = scenario.path[index]
-    if name == "hw_compression" and st.kind != "tape_drive":
+    if name in _TAPE_ONLY and st.kind != "tape_drive":
         raise KeyProblem(
-            f"stage {index} ({st.label}) is a {st.kind}: only tape drives have hardware compression"
-        )
-    if name in ("load_time", "locate_time") and st.kind != "tape_drive":
-        raise KeyProblem(
-            f"stage {index} ({st.label}) is a {st.kind}: only tape drives load and locate"
+            f"stage {index} ({st.label}) is a {st.kind}: only tape drives {_TAPE_ONLY[name]}"
         )
 
 
@@ -323,11 +327,13 @@ def range_problem(key: str, text: str, scenario: Scenario) -> str | None:
 def _value_at(key: str, scenario: Scenario) -> float | None:
     m = STAGE_INDEX.match(key)
     if m:
-        st = scenario.path[int(m.group(1))]
-        spec = _spec(figure_fields("path"), m.group(2))
-        return as_number(getattr(st, figure_attr(st, spec, "path") or "", None)) if spec else None
+        return _figure_value(scenario.path[int(m.group(1))], "path", m.group(2))
     section, _, name = key.partition(".")
-    obj = getattr(scenario, section)
+    return _figure_value(getattr(scenario, section), section, name)
+
+
+def _figure_value(obj: Any, section: str, name: str) -> float | None:
+    """The figure `name` of a section (or stage) object as a number; None: not a figure."""
     spec = _spec(figure_fields(section), name)
     return as_number(getattr(obj, figure_attr(obj, spec, section) or "", None)) if spec else None
 

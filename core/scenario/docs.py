@@ -15,6 +15,7 @@ import dataclasses
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from ..bounds import (
     GROWTH_COMPOUND,
@@ -63,8 +64,11 @@ def default_text(spec: FieldSpec) -> str:
     if spec.default or spec.required:
         return spec.default
     value = model_default(spec)
-    if value is None:
-        return spec.unset
+    return spec.unset if value is None else _value_words(spec, value)
+
+
+def _value_words(spec: FieldSpec, value: Any) -> str:
+    """A model default in words: a yes/no, a choice (`"empty"` when blank), a quantity."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):

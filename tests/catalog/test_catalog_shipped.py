@@ -143,10 +143,9 @@ def test_a_catalog_item_without_a_rate_is_named_as_such() -> None:
 
 def test_current_devices_are_in_the_catalog() -> None:
     """Issue 23 item 3: current devices with their sources (LTO-8/9, 25/100 GbE, the
-    Exadata X8M+ RoCE fabric, object storage)."""
+    Exadata X8M+ RoCE fabric)."""
     for kind, name in (("tape_drive", "LTO-8"), ("tape_drive", "LTO-9"),
                        ("network", "25 GbE"), ("network", "100 GbE"),
-                       ("network", "RoCE 100 Gb/s (Exadata X8M–X11M)"),
-                       ("disk", "Amazon S3 (one c5n.18xlarge host)")):  # fmt: skip
+                       ("network", "RoCE 100 Gb/s (Exadata X8M–X11M)")):  # fmt: skip
         item = shipped_catalog().find(kind, name)
         assert item is not None and item.rate_Bps and len(item.source) > 40, name

@@ -9,6 +9,7 @@ import pytest
 
 from rtoplanner.core.cli import main
 from rtoplanner.core.decisive import banner_tooltip, decisive_assumptions
+from rtoplanner.core.engine.recovery import redo_apply_s
 from rtoplanner.core.paths import data_dir
 from rtoplanner.core.plan import compute_plan, plan_to_json
 from rtoplanner.core.report.data import build_report_data
@@ -76,10 +77,11 @@ def test_pdf_cover_shows_the_headline(tmp_path):
 def test_redo_apply_default_is_named_as_decisive():
     plan = compute_plan(load_scenario(DEMOS / "oltp_zfs_nas.toml"), include_growth=False)
     found = decisive_assumptions(plan)
-    assert [a.key for a in found] == ["recovery.redo_apply_rate"]
-    assert found[0].share == pytest.approx(
-        plan.recovery.phase("redo_apply").duration_s / plan.recovery.total_s
-    )
+    # model v3 counts the class's cost per archived log (logs of one 15 min log switch)
+    assert [a.key for a in found] == ["recovery.redo_apply_rate", "recovery.redo_log_cost"]
+    stream, logs = redo_apply_s(plan.scenario, plan.recovery.phase("redo_apply").data_bytes)
+    assert found[0].share == pytest.approx(stream / plan.recovery.total_s)
+    assert found[1].share == pytest.approx(logs / plan.recovery.total_s)
     assert "V$RECOVERY_PROGRESS" in banner_tooltip(plan)
     data = build_report_data(plan, advice=())
     assert any("Redo apply rate" in line and "not a measurement" in line for line in data.summary)

@@ -18,7 +18,6 @@ from rtoplanner.core.engine.recovery import (
     DEFAULT_LOG_SWITCH_S,
     REDO_LOG_COST_LABEL,
     archived_log_size,
-    assumed_log_size,
     redo_apply_s,
 )
 from rtoplanner.core.plan import compute_core, compute_plan
@@ -105,17 +104,20 @@ def test_a_typed_apply_rate_keeps_its_meaning_no_per_log_cost_is_added():
     assert phase.duration_s == pytest.approx(phase.data_bytes / (50 * MB))
 
 
-def test_the_log_size_counts_only_when_given_and_the_notes_size_what_is_not_counted():
+def test_without_a_log_size_the_redo_of_one_log_switch_is_one_log_and_the_notes_say_so():
     given = scenario(database='log_size = "2 GB"', backup='log_switch = "20 min"')
     assert archived_log_size(given) == pytest.approx(2 * GB)
     s = scenario(backup='log_switch = "20 min"')
-    assert archived_log_size(s) is None
-    assert assumed_log_size(s) == pytest.approx(10 * MB * 1200)
-    assert assumed_log_size(scenario()) == pytest.approx(10 * MB * DEFAULT_LOG_SWITCH_S)
+    assert archived_log_size(s) == pytest.approx(10 * MB * 1200)
+    assert archived_log_size(scenario()) == pytest.approx(10 * MB * DEFAULT_LOG_SWITCH_S)
     phase = redo_phase(s)
-    assert phase.duration_s == pytest.approx(phase.data_bytes / (50 * MB))
+    logs = phase.data_bytes / (10 * MB * 1200)
+    assert phase.duration_s == pytest.approx(phase.data_bytes / (50 * MB) + logs * 39)
     notes = compute_plan(s, include_cycle=False, include_growth=False).notes
-    assert any("is not counted" in n and "3.0 logs" in n for n in notes)
+    assert any("is counted with logs of" in n and "3.0 logs per hour" in n
+               and "backup.log_switch" in n for n in notes)  # fmt: skip
+    notes = compute_plan(scenario(), include_cycle=False, include_growth=False).notes
+    assert any("Oracle's sizing guidance" in n and "4.0 logs per hour" in n for n in notes)
 
 
 def test_smaller_logs_take_longer_to_apply():
@@ -139,13 +141,14 @@ def test_the_banner_says_the_per_log_cost_in_words():
 
 def test_without_a_log_size_nor_a_redo_rate_the_cost_is_not_counted_and_said():
     s = scenario(redo_rate="0 MB/s", recovery=TYPED + '\nredo_volume = "100 GB"')
-    assert archived_log_size(s) is None and assumed_log_size(s) is None
+    assert archived_log_size(s) is None
     assert redo_phase(s).duration_s == pytest.approx(100 * GB / (50 * MB))
     notes = compute_plan(s, include_cycle=False, include_growth=False).notes
-    assert any("is not counted: the archived log size is not given" in n for n in notes)
+    assert any("is not counted: neither the archived log size nor a redo rate" in n
+               for n in notes)  # fmt: skip
     given = scenario(database='log_size = "1 GB"')
     notes = compute_plan(given, include_cycle=False, include_growth=False).notes
-    assert not any("is not counted" in n for n in notes)
+    assert not any("is counted with logs of" in n for n in notes)
 
 
 @given(

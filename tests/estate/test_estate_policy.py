@@ -29,14 +29,15 @@ DEMO = Path(__file__).resolve().parents[2] / "data" / "estates" / "site_loss.tom
 
 
 def tight_demo(tmp_path: Path) -> Path:
-    """The demo with ERP's RTO at 4 h and Billing's at 3 h 25 min: in any order one of
-    them misses, so no runbook is enough and the hardware search runs."""
+    """The demo with ERP's RTO at 4 h 49 min and Billing's at 4 h 13 min (23 and 4 min
+    above their times alone): in any order one of them misses, so no runbook is enough
+    and the hardware search runs."""
     folder = tmp_path / "tight"
     shutil.copytree(DEMO.parent, folder)
     path = folder / DEMO.name
     text = path.read_text(encoding="utf-8")
-    text = text.replace('rto = "10 h"', 'rto = "4 h"').replace(
-        'rto = "3 h 30 min"', 'rto = "3 h 25 min"'
+    text = text.replace('rto = "10 h"', 'rto = "4 h 49 min"').replace(
+        'rto = "4 h 18 min"', 'rto = "4 h 13 min"'
     )
     path.write_text(text, encoding="utf-8")
     return path

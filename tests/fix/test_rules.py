@@ -151,8 +151,7 @@ def test_every_change_of_a_point_matters_also_with_an_rpo_fix(demo_paths):
     scenario = doubled(path)
     catalog = shipped_catalog()
     result = what_it_takes(scenario)
-    point = result.frontier[0]
-    assert any(c.category == "rpo" for c in point.changes)
+    point = next(p for p in result.frontier if any(c.category == "rpo" for c in p.changes))
     for change in point.changes:
         edits = {}
         for other in point.changes:
@@ -173,3 +172,16 @@ def test_each_dearer_point_is_at_least_one_percent_faster(demo_paths, name):
         if not point.recommended:
             assert point.recovery_s < kept * (1 - MIN_GAIN), point.cost.key
         kept = min(kept, point.recovery_s)
+
+
+def test_level_1_every_half_and_every_quarter_of_the_interval_down_to_6_h():
+    """Model v3 counts each archived log's apply and checkpoint: a daily level 1 leaves up
+    to a day of logs, so a level 1 every 6 h is offered next to every 12 h (issue 20.3)."""
+    from rtoplanner.core.fix import candidates as cand
+
+    daily, catalog = _scenario(level1="cumulative", backup_extra='level1_every = "1d"')
+    offered = [o.change.edits["backup.level1_every"] for o in cand.level1_options(daily, catalog)]
+    assert offered == ["12 h", "6 h"]
+    twice, catalog = _scenario(level1="cumulative", backup_extra='level1_every = "12 h"')
+    offered = [o.change.edits["backup.level1_every"] for o in cand.level1_options(twice, catalog)]
+    assert offered == ["6 h"]

@@ -49,6 +49,11 @@ def test_failing_plan_flags_the_tab_and_the_panel_lists_costed_points(
         # In words, with real plurals: not "(decided by rpo)" nor "4 change(s)".
         assert "(decided by RPO)" in panel.headline.text()
         assert "(s)" not in panel.headline.text()
+        # The recommended point's odds of meeting every target are said with it.
+        assert panel.result.odds is not None
+        assert "likely to meet every target" in panel.headline.text() or (
+            "sure to meet every target" in panel.headline.text()
+        )
         assert panel.result.recommended is not None
         # The recommended point is selected, its changes listed in words.
         point = panel.selected_point()

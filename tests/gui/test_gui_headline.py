@@ -53,7 +53,8 @@ def test_banner_names_the_deciding_phase_then_its_limit(qtbot, tmp_path):
             in text
         )
         assert "restore limited by" not in text
-        assert "1 default that decides" in text  # the OLTP redo apply class default
+        # the OLTP redo apply class default and (model v3) its cost per archived log
+        assert "2 defaults that decide" in text
         assert "read them</a>, Ctrl+Shift+I)" in text and ": hover" not in text
         assert "V$RECOVERY_PROGRESS" in win.banner.toolTip()
     finally:

@@ -358,27 +358,33 @@ def test_focused_field_is_framed():
 
 
 def test_editor_tabs_and_dock_names_fit(qtbot, service, tmp_path):
+    from PySide6.QtWidgets import QDockWidget
+
+    from rtoplanner.app.models.scenario_list_model import COL_NAME
+
     from .conftest import close_window, show_window
 
     win = show_window(qtbot, service, size=(1440, 900))
+    long_name = "ERP production — Exadata X9M full rack, ZDLRA"
     try:
         bar = win.editor.tabBar()
         assert bar.sizeHint().width() <= win.editor.width()  # Targets not clipped
-        panel = win.view("scenarios")
-        long_name = "ERP production — Exadata X9M full rack, ZDLRA"
         win.doc.set_value("name", long_name)
         assert win.files.add_to_store()
-        panel.reload()
-        fm = panel.fontMetrics()
-        assert panel.dock_width >= fm.horizontalAdvance(long_name)
-        # The dock opens that wide (a resize before the window is shown used to lose it).
-        from PySide6.QtWidgets import QDockWidget
-
-        dock = win.findChild(QDockWidget, "scenarios_dock")
-        demo = "exadata tape infiniband"
-        assert dock.width() >= fm.horizontalAdvance(demo) + 40
     finally:
         close_window(win)
+    wide = show_window(qtbot, service, size=(1920, 1080))
+    try:
+        qtbot.wait(20)
+        panel = wide.view("scenarios")
+        fm = panel.view.fontMetrics()
+        assert panel.dock_width >= fm.horizontalAdvance(long_name)
+        # The dock opens that wide on a 1920 px window: the name column shows the name.
+        dock = wide.findChild(QDockWidget, "scenarios_dock")
+        assert dock.width() > 300
+        assert panel.view.columnWidth(COL_NAME) >= fm.horizontalAdvance(long_name)
+    finally:
+        close_window(wide)
 
 
 # ------------------------------------------------------------ 23.6 wording (GUI half)
@@ -431,3 +437,39 @@ def test_awr_import_of_one_report_says_so_and_stores_what_it_shows(qtbot, store_
     stored = store_window.doc.raw["database"]["redo_rate"]
     assert stored == format_rate(parse_rate(stored)) == "3.28 MB/s"  # one precision
     dlg.close()
+
+
+# ------------------------------------------------------------ chart labels in view (GUI)
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1440, 900)])
+def test_chart_labels_beside_points_stay_inside_the_plot(qtbot, size):
+    """The cycle's worst-case label left of a point near the axis read "nin"; the
+    confidence RTO label was cut at the plot's edge."""
+    from .conftest import DEMO, close_window, show_window
+
+    win = show_window(qtbot, path=DEMO, size=size)
+    try:
+        assert win.doc.wait_idle()
+        win.show_view("cycle")
+        cycle = win.results.panel("cycle")
+        win.show_view("confidence")
+        confidence = win.results.panel("confidence")
+        assert confidence.wait_idle()
+        win.show_view("cycle")
+        cycle.redraw()
+        win.show_view("confidence")
+        confidence.redraw()
+        qtbot.wait(20)
+        for plot, label in ((cycle.plot, cycle.worst_label),
+                            (confidence.dist_plot, confidence.rto_label)):  # fmt: skip
+            plot.grab()  # a text item places itself when painted
+            box = plot.getPlotItem().getViewBox().sceneBoundingRect()
+            shown = label.sceneBoundingRect()
+            assert shown.left() >= box.left() - 1 and shown.right() <= box.right() + 1, (
+                label.toPlainText(),
+                shown,
+                box,
+            )
+    finally:
+        close_window(win)

@@ -72,4 +72,7 @@ def test_a_plan_that_meets_at_its_figures_but_is_unlikely_to_hold_is_not_called_
             first = _flat(PdfReader(io.BytesIO(out.pdf)).pages[0].extract_text())
             assert "MEETS —" not in first and "MEETS every target —" not in first
             assert "At the planned figures it meets" in first
+            # The box opens with what decides the headline (the odds), not with the
+            # check that decides the plan at its figures (the RPO of the Exadata demo).
+            assert f"Decided by {out.plan.deciding.sentence()}" not in first
     assert found, "no demo meets at its figures below its confidence: the test proves nothing"

@@ -92,4 +92,4 @@ def test_short_notes_stay_one_paragraph():
     paragraphs = [f for f in long if isinstance(f, Paragraph)]
     assert len(paragraphs) == 6  # 5 × 20 lines, then "end"
     assert all(f.text.count("<br/>") < 20 for f in paragraphs)
-    assert len(long) == 6 + 2  # a run of blank lines is one line's space; the spacing after
+    assert len(long) == 6 + 1  # a run of blank lines is one line's space

@@ -107,7 +107,10 @@ def render(r: ReportRenderer, part: CoverPart) -> list[Flowable]:
     out += [_verdict_box(r), Spacer(1, 8 * mm), _figures(r, part), Spacer(1, 10 * mm)]
     out += _decisive(r, part)
     if d.notes:
-        out += [Paragraph("Notes", st["h2"]), *r.paras(d.notes)]
+        # the space goes before what follows, never at the page's foot: a trailing
+        # spacer that does not fit pushed the page break onto an empty second page
+        gap = [Spacer(1, 6 * mm)] if part.decisive else []
+        out += [*gap, Paragraph("Notes", st["h2"]), *r.paras(d.notes)]
     out += [NextPageTemplate("body"), PageBreak()]
     return out
 
@@ -179,7 +182,7 @@ def _decisive(r: ReportRenderer, part: CoverPart) -> list[Flowable]:
                 r.styles["body"],
             )
         )
-    return [*out, Spacer(1, 6 * mm)]
+    return out
 
 
 def _figures(r: ReportRenderer, part: CoverPart) -> Table:
