@@ -451,15 +451,16 @@ def table_without(scenario: Scenario, keys: Iterable[str]) -> dict[str, Any]:
     """The scenario's `[uncertainty]` without the ranges of `keys` (canonical or as
     written): what stays when imported measurements replace those figures."""
     drop = set(keys)
-    out: dict[str, Any] = {}
-    for tkey, text in (scenario.uncertainty or {}).items():
-        try:
-            canonical = resolve_key(tkey, scenario)[0]
-        except KeyProblem:
-            canonical = tkey
-        if tkey not in drop and canonical not in drop:
-            out[tkey] = text
-    return out
+    table = scenario.uncertainty or {}
+    return {t: text for t, text in table.items() if not {t, _canonical(t, scenario)} & drop}
+
+
+def _canonical(tkey: str, scenario: Scenario) -> str:
+    """A key of `[uncertainty]` as the scenario's inputs name it (itself when none)."""
+    try:
+        return resolve_key(tkey, scenario)[0]
+    except KeyProblem:
+        return tkey
 
 
 def _raw_labels(raw_path: Any) -> list[str]:

@@ -350,8 +350,9 @@ def _recovery(
     if backup.level1 != "none" and recovery.incremental_apply_rate_Bps is None:
         raise loader.error(
             "recovery.incremental_apply_rate",
-            "is required when backup.level1 is not 'none'",
-            "e.g. '18 TiB/h' (measure it from a test recovery, or use the storage write rate)",
+            "is needed with level 1 backups (backup.level1 is not 'none')",
+            "how fast recovery applies a level 1 to the restored datafiles: time one in a "
+            "test recovery, or start from the datafile storage's write rate, e.g. '2 GB/s'",
         )
     return recovery
 

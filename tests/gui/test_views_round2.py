@@ -473,3 +473,12 @@ def test_chart_labels_beside_points_stay_inside_the_plot(qtbot, size):
             )
     finally:
         close_window(win)
+
+
+def test_field_errors_name_other_fields_as_the_form_does(doc):
+    doc.set_value("backup.level1", "cumulative")
+    doc.set_value("backup.level1_every", "1d")
+    assert doc.wait_idle()
+    message = doc.errors["recovery.incremental_apply_rate"]
+    assert "backup.level1" not in message and "“Level 1 backups”" in message
+    assert "18 TiB/h" not in message  # the old puzzling example
