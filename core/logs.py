@@ -23,6 +23,8 @@ BACKUP_COUNT = 3
 FORMAT = "%(asctime)s %(levelname)-7s %(name)s: %(message)s"
 
 log = logging.getLogger(LOGGER_NAME)
+log.addHandler(logging.NullHandler())  # no log file (RTOPLANNER_LOG=0): Python's "last
+# resort" handler must not print each warning to stderr beside the command's own line
 
 
 def log_dir() -> Path:
