@@ -82,11 +82,9 @@ class CyclePanel(PlanPanel):
         self.worst_label.setColor(worst_color)
         # Beside the dot on the side with room: near the cycle's start a label ending at
         # the dot ran off the plot ("…nin", issue 23.7).
-        early = cyc.worst_at_s < 0.5 * (float(self.xs.max()) if self.xs.size else 0.0)
-        self.worst_label.setAnchor((0, 1.2) if early else (1, 1.2))
         self.worst_label.setPos(cyc.worst_at_s, cyc.worst_s)
-        x_range = plan.scenario.backup.level0_every_s
-        label_side(self.worst_label, self.plot, cyc.worst_at_s, 0.0, x_range, 1.2)
+        x_end = float(self.xs.max()) if self.xs.size else plan.scenario.backup.level0_every_s
+        label_side(self.worst_label, self.plot, cyc.worst_at_s, 0.0, x_end, 1.2)
         self.rto_label.setText(f"RTO {format_duration(cyc.rto_s)}")
         self.rto_label.setPos(0, cyc.rto_s)
 
