@@ -232,14 +232,22 @@ def _time_axis(
     lines and labels on round hours or minutes; returns the seconds → x mapping."""
     pad = (hi_s - lo_s) * 0.05 or max(hi_s * 0.05, 60.0)
     lo, hi = max(0.0, lo_s - pad), hi_s + pad
-    unit, name, _ = charts._time_axis(hi - lo)
-    step = charts._nice_step((hi - lo) / unit, 6) * unit
+    # The times' size picks the unit, as on every other chart (h:mm from 2 h on: the
+    # tornado read "180 200 220 (min)" and the histogram "20 40 60" on an h:mm axis).
+    unit, name, _ = charts._time_axis(hi)
+    span = (hi - lo) / unit
+    if name == "h:mm":
+        step = next((s for s in charts._HOUR_STEPS if span / s <= 7), charts._HOUR_STEPS[-1])
+    else:
+        step = charts._nice_step(span, 6)
+    step *= unit
     scale = (x1 - x0) / (hi - lo)
     t = math.ceil(lo / step) * step
     while t <= hi:
         x = x0 + (t - lo) * scale
         g.add(Line(x, y0, x, y1, strokeColor=GRID, strokeWidth=0.5))
-        g.add(charts._text(x, y0 - 9, charts._num(round(t / unit, 6)), SMALL, MUTED, "middle"))
+        label = charts._tick(round(t / unit, 6), name)
+        g.add(charts._text(x, y0 - 9, label, SMALL, MUTED, "middle"))
         t += step
     g.add(Line(x0, y0, x1, y0, strokeColor=AXIS, strokeWidth=0.7))
     g.add(charts._text(x1, y0 - 18, f"recovery time ({name})", SMALL, MUTED, "end"))
