@@ -116,6 +116,7 @@ class MainWindow(QMainWindow):
         doc.plan_cleared.connect(self._on_plan_cleared)
         doc.raw_changed.connect(self._update_title)
         self.odds.changed.connect(self._on_odds)
+        doc.raw_changed.connect(self.odds.hold)  # an edit stops the probability run at once
         doc.typing_changed.connect(self._on_typing)
         QApplication.styleHints().colorSchemeChanged.connect(self._on_scheme_changed)
 

@@ -75,6 +75,18 @@ class HeadlineOdds(QObject):
         self.headline = headline_of(plan, self._risk)
         self.changed.emit(self.headline)
 
+    @Slot()
+    @Slot(bool)
+    def hold(self, *_args: object) -> None:
+        """The scenario is being edited: a run in flight is for a plan about to be
+        replaced, so it stops now (within one chunk of trials), not when the new plan
+        arrives — the run would otherwise share the UI thread's turn with the keystroke's
+        own recompute and repaint. The settle timer starts again: if no new plan comes
+        (the edit left an error) the same plan's run starts after the pause."""
+        if self.runner.busy and self._scenario is not None:
+            self.runner.cancel()
+            self._timer.start()
+
     @property
     def pending(self) -> bool:
         return self.plan is not None and self._risk is None

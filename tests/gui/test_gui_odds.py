@@ -115,3 +115,36 @@ def test_the_confidence_view_shows_every_target_with_the_banners_probability(exa
     for words in ("recovery", "RPO", "Level 0 window", "Level 1 window", "Archived logs window"):
         assert words.replace(" ", "&nbsp;") in text or words in text
     assert "Every target at once" in panel.probabilities.toolTip()
+
+
+def test_an_edit_stops_the_run_in_flight_before_the_new_plan_is_computed(exadata):
+    """Issue 20.5: the keystroke's own recompute and repaint do not share the UI thread's
+    turn with a run whose plan the edit has just made stale."""
+    win = exadata
+    assert win.odds.wait_idle()
+    win.doc.set_value("targets.rto", "6 h")
+    win.doc.recompute_now()
+    win.odds._timer.stop()
+    win.odds._start()  # a run in flight, as a moment after the typing paused
+    in_flight = win.odds.runner._current
+    assert in_flight is not None and not in_flight.cancelled
+    win.doc.set_value("targets.rto", "8 h")  # the keystroke, before its recompute
+    assert in_flight.cancelled
+    win.doc.recompute_now()
+    assert win.doc.wait_idle() and win.odds.wait_idle()
+    assert win.odds.headline.p_meets == _expected(win).p_meets
+
+
+def test_an_edit_that_leaves_an_error_still_gets_the_plans_probability(exadata):
+    win = exadata
+    assert win.odds.wait_idle()
+    win.doc.set_value("targets.rto", "6 h")
+    win.doc.recompute_now()
+    win.odds._timer.stop()
+    win.odds._start()
+    win.doc.set_value("targets.rto", "six hours")  # refused: the plan stays the 6 h one
+    win.doc.recompute_now()
+    assert win.doc.errors
+    assert win.odds.wait_idle()  # the held run starts again for the same plan
+    assert not win.odds.pending
+    assert win.odds.headline.p_meets == _expected(win).p_meets
