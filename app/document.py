@@ -52,6 +52,7 @@ from rtoplanner.core.scenario import (
 )
 from rtoplanner.core.toml_edit import merge_into_text
 from rtoplanner.core.uncertainty.inputs import follow_stage_edits
+from rtoplanner.core.wording import for_reader
 
 from .editor.fields import label_for
 from .stage_edits import StageCommands
@@ -131,7 +132,9 @@ def edit_label(key: str) -> str:
 def error_message(exc: ScenarioError) -> str:
     """A scenario error without its location, for showing next to the field."""
     reason = getattr(exc, "reason", None) or exc.message
-    return f"{reason} ({exc.hint})" if exc.hint else reason
+    # The form's words for the other keys a message names (“Level 1 backups”, not
+    # `backup.level1`), as the notes read (issue 23.6).
+    return for_reader(f"{reason} ({exc.hint})" if exc.hint else reason)
 
 
 class _EditCommand(QUndoCommand):

@@ -38,7 +38,7 @@ from rtoplanner.core.fix.prices import format_money, price_book
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.scenario import Scenario
 from rtoplanner.core.units import format_duration
-from rtoplanner.core.wording import for_reader, plural
+from rtoplanner.core.wording import for_reader, plural, recovery_clause
 
 from .document import ScenarioDocument
 from .models.fix_table_model import (
@@ -288,9 +288,10 @@ class WhatItTakesPanel(QWidget):
         color = VERDICT_COLORS.get(today.verdict, "")
         rec = result.recommended
         decided = html.escape(decided_by_words(today.decided_by))
+        recovery = html.escape(recovery_clause(today.recovery_s, today.recovery_verdict))
         head = (
-            f"Today: <b style='color:{color}'>{VERDICT_WORDS[today.verdict]}</b>, worst case "
-            f"{format_duration(today.recovery_s)} (decided by {decided}). "
+            f"Today: <b style='color:{color}'>{VERDICT_WORDS[today.verdict]}</b> (decided by "
+            f"{decided}); {recovery}. "
         )
         if today.verdict == "meets":
             head += "<b>It meets every target</b>; the points below buy a faster recovery."

@@ -13,8 +13,10 @@ stored payload's JSON (before). Per-file CPU time is printed beside the wall-clo
 a machine shared with other work it is the steadier figure.
 
 With `--sysstat-rows N`: one DBA_HIST_SYSSTAT export of N rows (two instances, hourly
-snapshots) imported into a fresh store, `--runs` times; prints the median rows per
-second, wall-clock and CPU, of parsing and of storing (issue 25: target 100,000 rows/s).
+snapshots) imported into a fresh store, `--runs` times, as `import` does (DuckDB reads
+it: core/importers/sysstat_sql.py); prints the median rows per second, wall-clock and
+CPU, of parsing and of storing (issue 25: target 100,000 rows/s). `--python` times the
+Python reader instead (the reference the DuckDB reader is tested against).
 """
 
 from __future__ import annotations
@@ -66,9 +68,15 @@ def sysstat_export(path: Path, rows: int) -> Path:
     return sysstat_csv(path, hours=rows // 2 - 1, instances=2)
 
 
-def bench_sysstat(rows: int, runs: int) -> int:
+def bench_sysstat(rows: int, runs: int, python: bool = False) -> int:
     from rtoplanner.core.importers.readfile import read_input
-    from rtoplanner.core.importers.store_import import _write_rows, rows_from_bytes
+    from rtoplanner.core.importers.store_import import (
+        _write_batch,
+        _write_rows,
+        parse_for_store,
+        rows_from_bytes,
+    )
+    from rtoplanner.core.importers.sysstat_sql import SysstatBatch
 
     with tempfile.TemporaryDirectory(prefix="rto-bench-sysstat-") as tmp:
         export = sysstat_export(Path(tmp) / "sysstat.csv", rows)
@@ -77,16 +85,21 @@ def bench_sysstat(rows: int, runs: int) -> int:
         for run in range(runs):
             with Store(Path(tmp) / f"s{run}.duckdb") as store:
                 t0, c0 = time.perf_counter(), time.process_time()
-                _kind, parsed = rows_from_bytes(data, str(export))
+                parse = rows_from_bytes if python else parse_for_store
+                _kind, parsed = parse(data, str(export))
                 t1 = time.perf_counter()
-                store.write(_write_rows(parsed, str(export), None))
+                if isinstance(parsed, SysstatBatch):
+                    store.write(_write_batch(parsed, str(export), None))
+                else:
+                    store.write(_write_rows(parsed, str(export), None))
                 t2, c2 = time.perf_counter(), time.process_time()
             spent["parse"].append(t1 - t0)
             spent["store"].append(t2 - t1)
             spent["cpu"].append(c2 - c0)
     n = len(parsed)
     parse, store_s, cpu = (statistics.median(spent[k]) for k in ("parse", "store", "cpu"))
-    print(f"DBA_HIST_SYSSTAT export: {n:,} rows, median of {runs} run(s)")
+    how = "DuckDB reader" if isinstance(parsed, SysstatBatch) else "Python reader"
+    print(f"DBA_HIST_SYSSTAT export: {n:,} rows, {how}, median of {runs} run(s)")
     print(f"  parse {parse:6.2f} s   store {store_s:6.2f} s   "
           f"{n / (parse + store_s):10,.0f} rows/s wall-clock (target 100,000)")  # fmt: skip
     print(f"  CPU (all threads) {cpu:6.2f} s       {n / cpu:10,.0f} rows/s of CPU time")
@@ -98,9 +111,10 @@ def main() -> int:
     ap.add_argument("--files", type=int, default=3000, help="reports in the batch")
     ap.add_argument("--sysstat-rows", type=int, help="bench one DBA_HIST_SYSSTAT export")
     ap.add_argument("--runs", type=int, default=3, help="runs of --sysstat-rows")
+    ap.add_argument("--python", action="store_true", help="--sysstat-rows: the Python reader")
     args = ap.parse_args()
     if args.sysstat_rows:
-        return bench_sysstat(args.sysstat_rows, args.runs)
+        return bench_sysstat(args.sysstat_rows, args.runs, args.python)
     if not SAMPLE.is_file():
         print(f"skipped: no AWR sample at {SAMPLE}")
         return 0

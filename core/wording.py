@@ -24,6 +24,18 @@ _PSEUDO_BOTTLENECKS = {
 }
 
 
+_RTO_VERBS = {"meets": "meets", "at_risk": "is at risk against", "misses": "misses"}
+
+
+def recovery_clause(recovery_s: float, recovery_verdict: str) -> str:
+    """'worst-case recovery 5 h 02 min, which meets the RTO': the recovery with its own
+    verdict, so a headline decided by the RPO never lends it its MISSES (issue 23.6)."""
+    from .units import format_duration
+
+    verb = _RTO_VERBS.get(recovery_verdict, recovery_verdict.replace("_", " "))
+    return f"worst-case recovery {format_duration(recovery_s)}, which {verb} the RTO"
+
+
 def bottleneck_words(name: str) -> str:
     """A stage label as it is, a pseudo-bottleneck in words (the terminal, the GUI and
     the PDF print these; JSON keeps the raw label)."""

@@ -212,6 +212,37 @@ class PlanPanel(QWidget):
         raise NotImplementedError
 
 
+def label_side(
+    label: pg.TextItem, plot: pg.PlotWidget, x: float, lo: float, hi: float,
+    y_anchor: float, gap: float = 0.05,
+) -> None:  # fmt: skip
+    """Put a label beside a point or line at `x` on the side with room: to the left when
+    the label fits between the axis and `x` (in pixels, once the plot has a size; else in
+    the right two thirds of `lo..hi`), to the right otherwise. A label left of a point
+    near the axis was cut to its last letters (the cycle's "…min" read "nin", issue 23.7)."""
+    span = hi - lo
+    width_px = plot.getPlotItem().getViewBox().width()
+    if span <= 0:
+        right = True
+    elif width_px > 0:
+        need = label.boundingRect().width() * (1 + gap) + 4
+        left_px = (x - lo) / span * width_px
+        right = left_px < need and width_px - left_px > left_px  # the roomier side
+    else:
+        right = (x - lo) / span < 0.35
+    label.setAnchor((-gap if right else 1 + gap, y_anchor))
+    on_background(label, plot)
+
+
+def on_background(label: pg.TextItem, plot: pg.PlotWidget) -> None:
+    """Draw a label over the curves, on the plot's background: a curve no longer strikes
+    it through (the growth view's labels, the confidence RTO label; issue 23.7)."""
+    background = QColor(plot.backgroundBrush().color())
+    background.setAlpha(210)
+    label.fill = pg.mkBrush(background)
+    label.setZValue(20)
+
+
 def category_axis(plot: pg.PlotWidget, labels: list[str]) -> None:
     """Label rows 0..n-1 of the left axis (rows grow downwards)."""
     ax = plot.getPlotItem().getAxis("left")

@@ -15,10 +15,17 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Slot
 
 from rtoplanner.core.uncertainty.result import RiskResult
-from rtoplanner.core.units import format_duration
 
 from ..theme import VERDICT_COLORS
-from .common import DurationAxis, alpha, category_axis, mkpen, text_item
+from .common import (
+    DurationAxis,
+    alpha,
+    category_axis,
+    label_side,
+    mkpen,
+    short_duration,
+    text_item,
+)
 
 TORNADO_ROWS = 8
 LOW_END_COLOR = "#4f93d8"
@@ -123,8 +130,9 @@ class ConfidenceCharts:
         self.dist_plot.setXRange(max(0.0, lo - pad), hi + pad, padding=0)
         top = float(counts.max()) if counts.size else 1.0
         self.dist_plot.setYRange(0, max(top * 1.15, 1e-6), padding=0)
-        self.rto_label.setText(f"RTO {format_duration(r.rto_s)}")
+        self.rto_label.setText(f"RTO {short_duration(r.rto_s)}")  # "RTO 4 h": fits a narrow plot
         self.rto_label.setPos(r.rto_s, top * 1.12)
+        label_side(self.rto_label, self.dist_plot, r.rto_s, max(0.0, lo - pad), hi + pad, 0.0)
         self._sync_cdf_box()
 
     def _draw_tornado(self, r: RiskResult) -> None:

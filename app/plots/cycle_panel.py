@@ -11,7 +11,7 @@ from rtoplanner.core.units import format_duration
 from rtoplanner.core.wording import plural
 
 from ..theme import VERDICT_COLORS
-from .common import DurationAxis, HoverTip, PlanPanel, alpha, mkpen, text_item
+from .common import DurationAxis, HoverTip, PlanPanel, alpha, label_side, mkpen, text_item
 
 
 class CyclePanel(PlanPanel):
@@ -80,7 +80,11 @@ class CyclePanel(PlanPanel):
             f"worst {format_duration(cyc.worst_s)} at {format_duration(cyc.worst_at_s)}"
         )
         self.worst_label.setColor(worst_color)
+        # Beside the dot on the side with room: near the cycle's start a label ending at
+        # the dot ran off the plot ("…nin", issue 23.7).
         self.worst_label.setPos(cyc.worst_at_s, cyc.worst_s)
+        x_end = float(self.xs.max()) if self.xs.size else plan.scenario.backup.level0_every_s
+        label_side(self.worst_label, self.plot, cyc.worst_at_s, 0.0, x_end, 1.2)
         self.rto_label.setText(f"RTO {format_duration(cyc.rto_s)}")
         self.rto_label.setPos(0, cyc.rto_s)
 

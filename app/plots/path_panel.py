@@ -42,6 +42,10 @@ def units_line(model: PathModel, st: StageCapacity, fmt) -> str:
     return f"{st.count} × {fmt(st.unit_Bps)} = {fmt(st.total_Bps)} of data"
 
 
+LEGEND_BAND = 1.0
+"""Rows of empty space above the first stage, where the legend sits."""
+
+
 class PathPanel(PlanPanel):
     title = "Path"
 
@@ -137,7 +141,9 @@ class PathPanel(PlanPanel):
         self.backup_line.setPen(mkpen(th.backup, 1.5, Qt.PenStyle.DotLine))
         top = max(finite or [1.0]) / factor
         self.plot.setXRange(0, top * 1.35, padding=0)
-        self.plot.setYRange(-0.6, n - 0.4, padding=0)
+        # An empty band above the first row holds the legend, clear of the bars' values
+        # (the legend covered the first row's figures, issue 23.7).
+        self.plot.setYRange(-0.6 - LEGEND_BAND, n - 0.4, padding=0)
 
         self.headline.setText(
             f"Restore {format_rate(restore.rate_Bps, binary=self.binary)} "

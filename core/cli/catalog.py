@@ -120,7 +120,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "are kept apart from the shipped ones, survive updates, and win over them.",
     )
     csub = p.add_subparsers(dest="catalog_command", metavar="ACTION", required=True)
+    for add_action in (_register_list, _register_add, _register_remove, _register_price):
+        add_action(csub, common)
+    p.set_defaults(func=run_list, kind=None, all=False, json=False)
 
+
+def _register_list(csub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     ls = csub.add_parser("list", parents=[common], help="list catalog items with sources")
     ls.add_argument(
         "--kind",
@@ -134,6 +139,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     ls.add_argument("--json", action="store_true", help="JSON on stdout")
     ls.set_defaults(func=run_list)
 
+
+def _register_add(csub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     add = csub.add_parser(
         "add", parents=[common], help="add or replace your own items from a catalog TOML file"
     )
@@ -147,6 +154,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     add.add_argument("--json", action="store_true", help="JSON on stdout")
     add.set_defaults(func=run_add)
 
+
+def _register_remove(csub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     rm = csub.add_parser(
         "remove",
         parents=[common],
@@ -160,6 +169,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     )
     rm.add_argument("name", metavar="NAME", help="the item's name, as `catalog list` shows it")
     rm.set_defaults(func=run_remove)
+
+
+def _register_price(csub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     price = csub.add_parser(
         "price",
         parents=[common],
@@ -186,7 +198,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         "(earlier prices keep their own)",
     )
     price.set_defaults(func=run_price)
-    p.set_defaults(func=run_list, kind=None, all=False, json=False)
+
+
+LIST_HEADER = ["KIND", "NAME", "RATE", "DERATE", "PRACTICAL", "PRICE", "OTHER", "ORIGIN", "SOURCE"]
 
 
 def run_list(args: argparse.Namespace) -> int:
@@ -194,45 +208,47 @@ def run_list(args: argparse.Namespace) -> int:
         entries = store.catalog_entries(args.kind, include_shadowed=args.all)
         book = price_book(store)
     if args.json:
-        print_json(
-            [
-                {**entry_to_json(e), **_price_json(book, e.item)}
-                for e in entries
-            ]
-        )  # fmt: skip
+        print_json([{**entry_to_json(e), **_price_json(book, e.item)} for e in entries])
         return 0
     if not entries:
         print("The catalog has no items" + (f" of kind {args.kind}." if args.kind else "."))
         return 0
-    rows = []
-    for e in entries:
-        i = e.item
-        origin = "user*" if e.overrides_shipped else ("(overridden)" if e.shadowed else e.origin)
-        rows.append(
-            [
-                i.kind,
-                i.name,
-                format_rate(i.rate_Bps) if i.rate_Bps is not None else "",
-                format_fraction(i.derate) if i.derate != 1.0 else "",
-                format_rate(i.practical_rate_Bps) if i.practical_rate_Bps is not None else "",
-                _price_text(book, i),
-                _figures(i),
-                origin,
-                i.source,
-            ]
-        )
-    print(
-        format_table(
-            ["KIND", "NAME", "RATE", "DERATE", "PRACTICAL", "PRICE", "OTHER", "ORIGIN", "SOURCE"],
-            rows,
-        )
-    )
+    print(format_table(LIST_HEADER, [_list_row(e, book) for e in entries]))
+    print(_list_footer(entries))
+    return 0
+
+
+def _list_row(e: CatalogEntry, book: PriceBook) -> list[str]:
+    """One item's row of `catalog list` (LIST_HEADER's columns)."""
+    i = e.item
+    return [
+        i.kind,
+        i.name,
+        _rate_text(i.rate_Bps),
+        format_fraction(i.derate) if i.derate != 1.0 else "",
+        _rate_text(i.practical_rate_Bps),
+        _price_text(book, i),
+        _figures(i),
+        _origin(e),
+        i.source,
+    ]
+
+
+def _rate_text(rate: float | None) -> str:
+    return format_rate(rate) if rate is not None else ""
+
+
+def _origin(e: CatalogEntry) -> str:
+    """shipped / user, `user*` for yours overriding a shipped item, `(overridden)` for it."""
+    return "user*" if e.overrides_shipped else ("(overridden)" if e.shadowed else e.origin)
+
+
+def _list_footer(entries: list[CatalogEntry]) -> str:
     n_user = sum(e.origin == "user" for e in entries)
-    print(
+    return (
         f"\n{len(entries)} items ({n_user} yours; user* = yours, overriding a shipped item). "
         "Figures marked ⚠ in their notes are unverified: prefer measured rates."
     )
-    return 0
 
 
 def _price_text(book: PriceBook, item: CatalogItem) -> str:

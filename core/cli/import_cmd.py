@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 
 from ..errors import CoreError
@@ -19,6 +20,7 @@ from ..importers.store_import import ImportOutcome, import_file
 from ..jsonable import dumps_json
 from ..store import open_store_from_args
 from . import committed
+from .progress import terminal_progress
 
 EXIT_OK = 0
 EXIT_SOME_FAILED = 1
@@ -51,31 +53,42 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def _outcomes(store, files: list[str], database: str | None):
+def _outcomes(store, files: list[str], database: str | None, progress=None):
+    """One outcome per file; `progress(fraction, which file)` before each."""
+    todo: list[Path | ImportOutcome] = []
     for name in files:
         p = Path(name)
-        if p.is_dir() and not any(iter_report_files([p])):
+        found = list(iter_report_files([p]))
+        if p.is_dir() and not found:
             err = ReportError("directory without files", source=name)
-            yield ImportOutcome(p, "error", message=str(err), error=err)
+            todo.append(ImportOutcome(p, "error", message=str(err), error=err))
+        todo.extend(found)
+    for i, path in enumerate(todo):
+        if isinstance(path, ImportOutcome):
+            yield path
             continue
-        for path in iter_report_files([p]):
-            try:
-                yield import_file(store, path, database=database)
-            except CoreError:
-                raise  # the store itself failed: no point in trying the next file
-            except Exception as exc:  # a bug; the other files still deserve an answer
-                yield ImportOutcome(
-                    path,
-                    "error",
-                    message=f"{path}: internal error {type(exc).__name__}: "
-                    f"{_one_line(str(exc))} (please report it)",
-                )
+        if progress is not None:
+            progress(i / len(todo), f"file {i + 1} of {len(todo)}: {path.name}")
+        try:
+            yield import_file(store, path, database=database)
+        except CoreError:
+            raise  # the store itself failed: no point in trying the next file
+        except Exception as exc:  # a bug; the other files still deserve an answer
+            yield ImportOutcome(
+                path,
+                "error",
+                message=f"{path}: internal error {type(exc).__name__}: "
+                f"{_one_line(str(exc))} (please report it)",
+            )
 
 
 def run(args: argparse.Namespace) -> int:
     outcomes: list[ImportOutcome] = []
-    with open_store_from_args(args) as store:
-        for o in _outcomes(store, args.files, args.database):
+    progress = terminal_progress("import")  # on a terminal only: a pipe reads the same
+    with open_store_from_args(args) as store, progress or nullcontext():
+        for o in _outcomes(store, args.files, args.database, progress):
+            if progress is not None:
+                progress.close()  # the line goes before a file's own line is printed
             outcomes.append(o)
             if o.status == "imported":
                 committed(f"imported {o.path}")

@@ -186,14 +186,13 @@ def compare_drill(scenario: Scenario, drill: Drill) -> DrillComparison:
 
 
 def _plan_notes(scenario: Scenario, rows: list[PhaseComparison]) -> list[str]:
-    out = []
     arch = next((r for r in rows if r.name == "restore_archivelogs"), None)
     if arch and arch.actual_s and arch.plan_s == 0 and scenario.recovery.archivelogs_on_disk:
-        out.append(
+        return [
             "the drill restored archived logs that the plan keeps on disk "
             "(recovery.archivelogs_on_disk = true): not compared"
-        )
-    return out
+        ]
+    return []
 
 
 __all__ = [

@@ -59,16 +59,17 @@ def _commands(snap: LongopsSnapshot) -> list[tuple[datetime | None, list[LongOp]
 def _kind(snap: LongopsSnapshot, start: datetime | None, index: int) -> str:
     """What the command restores: its per-backup-set rows say; else the first command of
     the recovery is the level 0 and a later one the incrementals."""
-    sets = [
-        r
-        for r in snap.rows
-        if r.kind in ("level0", "incremental")
-        and (start is None or r.start is None or r.start >= start)
-    ]
+    sets = [r for r in snap.rows if _restores_since(r, start)]
     if sets:
         latest = max(sets, key=lambda r: r.start or datetime.min)
         return "restore_incremental" if latest.kind == "incremental" else "restore_level0"
     return "restore_level0" if index == 0 else "restore_incremental"
+
+
+def _restores_since(r: LongOp, start: datetime | None) -> bool:
+    """Whether the row is a backup set restore of the command started at `start`."""
+    in_command = start is None or r.start is None or r.start >= start
+    return r.kind in ("level0", "incremental") and in_command
 
 
 def longops_progress(snap: LongopsSnapshot) -> Progress | None:
@@ -113,14 +114,25 @@ def measured_rates(points: list[Progress], k: int) -> list[float]:
     with one snapshot, its progress since the phase started."""
     cur = points[k]
     same = [p for p in points[: k + 1] if p.phase == cur.phase and p.started == cur.started]
+    rates = _rates_between(same) or _since_start(cur)
+    return [r for r in rates if r > 0]
+
+
+def _rates_between(same: list[Progress]) -> list[float]:
+    """The rate between each two consecutive snapshots of one run (none after it finished)."""
     rates = []
     for a, b in pairwise(same):
         dt = (b.at - a.at).total_seconds()
         if dt > 0 and b.done_bytes >= a.done_bytes and not a.finished:
             rates.append((b.done_bytes - a.done_bytes) / dt)
-    if not rates and cur.started and cur.at > cur.started and cur.done_bytes > 0:
-        rates.append(cur.done_bytes / (cur.at - cur.started).total_seconds())
-    return [r for r in rates if r > 0]
+    return rates
+
+
+def _since_start(cur: Progress) -> list[float]:
+    """A lone snapshot's progress since its phase started, as a rate (none when unknown)."""
+    if cur.started and cur.at > cur.started and cur.done_bytes > 0:
+        return [cur.done_bytes / (cur.at - cur.started).total_seconds()]
+    return []
 
 
 __all__ = ["Progress", "longops_progress", "measured_rates", "progress_points", "recovery_progress"]

@@ -34,15 +34,15 @@ def read_evidence_paths(paths: list[str | os.PathLike[str]]) -> ReadEvidence:
     """Read every file; the first bad one raises (naming it) and nothing is kept."""
     if not paths:
         raise EvidenceError("no evidence given", hint="give the RMAN log of the test restore")
-    files, ids = [], []
-    for p in paths:
-        data = read_input(p, error=EvidenceError)
-        f = read_evidence_bytes(data, str(p))
-        files.append(f)
-        ids.append(
-            {"file": Path(p).name, "kind": f.kind, "sha256": hashlib.sha256(data).hexdigest()}
-        )
-    return ReadEvidence(tuple(files), tuple(ids))
+    read = [_read_one(p) for p in paths]
+    return ReadEvidence(tuple(f for f, _ in read), tuple(i for _, i in read))
+
+
+def _read_one(p: str | os.PathLike[str]) -> tuple[EvidenceFile, dict[str, str]]:
+    """One evidence file, and what identifies it in the store (name, kind, SHA-256)."""
+    data = read_input(p, error=EvidenceError)
+    f = read_evidence_bytes(data, str(p))
+    return f, {"file": Path(p).name, "kind": f.kind, "sha256": hashlib.sha256(data).hexdigest()}
 
 
 @dataclass(frozen=True)

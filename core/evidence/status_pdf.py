@@ -25,7 +25,7 @@ from ..report.fonts import FONT, FONT_BOLD, markup, register_fonts
 from ..result import PHASE_TITLES
 
 if TYPE_CHECKING:
-    from .clock import RecoveryClock
+    from .clock import ClockPhase, RecoveryClock
 
 _STATUS_WORDS = {"done": "done", "running": "running", "to come": "to come"}
 
@@ -60,13 +60,16 @@ def _phase_rows(clock: RecoveryClock) -> list[list[str]]:
     for p in clock.phases:
         if p.start is None and p.end is None and p.status == "done":
             continue
-        end = _when(p.end, clock.now.at)
-        if p.status != "done" and p.end is not None:
-            end = f"≈ {end}"
-        rows.append(
-            [PHASE_TITLES[p.name], _STATUS_WORDS[p.status], _when(p.start, clock.now.at), end]
-        )
+        rows.append(_phase_row(p, clock.now.at))
     return rows
+
+
+def _phase_row(p: ClockPhase, now: datetime) -> list[str]:
+    """Phase, status, start, end (≈ for a forecast end)."""
+    end = _when(p.end, now)
+    if p.status != "done" and p.end is not None:
+        end = f"≈ {end}"
+    return [PHASE_TITLES[p.name], _STATUS_WORDS[p.status], _when(p.start, now), end]
 
 
 def _table(rows: list[list[str]], widths: list[float], running: int | None) -> Table:

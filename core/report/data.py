@@ -19,6 +19,7 @@ from ..clock import today as report_date
 from ..engine.verdict import verdict_title
 from ..headline import Headline, headline_of
 from ..plan import Plan
+from ..result import RecoveryResult
 from ..units import format_duration
 from ..wording import VERDICT_WORDS, bottleneck_words
 from .model import (
@@ -74,12 +75,17 @@ def build_report_data(
     if generated is None:
         generated = source_date_epoch() or datetime.now(tz=UTC).replace(microsecond=0)
     header = _header(plan, binary, generated, _headline(ctx, sections))
+    return ReportData(**header, parts=freeze_parts(header, _parts(ctx, sections)))
+
+
+def _parts(ctx: ReportContext, sections: Sequence[Section]) -> dict[str, Any]:
+    """Each section's data by its key; a section with nothing to print has none."""
     parts = {}
     for section in sections:
         part = section.build(ctx)
         if part is not None:
             parts[section.key] = part
-    return ReportData(**header, parts=freeze_parts(header, parts))
+    return parts
 
 
 def _headline(ctx: ReportContext, sections: Sequence[Section]) -> Headline | None:
@@ -95,18 +101,21 @@ def _header(
 ) -> dict[str, Any]:
     """The fields every page shares: names, dates, units and the verdict (with its
     probability when `sure` is given)."""
-    s = plan.scenario
-    rec = plan.recovery
-    if rec.verdict == "misses":
-        line = (
-            f"Worst-case recovery {format_duration(rec.total_s)} misses the RTO of "
-            f"{format_duration(rec.rto_s)} by {format_duration(-rec.margin_s)}"
-        )
-    else:
-        line = (
-            f"Worst-case recovery {format_duration(rec.total_s)} against an RTO of "
-            f"{format_duration(rec.rto_s)}: margin {format_duration(rec.margin_s)}"
-        )
+    verdict, title, line = _verdict(plan, sure)
+    return {
+        **_names_and_dates(plan, binary, generated),
+        "verdict": verdict,
+        "verdict_words": VERDICT_WORDS[verdict],
+        "verdict_line": line,
+        "verdict_title": title,
+        "decided_by": plan.decided_by,
+        **_recovery_figures(plan.recovery),
+    }
+
+
+def _verdict(plan: Plan, sure: Headline | None) -> tuple[str, str, str]:
+    """(verdict, title, line): the plan's at its figures, or the headline's with its odds."""
+    line = _recovery_line(plan.recovery)
     odds_decide = sure is not None and sure.probability_decides
     if plan.decided_by != "recovery" and not odds_decide:
         # When the odds decide, `sure.why()` names the plan's deciding check itself.
@@ -116,11 +125,30 @@ def _header(
         verdict = sure.verdict
         title = sure.title() if odds_decide else f"{title} — {sure.sure()}"
         line = f"{line}. {sure.why()}"
-    units = (
+    return verdict, title, line
+
+
+def _recovery_line(rec: RecoveryResult) -> str:
+    """The worst-case recovery against the RTO: by how much it misses, or its margin."""
+    total, rto = format_duration(rec.total_s), format_duration(rec.rto_s)
+    if rec.verdict == "misses":
+        by = format_duration(-rec.margin_s)
+        return f"Worst-case recovery {total} misses the RTO of {rto} by {by}"
+    margin = format_duration(rec.margin_s)
+    return f"Worst-case recovery {total} against an RTO of {rto}: margin {margin}"
+
+
+def _units_note(binary: bool) -> str:
+    """Which size units the report uses, and which bytes its volumes count."""
+    return (
         "Sizes in binary units (TiB = 2⁴⁰ bytes); "
         if binary
         else "Sizes in decimal units (TB = 10¹² bytes, GB = 10⁹ bytes); "
     ) + "volumes and rates count datafile (data) bytes unless named backup pieces."
+
+
+def _names_and_dates(plan: Plan, binary: bool, generated: datetime) -> dict[str, Any]:
+    s = plan.scenario
     return {
         "title": REPORT_TITLE,
         "scenario_name": s.name,
@@ -131,13 +159,13 @@ def _header(
         "as_of_text": long_date(plan.as_of),
         "generated": generated,
         "producer": f"RTO Planner {__version__}",
-        "units_note": units,
+        "units_note": _units_note(binary),
         "binary": binary,
-        "verdict": verdict,
-        "verdict_words": VERDICT_WORDS[verdict],
-        "verdict_line": line,
-        "verdict_title": title,
-        "decided_by": plan.decided_by,
+    }
+
+
+def _recovery_figures(rec: RecoveryResult) -> dict[str, Any]:
+    return {
         "total_s": rec.total_s,
         "rto_s": rec.rto_s,
         "margin_s": rec.margin_s,

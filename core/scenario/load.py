@@ -350,8 +350,9 @@ def _recovery(
     if backup.level1 != "none" and recovery.incremental_apply_rate_Bps is None:
         raise loader.error(
             "recovery.incremental_apply_rate",
-            "is required when backup.level1 is not 'none'",
-            "e.g. '18 TiB/h' (measure it from a test recovery, or use the storage write rate)",
+            "is needed with level 1 backups (backup.level1 is not 'none')",
+            "how fast recovery applies a level 1 to the restored datafiles: time one in a "
+            "test recovery, or start from the datafile storage's write rate, e.g. '2 GB/s'",
         )
     return recovery
 
@@ -531,6 +532,13 @@ def _check_nesting(doc: Any, source: str) -> None:
 def load_scenario(path: str | Path, catalog: Catalog | None = None) -> Scenario:
     """Load a scenario file; errors name the file, line and key."""
     p = Path(path)
+    return load_scenario_text(read_scenario_text(p), source=str(p), catalog=catalog)
+
+
+def read_scenario_text(path: str | Path) -> str:
+    """A scenario file's text, read with the bound and checks every reader uses (regular
+    files only, at most MAX_SCENARIO_BYTES, UTF-8); errors name the file."""
+    p = Path(path)
     try:
         data = read_limited(p, MAX_SCENARIO_BYTES, "scenario file")
     except FileNotFoundError:
@@ -545,4 +553,4 @@ def load_scenario(path: str | Path, catalog: Catalog | None = None) -> Scenario:
         raise ScenarioError(
             "is not UTF-8 text; save the scenario as UTF-8 TOML", source=str(p)
         ) from None
-    return load_scenario_text(text, source=str(p), catalog=catalog)
+    return text

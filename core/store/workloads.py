@@ -69,14 +69,12 @@ def insert_rows(
     con: duckdb.DuckDBPyConnection, rows: list[WorkloadRow], file_name: str, now: datetime
 ) -> None:
     """Insert many rows in one statement (a year of hourly DBA_HIST_SYSSTAT snapshots of
-    a RAC database is tens of thousands of rows: one INSERT each took ~4 ms). The rows
-    go to DuckDB as NumPy columns, registered for the statement only."""
+    a RAC database is tens of thousands of rows: one INSERT each took ~4 ms)."""
     if not rows:
         return
     values = {
         "content_hash": [r.content_hash for r in rows],
         "snap_key": [r.snap_key for r in rows],
-        "file_name": [file_name] * len(rows),
         "kind": [r.kind for r in rows],
         "db_name": [r.db_name for r in rows],
         "dbid": [r.dbid for r in rows],
@@ -86,14 +84,40 @@ def insert_rows(
         "elapsed_s": [r.elapsed_s for r in rows],
         "redo_bytes_per_s": [r.redo_bytes_per_s for r in rows],
         "payload": [json.dumps(r.payload, allow_nan=False, default=str) for r in rows],
-        "imported_at": [now] * len(rows),
     }
-    columns = {k: np.array(v, dtype=object) for k, v in values.items()}
-    select = ", ".join(f"CAST({c} AS {_CASTS.get(c, 'VARCHAR')})" for c in _COLUMNS)
+    insert_columns(con, {k: np.array(v, dtype=object) for k, v in values.items()}, file_name, now)
+
+
+def insert_columns(
+    con: duckdb.DuckDBPyConnection,
+    columns: dict[str, np.ndarray],
+    file_name: str,
+    now: datetime,
+    constants: dict[str, object] | None = None,
+) -> None:
+    """Insert rows given as NumPy columns (None for NULL, `payload` as JSON text),
+    registered for the statement only: no Python object per row. `constants`: columns
+    with one value for every row (`kind`); a column given neither way is NULL."""
+    if not len(columns["content_hash"]):
+        return
+    fixed: dict[str, object] = {**(constants or {}), "file_name": file_name, "imported_at": now}
+    params: list[object] = []
+
+    def value(c: str) -> str:
+        cast = _CASTS.get(c, "VARCHAR")
+        if c in columns:
+            return f"CAST({c} AS {cast})"
+        if c in fixed:
+            params.append(fixed[c])
+            return f"CAST(? AS {cast})"
+        return f"CAST(NULL AS {cast})"
+
+    select = ", ".join(value(c) for c in _COLUMNS)
     con.register(_BATCH_VIEW, columns)
     try:
         con.execute(
-            f"INSERT INTO workload ({', '.join(_COLUMNS)}) SELECT {select} FROM {_BATCH_VIEW}"
+            f"INSERT INTO workload ({', '.join(_COLUMNS)}) SELECT {select} FROM {_BATCH_VIEW}",
+            params,
         )
     finally:
         con.unregister(_BATCH_VIEW)
@@ -117,6 +141,24 @@ def stored_keys(
         where = f"{column} IN ({', '.join('?' * len(unique))})"
         return con.execute(f"{select} WHERE {where}", unique).fetchall()
     return con.execute(f"{select} WHERE {column} IN (SELECT unnest(?))", [unique]).fetchall()
+
+
+def stored_hashes(con: duckdb.DuckDBPyConnection, hashes: np.ndarray) -> list[tuple[str, str]]:
+    """(content hash, file name) of the stored rows among `hashes` (a NumPy column: a
+    large export's hundred thousand keys go to DuckDB without a Python list)."""
+    if not len(hashes):
+        return []
+    con.register(_KEYS_VIEW, {"h": hashes})
+    try:
+        return con.execute(
+            f"SELECT content_hash, file_name FROM workload "
+            f"WHERE content_hash IN (SELECT h FROM {_KEYS_VIEW})"
+        ).fetchall()
+    finally:
+        con.unregister(_KEYS_VIEW)
+
+
+_KEYS_VIEW = "_rto_keys"
 
 
 def assign_database(con: duckdb.DuckDBPyConnection, database: str, hashes: list[str]) -> int:

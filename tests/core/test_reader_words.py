@@ -72,3 +72,12 @@ rto = "24 h"
     assert not re.search(r"\d\.\d h", detail), detail  # "26 h 08 min", never "26.1 h"
     assert detail == f"apply {format_duration(7 * 86400)} of redo"
     assert not KEY.search(for_reader("\n".join(plan.notes)))
+
+
+def test_the_recovery_keeps_its_own_verdict_beside_a_headline_decided_by_the_rpo():
+    from rtoplanner.core.wording import recovery_clause
+
+    assert recovery_clause(5 * 3600 + 120, "meets") == (
+        "worst-case recovery 5 h 02 min, which meets the RTO"
+    )
+    assert recovery_clause(5 * 3600, "misses").endswith("which misses the RTO")

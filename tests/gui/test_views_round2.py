@@ -437,3 +437,58 @@ def test_awr_import_of_one_report_says_so_and_stores_what_it_shows(qtbot, store_
     stored = store_window.doc.raw["database"]["redo_rate"]
     assert stored == format_rate(parse_rate(stored)) == "3.28 MB/s"  # one precision
     dlg.close()
+
+
+# ------------------------------------------------------------ chart labels in view (GUI)
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1440, 900)])
+def test_chart_labels_beside_points_stay_inside_the_plot(qtbot, size):
+    """The cycle's worst-case label left of a point near the axis read "nin"; the
+    confidence RTO label was cut at the plot's edge."""
+    from .conftest import DEMO, close_window, show_window
+
+    win = show_window(qtbot, path=DEMO, size=size)
+    try:
+        assert win.doc.wait_idle()
+        win.show_view("cycle")
+        cycle = win.results.panel("cycle")
+        win.show_view("confidence")
+        confidence = win.results.panel("confidence")
+        assert confidence.wait_idle()
+        win.show_view("cycle")
+        cycle.redraw()
+        win.show_view("confidence")
+        confidence.redraw()
+        qtbot.wait(20)
+        for plot, label in ((cycle.plot, cycle.worst_label),
+                            (confidence.dist_plot, confidence.rto_label)):  # fmt: skip
+            plot.grab()  # a text item places itself when painted
+            box = plot.getPlotItem().getViewBox().sceneBoundingRect()
+            shown = label.sceneBoundingRect()
+            assert shown.left() >= box.left() - 1 and shown.right() <= box.right() + 1, (
+                label.toPlainText(),
+                shown,
+                box,
+            )
+    finally:
+        close_window(win)
+
+
+def test_field_errors_name_other_fields_as_the_form_does(doc):
+    doc.set_value("backup.level1", "cumulative")
+    doc.set_value("backup.level1_every", "1d")
+    assert doc.wait_idle()
+    message = doc.errors["recovery.incremental_apply_rate"]
+    assert "backup.level1" not in message and "“Level 1 backups”" in message
+    assert "18 TiB/h" not in message  # the old puzzling example
+
+
+def test_growth_labels_are_drawn_over_the_curves(qtbot, demo_window):
+    demo_window.show_view("rpo")
+    panel = demo_window.results.panel("rpo")
+    curves = [i for i in panel.growth_plot.getPlotItem().listDataItems()]
+    top = max(c.zValue() for c in curves)
+    for label in (panel.break_label, panel.g_rto_label, panel.g_window_label):
+        assert label.zValue() > top
+        assert label.fill.color().alpha() > 150  # on the background, not struck through

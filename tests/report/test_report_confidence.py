@@ -29,7 +29,7 @@ def test_the_section_says_how_likely_the_plan_holds(path):
     worst = risk.confidence_table.rows[0]
     assert worst[0] == "Worst moment of the cycle"
     assert f"Worst moment of the cycle {worst[1]} {worst[2]} {worst[3]}" in text
-    assert "The ranges used" in text and "[uncertainty]" in text
+    assert "The ranges used" in text and "stated in the scenario" in text  # issue 23
     assert sum(b.share for b in part.confidence_hist) == pytest.approx(1.0)
     assert part.confidence_tornado, "the demos give ranges that move the recovery"
 

@@ -298,3 +298,53 @@ def test_estate_phase_tables_have_no_recall_row_when_none_is_needed():
     assert recalls  # the demo's databases need none
     for _, _, table in part.database_tables:
         assert not [r for r in table.rows if r[0] == "Tape recall"]
+
+
+# ---------------------------------------------- the lead's reading of the Exadata PDF
+
+
+def test_summary_says_the_odds_decide_when_they_set_the_headline():
+    """p2 said "The plan's verdict is decided by RPO: …" under a cover that is AT RISK
+    because only about half of the trials meet every target."""
+    from rtoplanner.core.headline import headline_of
+    from rtoplanner.core.report.model import ReportContext
+    from rtoplanner.core.report.sections.confidence import risk_of
+
+    for path in DEMOS:
+        rd = rendered(path)
+        sure = headline_of(rd.plan, risk_of(ReportContext(rd.plan)))
+        text = flat(rd.pdf)
+        if sure.probability_decides:
+            assert "is decided by its odds" in text, path.stem
+            assert "The plan's verdict is decided by" not in text, path.stem
+        else:
+            assert "is decided by its odds" not in text, path.stem
+
+
+@pytest.mark.parametrize("path", DEMOS, ids=demo_ids())
+def test_appendix_gives_the_probability_rule_and_ranges_read_as_words(path):
+    text = flat(rendered(path).pdf)
+    assert "P(every target) < 50 %" in text.replace("\xa0", " ")
+    assert "[uncertainty]" not in text and "[provenance]" not in text
+
+
+@pytest.mark.parametrize("path", DEMOS, ids=demo_ids())
+def test_confidence_time_axes_read_hours_and_minutes(path):
+    """The tornado's axis read "180 200 220 (min)" and the histogram's "20 40 60" under
+    "(h:mm)" where every other chart reads "3:00"."""
+    from rtoplanner.core.report.sections.confidence import distribution_chart, tornado_chart
+
+    register_fonts()
+    part = rendered(path).data.part("confidence")
+    charts_ = [distribution_chart(part, 480)]
+    if part.confidence_tornado:
+        charts_.append(tornado_chart(part, 480))
+    for drawing in charts_:
+        strings = [s for s in _flat_items(drawing, []) if isinstance(s, String)]
+        title = next(s for s in strings if s.text.startswith("recovery time ("))
+        ticks = [s.text for s in strings if abs(s.y - (title.y + 9)) < 0.01]
+        assert ticks, path.stem
+        if title.text == "recovery time (h:mm)":
+            assert all(re.fullmatch(r"\d+:\d\d", t) for t in ticks), ticks
+        top = max(part.confidence_plan_s, part.confidence_rto_s)
+        assert title.text != "recovery time (min)" or top <= 2 * 3600, (path.stem, title.text)

@@ -91,13 +91,13 @@ def test_a_file_failing_half_way_leaves_nothing(store, monkeypatch) -> None:
 
 
 def test_an_exception_in_the_write_rolls_back_and_propagates(store, monkeypatch) -> None:
-    real = si.insert_rows
+    real = si.insert_columns  # a DBA_HIST_SYSSTAT export is stored as columns
 
-    def insert(con, rows, file_name, now):
-        real(con, rows, file_name, now)
-        raise RuntimeError(f"injected after {len(rows)} rows")
+    def insert(con, columns, file_name, now, constants=None):
+        real(con, columns, file_name, now, constants)
+        raise RuntimeError(f"injected after {len(columns['content_hash'])} rows")
 
-    monkeypatch.setattr(si, "insert_rows", insert)
+    monkeypatch.setattr(si, "insert_columns", insert)
     path = sysstat_csv(Path(tempfile.mkdtemp()) / "redo.csv", hours=6)
     with pytest.raises(RuntimeError, match="injected after 6 rows"):
         import_file(store, path)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reportlab.graphics.shapes import Group, Line, PolyLine, Rect
 from reportlab.lib.units import mm
@@ -78,6 +78,17 @@ def risk_of(ctx: ReportContext) -> RiskResult:
     return ctx.cache[CACHE_KEY]
 
 
+def _origin(row: Any) -> str:
+    """Where a figure's range comes from, in a customer's words: a range the scenario
+    states, and what it would be without it (the terminal prints `[uncertainty]`)."""
+    from ...uncertainty.words import PROVENANCE_WORDS, origin_words
+
+    if row.origin != "uncertainty":
+        return origin_words(row)
+    otherwise = row.default_range.split(" (", 1)[0]
+    return f"stated in the scenario (else {PROVENANCE_WORDS[row.default_origin]}: {otherwise})"
+
+
 def _verdict(total_s: float, rto_s: float, risk_s: float) -> str:
     if total_s > rto_s:
         return "misses"
@@ -90,7 +101,6 @@ def build(ctx: ReportContext) -> ConfidencePart:
         CHECK_HEADER,
         check_rows,
         headline,
-        origin_words,
         percent,
         spread,
         whole_plan_sentence,
@@ -147,7 +157,7 @@ def build(ctx: ReportContext) -> ConfidencePart:
         tuple(
             (row.label, describe_value(row.kind, row.value, ctx.binary), row.range_text,
              describe_value(row.kind, row.low, ctx.binary),
-             describe_value(row.kind, row.high, ctx.binary), origin_words(row))
+             describe_value(row.kind, row.high, ctx.binary), _origin(row))
             for row in sorted(r.varied, key=lambda row: order.get(row.key, len(order)))
         ),
         "lrlrrl",
@@ -158,7 +168,7 @@ def build(ctx: ReportContext) -> ConfidencePart:
         "triangle between its ends with the scenario's value most likely, or, for a catalog "
         "figure or class default, from its prior (a lognormal fitted to cited public "
         "measurements; its P10..P90 shown) — and the plan's own formulas compute the "
-        "recovery. Ranges come from the scenario's [uncertainty] table, else from the "
+        "recovery. Ranges come from the scenario's own table of ranges, else from the "
         "figure's provenance: exact ±0, measured ±10 %, catalog and class defaults their "
         "prior, typed figures estimates ±25 %. "
         "'Worst moment' puts the failure just where the plan's worst case does; 'any moment' "
@@ -222,14 +232,22 @@ def _time_axis(
     lines and labels on round hours or minutes; returns the seconds → x mapping."""
     pad = (hi_s - lo_s) * 0.05 or max(hi_s * 0.05, 60.0)
     lo, hi = max(0.0, lo_s - pad), hi_s + pad
-    unit, name, _ = charts._time_axis(hi - lo)
-    step = charts._nice_step((hi - lo) / unit, 6) * unit
+    # The times' size picks the unit, as on every other chart (h:mm from 2 h on: the
+    # tornado read "180 200 220 (min)" and the histogram "20 40 60" on an h:mm axis).
+    unit, name, _ = charts._time_axis(hi)
+    span = (hi - lo) / unit
+    if name == "h:mm":
+        step = next((s for s in charts._HOUR_STEPS if span / s <= 7), charts._HOUR_STEPS[-1])
+    else:
+        step = charts._nice_step(span, 6)
+    step *= unit
     scale = (x1 - x0) / (hi - lo)
     t = math.ceil(lo / step) * step
     while t <= hi:
         x = x0 + (t - lo) * scale
         g.add(Line(x, y0, x, y1, strokeColor=GRID, strokeWidth=0.5))
-        g.add(charts._text(x, y0 - 9, charts._num(round(t / unit, 6)), SMALL, MUTED, "middle"))
+        label = charts._tick(round(t / unit, 6), name)
+        g.add(charts._text(x, y0 - 9, label, SMALL, MUTED, "middle"))
         t += step
     g.add(Line(x0, y0, x1, y0, strokeColor=AXIS, strokeWidth=0.7))
     g.add(charts._text(x1, y0 - 18, f"recovery time ({name})", SMALL, MUTED, "end"))

@@ -68,10 +68,13 @@ FORMULAS = (
     ),
     Formula(
         "The plan's verdict",
-        "headline = worst of ( recovery vs RTO, failover vs RTO, site-loss data loss vs RPO, "
-        "each backup vs its window )",
-        "The cover names the check that decides; when everything meets, the tightest one "
-        "(the highest value ÷ target).",
+        "at its figures = worst of ( recovery vs RTO, failover vs RTO, site-loss data loss vs "
+        "RPO, each backup vs its window );  headline = worse of ( at its figures, misses if "
+        "P(every target) < 50 %, at risk if P(every target) < the confidence required )",
+        "P(every target) is the share of the trials on the 'How sure' page in which every "
+        "target is met at once; the confidence required is the scenario's (90 % unless "
+        "stated). The cover names what decides: a check, or the odds; when everything "
+        "meets, the tightest check (the highest value ÷ target).",
     ),
     Formula(
         "Incremental and redo volumes",

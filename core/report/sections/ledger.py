@@ -47,7 +47,7 @@ def build(ctx: ReportContext) -> LedgerPart:
 def render(r: ReportRenderer, part: LedgerPart) -> list[Flowable]:
     lead = [r.para(part.assumptions_text)]
     if part.file_note:
-        lead.append(r.para(f"The scenario file says: {part.file_note}", "small"))
+        lead += r.paras(f"The scenario file says: {part.file_note}", "small")
     out = r.section("Assumptions ledger", *lead)
     widths = [50 * mm, 24 * mm, 27 * mm, 15 * mm]
     widths.append(r.width - sum(widths))
@@ -148,7 +148,7 @@ class _Ledger:
         row = self.inputs.get(dotted)
         if row is None:
             return value
-        where = " [uncertainty]" if row.origin == "uncertainty" else ""
+        where = ", stated" if row.origin == "uncertainty" else ""
         return f"{value}\nrange {row.range_text}{where}"
 
     def add(self, dotted: str, spec: FieldSpec, given: Any, model_text: str, unit: str,
@@ -245,7 +245,7 @@ def _ledger_text(counts: Mapping[str, int]) -> str:
     listed = ", ".join(parts[:-1]) + (f" and {parts[-1]}" if len(parts) > 1 else parts[0])
     return (
         f"Every input of the model, as the plan used it: {listed}. Each figure says where "
-        "it comes from (the scenario's [provenance], an import, the catalog with its "
+        "it comes from (how the scenario says it is known, an import, the catalog with its "
         "source, a class default, or typed: an estimate) and, under its value, the range "
         "'How sure is this plan' drew it from — a catalog figure or class default its "
         "prior (a lognormal fitted to published measurements, its P10..P90), an estimate "

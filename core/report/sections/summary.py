@@ -10,10 +10,12 @@ from typing import TYPE_CHECKING
 from reportlab.platypus import Flowable
 
 from ...decisive import decisive_assumptions
+from ...headline import headline_of
 from ...result import PHASE_TITLES
 from ...units import format_duration
-from ...wording import bottleneck_words, for_reader
+from ...wording import VERDICT_WORDS, bottleneck_words, for_reader
 from ..model import ReportContext, Section, long_date, pct
+from .confidence import CACHE_KEY
 from .what_it_takes import recommendation_sentence
 
 if TYPE_CHECKING:
@@ -31,8 +33,9 @@ def build(ctx: ReportContext) -> SummaryPart:
 
 def paragraphs(ctx: ReportContext) -> tuple[str, ...]:
     out = [_verdict_paragraph(ctx), _rpo_sentence(ctx), _longest_phase_sentence(ctx)]
-    if ctx.plan.decided_by != "recovery":
-        out.append(f"The plan's verdict is decided by {ctx.plan.deciding.sentence()}.")
+    deciding = _deciding_sentence(ctx)
+    if deciding:
+        out.append(deciding)
     out += [for_reader(a.sentence()) for a in decisive_assumptions(ctx.plan)]
     fix = recommendation_sentence(ctx)
     if fix:
@@ -40,6 +43,21 @@ def paragraphs(ctx: ReportContext) -> tuple[str, ...]:
     out += _backup_sentence(ctx)
     out += _growth_sentence(ctx)
     return tuple(out)
+
+
+def _deciding_sentence(ctx: ReportContext) -> str | None:
+    """What decides the headline: the odds when they set it (the cover's AT RISK at 51 %
+    is not "decided by RPO"), else the check that decides the plan, unless recovery."""
+    risk = ctx.cache.get(CACHE_KEY)  # the How-sure page's run, when the report has it
+    sure = headline_of(ctx.plan, risk) if risk is not None else None
+    if sure is not None and sure.probability_decides:
+        return (
+            f"The plan's verdict, {VERDICT_WORDS[sure.verdict]}, is decided by its odds. "
+            f"{sure.why()}"
+        )
+    if ctx.plan.decided_by != "recovery":
+        return f"The plan's verdict is decided by {ctx.plan.deciding.sentence()}."
+    return None
 
 
 def _verdict_paragraph(ctx: ReportContext) -> str:

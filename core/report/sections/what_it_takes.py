@@ -131,7 +131,7 @@ def _customer_note(note: str) -> str:
             f"No price was given for: {items}. Their cost is shown as unpriced, never "
             "guessed; a supplier's quote for them completes the comparison."
         )
-    return for_reader(note)
+    return for_reader(note).replace("its [uncertainty] range", "the range the scenario states")
 
 
 def render(r: ReportRenderer, part: WhatItTakesPart) -> list[Flowable]:

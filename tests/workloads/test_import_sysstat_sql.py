@@ -1,0 +1,184 @@
+"""DBA_HIST_SYSSTAT exports read by DuckDB (issue 25, import speed): the stored rows are
+exactly the Python reader's, and anything DuckDB cannot vouch for goes the Python way,
+whose one-line errors name the file, line and cell.
+
+Each case is imported twice into real stores — once through the Python reader
+(`rows_from_bytes`, the reference), once through `parse_for_store` — and every column of
+every row (id order included; only `imported_at` differs) is compared.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import duckdb
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from workload_helpers import CSV, sysstat_csv
+
+from rtoplanner.core.importers.errors import ReportError
+from rtoplanner.core.importers.store_import import (
+    _write_batch,
+    _write_rows,
+    import_file,
+    parse_for_store,
+    rows_from_bytes,
+)
+from rtoplanner.core.importers.sysstat_sql import SysstatBatch
+from rtoplanner.core.store import Store
+from rtoplanner.core.store.migrations import apply_migrations
+
+HEADER = (
+    "DBID,DB_NAME,INSTANCE_NUMBER,SNAP_ID,BEGIN_INTERVAL_TIME,END_INTERVAL_TIME,"
+    "STARTUP_TIME,REDO_SIZE"
+)
+
+
+def _stored(write) -> list[tuple]:
+    """The rows `write` stores into a DuckDB database of the store's schema."""
+    con = duckdb.connect(":memory:")
+    try:
+        apply_migrations(con, 0, app_version="test")
+        write(con)
+        return con.execute("SELECT * EXCLUDE (imported_at) FROM workload ORDER BY id").fetchall()
+    finally:
+        con.close()
+
+
+def both_ways(data: bytes, source: str = "redo.csv", database: str | None = None) -> list[tuple]:
+    """The rows each path stores, asserted equal; the fast path must have been taken."""
+    _kind, reference = rows_from_bytes(data, source)
+    _kind, fast = parse_for_store(data, source)
+    assert isinstance(fast, SysstatBatch), "DuckDB did not read this export"
+    python = _stored(_write_rows(reference, source, database))
+    duck = _stored(_write_batch(fast, source, database))
+    assert duck == python
+    return duck
+
+
+def _csv(rows: list[str], header: str = HEADER, newline: str = "\n") -> bytes:
+    return newline.join([header, *rows]).encode("ascii") + newline.encode()
+
+
+def _row(snap: int, redo: int, *, inst: str = "1", dbid: str = "1234", hour: int | None = None,
+         startup: str = "2024-01-01 00:00:00", name: str = "PROD") -> str:  # fmt: skip
+    h = snap if hour is None else hour
+    end = datetime(2024, 3, 1 + h // 24, h % 24)
+    return f"{dbid},{name},{inst},{snap},x,{end:%Y-%m-%d %H:%M:%S},{startup},{redo}"
+
+
+def test_the_fixture_and_a_generated_rac_export_store_the_same_rows(tmp_path: Path) -> None:
+    rows = both_ways((CSV / "dba_hist_sysstat_redo.csv").read_bytes())
+    assert len(rows) == 7  # 10 snapshots of two instances, one restart
+    generated = sysstat_csv(tmp_path / "rac.csv", hours=30, instances=3)
+    assert len(both_ways(generated.read_bytes(), str(generated))) == 90
+    # a source that JSON escapes, and rows named after the database given
+    assert both_ways(generated.read_bytes(), 'C:\\exports\\"redo" é.csv', "ERP")
+
+
+def test_restarts_resets_repeats_and_odd_but_plain_spellings() -> None:
+    """A restart (new STARTUP_TIME), a counter going down, a snapshot out of order, the
+    same snapshot twice, time going backwards, DBID `1234.0` and empty, `VALUE` for
+    REDO_SIZE, a missing DB_NAME, CRLF, a BOM, quoted cells, leading blank lines, trailing
+    blank lines, a semicolon, padded cells and extra columns: the same rows."""
+    rows = [
+        _row(3, 300), _row(1, 100), _row(2, 250), _row(2, 250),
+        _row(4, 200), _row(5, 900, startup="2024-02-01 00:00:00"), _row(6, 1000),
+        _row(7, 1100, hour=3), _row(8, 1200, dbid="1234.0"), _row(9, 1300, dbid="1234.0"),
+        _row(1, 5, dbid=""), _row(2, 10, dbid=""), _row(1, 7, inst="2", name=""),
+        _row(2, 9, inst="2", name=""),
+    ]  # fmt: skip
+    plain = _csv(rows)
+    both_ways(plain)
+    both_ways(_csv(rows, HEADER.replace("REDO_SIZE", "VALUE")))
+    both_ways(b"\xef\xbb\xbf\r\n" + _csv(rows, newline="\r\n") + b"\r\n\r\n")
+    quoted = [",".join(f'"{c}"' for c in r.split(",")) for r in rows]
+    both_ways(_csv(quoted, ",".join(f'"{c}"' for c in HEADER.split(","))))
+    semi = [r.replace(",", " ; ") + " ; extra" for r in rows]
+    both_ways(_csv(semi, HEADER.replace(",", ";").lower() + ";NOTES"))
+    no_name = HEADER.replace("DB_NAME", "OTHER")
+    both_ways(_csv(rows, no_name))
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(1, 6), st.integers(0, 10**13), st.sampled_from(["1", "2", ""]),
+            st.sampled_from(["1234", "99", ""]), st.sampled_from(["a", "b"]),
+            st.integers(0, 40),
+        ),
+        min_size=2, max_size=30,
+    )
+)  # fmt: skip
+def test_any_plain_export_stores_what_the_python_reader_stores(cells) -> None:
+    rows = [
+        _row(snap, redo, inst=inst, dbid=dbid, startup=f"2024-01-01 00:00:0{ord(s) % 10}",
+             hour=hour)
+        for snap, redo, inst, dbid, s, hour in cells
+    ]  # fmt: skip
+    data = _csv(rows)
+    try:
+        rows_from_bytes(data, "redo.csv")
+    except ReportError as exc:
+        with pytest.raises(ReportError) as fast:  # no interval: the Python reader says so
+            parse_for_store(data, "redo.csv")
+        assert str(fast.value) == str(exc)
+        return
+    both_ways(data)
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        (lambda d: d.replace(b"2024-03-01 05:00:00", b"01-MAR-2024 05:00:00"), None),
+        (lambda d: d.replace(b"2024-03-01 05:00:00", b"2024-03-01T05:00:00"), None),
+        (lambda d: d.replace(b"2024-03-01 05:00:00", b"2024-03-01 05:00:00.500"), None),
+        (lambda d: d.replace(b",500\n", b",1.2E+3\n"), None),
+        (lambda d: d.replace(b",500\n", b",abc\n"), "redo.csv:6"),
+        (lambda d: d.replace(b",5,x,", b",5.x,x,"), "redo.csv:6"),
+        (lambda d: d.replace(b"1234,PROD,1,5,", b"1e400,PROD,1,5,"), "redo.csv:6"),
+        (lambda d: d.replace(b"\n1234,PROD,1,3,", b"\n\n1234,PROD,1,3,"), None),
+        (lambda d: d.replace(b"PROD,1,2,", b'"PR\nOD",1,2,'), None),
+        (lambda d: d.replace(b",PROD,1,2,", b', "PROD",1,2,'), None),
+        (lambda d: d.replace(b"PROD", "PRÖD".encode()), None),
+        (lambda d: d.replace(b",500\n", b",5000000000000000000000\n"), "redo.csv:6"),
+    ],
+)
+def test_what_duckdb_cannot_vouch_for_goes_the_python_way(
+    tmp_path: Path, change, named: str | None
+) -> None:
+    """Oracle's date format, a number in exponent form, a bad cell, a blank line inside,
+    a cell over two lines, a quote after a blank, non-ASCII, an interval above the sanity
+    bound: the Python reader reads the file (and names the first bad cell's line)."""
+    data = change(_csv([_row(s, s * 100) for s in range(1, 8)]))
+    kind_rows = None
+    try:
+        kind_rows = rows_from_bytes(data, "redo.csv")
+    except ReportError as exc:
+        assert named is not None and named in str(exc), str(exc)
+        with pytest.raises(ReportError) as fast_error:
+            parse_for_store(data, "redo.csv")
+        assert str(fast_error.value) == str(exc)
+        return
+    assert named is None
+    _kind, fast = parse_for_store(data, "redo.csv")
+    assert not isinstance(fast, SysstatBatch)
+    assert fast == kind_rows[1]
+
+
+def test_import_file_takes_the_duckdb_path_and_reports_as_before(tmp_path: Path) -> None:
+    path = sysstat_csv(tmp_path / "redo.csv", hours=10, instances=2)
+    with Store(tmp_path / "s.duckdb") as store:
+        first = import_file(store, path, database="OTHER")
+        again = import_file(store, path)
+    assert first.status == "imported" and first.imported == 20
+    assert first.message == (
+        "20 DBA_HIST_SYSSTAT intervals of PROD, 2024-03-01 00:00 → 2024-03-01 10:00"
+    )
+    assert again.status == "duplicate" and again.duplicates == 20
+    assert again.message == f"already imported (same report as {path})" or again.message == (
+        "already imported"
+    )
