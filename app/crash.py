@@ -10,6 +10,7 @@ stderr naming the missing system libraries instead of Qt's abort.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import subprocess
@@ -54,6 +55,53 @@ def no_display_message() -> str | None:
     )
 
 
+def unreachable_display_message() -> str | None:
+    """One line when DISPLAY names an X server nobody answers at (`DISPLAY=:93`), else
+    None (also when it cannot tell). Qt then blames its xcb plugin ("xcb-cursor0 is
+    needed") although every library is installed."""
+    if sys.platform.startswith(("win", "darwin")) or os.environ.get("QT_QPA_PLATFORM"):
+        return None
+    display = os.environ.get("DISPLAY", "")
+    if not display or os.environ.get("WAYLAND_DISPLAY"):
+        return None
+    where = _x_server_addresses(display)
+    if not where or any(_answers(family, address) for family, address in where):
+        return None
+    return (
+        f"rto-planner gui: cannot reach the display {display} (DISPLAY): no X server "
+        f"answers at {where[-1][1]}; start the app in the desktop session, check DISPLAY "
+        "(and an ssh -X connection), or use `gui --screenshot OUT.png`"
+    )
+
+
+def _x_server_addresses(display: str) -> list[tuple[int, object]]:
+    """Where the X server of `display` listens: ("host:N.S" → TCP 6000+N; ":N" → the
+    abstract and the file socket /tmp/.X11-unix/XN); [] for a form it does not know."""
+    import socket
+
+    host, sep, rest = display.rpartition(":")
+    number = rest.split(".")[0]
+    if not sep or not number.isdigit() or host.startswith("/"):
+        return []
+    if host in ("", "unix"):
+        path = f"/tmp/.X11-unix/X{int(number)}"
+        return [(socket.AF_UNIX, "\0" + path), (socket.AF_UNIX, path)]
+    return [(socket.AF_INET6 if ":" in host else socket.AF_INET,
+             (host.strip("[]"), 6000 + int(number)))]  # fmt: skip
+
+
+def _answers(family: int, address: object) -> bool:
+    import socket
+
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            sock.settimeout(3)
+            sock.connect(address)  # type: ignore[arg-type]
+        return True
+    except OSError:
+        return False
+
+
 def missing_xcb_libraries() -> list[str]:
     """System libraries Qt's xcb platform plugin needs and cannot find (via `ldd`)."""
     import PySide6
@@ -74,6 +122,9 @@ def _fatal_message(qt_text: str) -> str:
     if missing:
         return (f"rto-planner gui: Qt cannot start: missing system libraries "
                 f"{', '.join(missing)} ({README_HINT})")  # fmt: skip
+    unreachable = unreachable_display_message()
+    if unreachable:
+        return unreachable
     # Qt's fatal text blames the plugin; the warning before it says why (no server, ...).
     reason = _last_qt_warning or (qt_text.strip().splitlines() or ["fatal error"])[0]
     return f"rto-planner gui: Qt cannot start: {reason} ({README_HINT})"
@@ -85,7 +136,7 @@ def _qt_message(kind: QtMsgType, context, text: str) -> None:
         log.critical("%s | Qt: %s", line, text)
         print(line, file=sys.stderr, flush=True)
         logging.shutdown()
-        os._exit(1)
+        os._exit(2)
     level = {
         QtMsgType.QtDebugMsg: logging.DEBUG,
         QtMsgType.QtInfoMsg: logging.INFO,
@@ -197,4 +248,15 @@ def install() -> None:
     if threading.excepthook is threading.__excepthook__:
         threading.excepthook = _thread_excepthook
     qInstallMessageHandler(_qt_message)
+    atexit.register(uninstall)  # after the last window, before Python's own shutdown
     _installed = True
+
+
+def uninstall() -> None:
+    """Give Qt back its own message handler. Qt prints messages while it unloads its
+    plugins at exit (QT_DEBUG_PLUGINS=1 prints many); a Python handler called after the
+    interpreter has shut down crashed the process (exit 139)."""
+    global _installed
+    if _installed:
+        qInstallMessageHandler(None)
+        _installed = False

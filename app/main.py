@@ -103,34 +103,52 @@ def estate_screenshot(window, path: Path, out: str | Path) -> int:
     try:  # an error goes to stderr, not into a dialog nobody can close
         estate_window.load_file(path)
     except CoreError as exc:
-        print(f"rto-planner gui: {exc}", file=sys.stderr)
-        return 1
+        return gui_error(str(exc))
     estate_window.resize(*SCREENSHOT_SIZE)
     estate_window.show()
     deadline = time.monotonic() + 120
     while estate_window.result is None or estate_window.runner.busy:
         if time.monotonic() > deadline:
-            print(f"rto-planner gui: {path}: not computed within 120 s", file=sys.stderr)
-            return 1
+            return gui_error(f"{path}: not computed within 120 s")
         QApplication.processEvents()
         time.sleep(0.01)
     QApplication.processEvents()
     if not take_screenshot(estate_window, out):
-        print(f"rto-planner gui: cannot write {out}", file=sys.stderr)
-        return 1
+        return gui_error(f"cannot write {out}")
     return 0
+
+
+EXIT_USAGE = 2
+"""What `gui` exits with on an error it can name, as every other command does."""
+
+
+def gui_error(message: str) -> int:
+    """One line on stderr (prefixed `rto-planner gui:` unless it is already), the same in
+    the log; returns the exit status."""
+    import logging
+
+    line = message if message.startswith("rto-planner gui:") else f"rto-planner gui: {message}"
+    logging.getLogger("rtoplanner.app").error("%s", line)
+    print(line, file=sys.stderr)
+    return EXIT_USAGE
 
 
 def run_gui(args: argparse.Namespace) -> int:
     screenshot = getattr(args, "screenshot", None)
     if screenshot and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    from .crash import no_display_message
+    from .crash import no_display_message, uninstall, unreachable_display_message
 
-    if message := no_display_message():
-        print(message, file=sys.stderr)
-        return 2
+    if message := no_display_message() or unreachable_display_message():
+        return gui_error(message)
     app = make_app()
+    try:
+        return _run_window(app, args, screenshot)
+    finally:
+        uninstall()  # no Python message handler once Qt starts unloading (exit 139)
+
+
+def _run_window(app, args: argparse.Namespace, screenshot: str | None) -> int:
 
     from rtoplanner.core.errors import CoreError
 
@@ -154,8 +172,7 @@ def run_gui(args: argparse.Namespace) -> int:
             try:
                 window.doc.open(path)
             except CoreError as exc:
-                print(f"rto-planner gui: {exc}", file=sys.stderr)
-                return 1
+                return gui_error(str(exc))
         elif is_demo(path):
             window.open_demo(path, ask=False)  # a copy: Save must not overwrite the demo
         else:
@@ -182,8 +199,7 @@ def run_gui(args: argparse.Namespace) -> int:
         window.close()
         store_service.close()
         if not ok:
-            print(f"rto-planner gui: cannot write {screenshot}", file=sys.stderr)
-            return 1
+            return gui_error(f"cannot write {screenshot}")
         if errors:
             key, msg = next(iter(errors.items()))
             print(f"rto-planner gui: the scenario has errors ({key}: {msg})", file=sys.stderr)

@@ -8,7 +8,12 @@ median CPU time of the process (user + system: on a shared machine, what a quiet
 show), and the ratio against the previous approach, which registered every subcommand
 (importing numpy, DuckDB, reportlab and selectolax) before parsing. Targets: `--help` and
 `--version` <= 0.15 s, `plan --no-store` <= 0.2 s, `plan` <= 0.3 s; `scenarios list` with
-10,000 stored scenarios within 0.2 s of the same with 100.
+10,000 stored scenarios within 0.2 s of the same with 100. Issue 20 holds `plan --no-store`
+(which now runs 2,000 trials for the headline's probability) to <= 0.3 s.
+
+The package is byte-compiled first, as an installed wheel or a frozen bundle is: with
+PYTHONDONTWRITEBYTECODE set and no `__pycache__`, every run would otherwise compile the
+sources again (about 0.06 s of `plan --no-store`), which no user pays.
 """
 
 from __future__ import annotations
@@ -49,16 +54,26 @@ def run(argv: list[str], repeat: int) -> tuple[float, float]:
     return statistics.median(walls), statistics.median(cpus)
 
 
+def compile_package() -> None:
+    """Byte-compile core/ and app/ into their `__pycache__`, as an install does."""
+    import compileall
+
+    root = Path(__file__).resolve().parent.parent
+    for folder in ("core", "app"):
+        compileall.compile_dir(root / folder, quiet=1)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=11, help="runs per command (median kept)")
     args = ap.parse_args()
     os.environ.pop("RTOPLANNER_DEBUG", None)
+    compile_package()
     small, large = store_with_scenarios(100), store_with_scenarios(10_000)
     cases = [
         ("--help", ["--help"], 0.15),
         ("--version", ["--version"], 0.15),
-        ("plan --no-store", ["plan", "--no-store", str(DEMO)], 0.2),
+        ("plan --no-store", ["plan", "--no-store", str(DEMO)], 0.3),
         ("plan", ["--db", str(small), "plan", str(DEMO)], 0.3),
         ("scenarios list (100)", ["--db", str(small), "scenarios", "list"], None),
         ("scenarios list (10,000)", ["--db", str(large), "scenarios", "list"], None),
@@ -75,7 +90,8 @@ def main() -> int:
         )
     extra = lists["scenarios list (10,000)"] - lists["scenarios list (100)"]
     print(f"scenarios list: 10,000 scenarios cost {extra:+.3f} s over 100 (target <= 0.2 s)")
-    print(f"(median of {args.repeat} runs each; 'before' registers every command first)")
+    print(f"(median of {args.repeat} runs each; 'before' registers every command first; "
+          f"load average {os.getloadavg()[0]:.1f})")  # fmt: skip
     return 0
 
 

@@ -146,3 +146,7 @@ MAX_NESTING = 64
 
 MAX_SCENARIO_BYTES = 2 * 1024 * 1024
 """A scenario file is a few kilobytes; notes included, 2 MiB is far beyond any."""
+
+MAX_ESTATE_BYTES = 16 * 1024 * 1024
+"""An estate file is about 100 bytes per database: 10,000 databases take about 1 MB, so
+16 MiB is over 100,000 of them."""

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 
+from .toml_lines import code_lines
+
 _HEADER = re.compile(r"\s*(\[\[?)\s*([A-Za-z0-9_.\"' -]+?)\s*\]\]?\s*(.*)$")
 _KEY = re.compile(r"\s*([A-Za-z0-9_\-]+|\"[^\"]*\"|'[^']*')\s*=")
 
@@ -49,7 +51,7 @@ def source_comments(text: str) -> dict[str, str]:
     stage = -1
     above: list[str] = []
     first = True  # the block above the first key or table documents the whole file
-    for raw_line in text.splitlines():
+    for _, raw_line in code_lines(text):
         if raw_line.startswith("#@"):
             continue  # a tool's annotation, not a comment on a figure
         code, comment = _split_comment(raw_line)

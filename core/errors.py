@@ -8,6 +8,25 @@ that only know the standard library still catch them sensibly.
 
 from __future__ import annotations
 
+import re
+
+ECHO_CHARS = 200
+"""A word of an error message (a key, a value, a path) longer than this is cut."""
+_LONG_WORD = re.compile(rf"\S{{{ECHO_CHARS + 1},}}")
+
+
+def cut_echo(text: str) -> str:
+    """`text` with every word over ECHO_CHARS characters cut to its start and end and its
+    length: an error line echoes what the user gave, not 100 KB of it (issue 25)."""
+    if len(text) <= ECHO_CHARS:
+        return text
+    return _LONG_WORD.sub(_cut, text)
+
+
+def _cut(m: re.Match[str]) -> str:
+    word = m.group()
+    return f"{word[:60]}…{word[-20:]} ({len(word):,} characters)"
+
 
 class CoreError(Exception):
     """Root of every error the core raises on purpose; the message is for the user."""
@@ -44,6 +63,8 @@ class ScenarioError(CoreError, ValueError):
         self.key = key
         self.line = line
         self.source = source
+        message = cut_echo(message)
+        key = cut_echo(key) if key else key
         where = []
         if source:
             where.append(source + (f":{line}" if line else ""))

@@ -50,7 +50,10 @@ def read_limited(path: str | os.PathLike[str], max_bytes: int, what: str = "file
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise InputFileError(f"is {_what(st.st_mode)}, not a regular file; give a {what}")
+            article = "an" if what[:1].lower() in "aeiou" else "a"
+            raise InputFileError(
+                f"is {_what(st.st_mode)}, not a regular file; give {article} {what}"
+            )
         if st.st_size > max_bytes:
             raise InputFileError(_too_large(st.st_size, max_bytes, what))
         if hasattr(os, "set_blocking"):

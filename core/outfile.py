@@ -26,6 +26,7 @@ import contextlib
 import os
 import stat
 import tempfile
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from .errors import CoreError
@@ -87,14 +88,48 @@ def check_output_path(path: str | os.PathLike[str]) -> Path:
     return target
 
 
-def write_output_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
+def check_not_an_input(
+    path: str | os.PathLike[str],
+    inputs: Mapping[str | os.PathLike[str], str] | Iterable[str | os.PathLike[str]],
+    *,
+    hint: str | None = None,
+) -> None:
+    """Refuse to write `path` when it is one of `inputs` (a mapping gives what each is:
+    "the scenario"): the same file by device and inode, so a symlink, a hard link or
+    another spelling of the path is caught. A path that does not exist is no input."""
+    try:
+        out = os.stat(path)
+    except (OSError, ValueError):
+        return
+    named = inputs if isinstance(inputs, Mapping) else dict.fromkeys(inputs, "the input")
+    for item, what in named.items():
+        try:
+            st = os.stat(item)
+        except (OSError, ValueError):
+            continue
+        if (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino):
+            same = "" if os.fspath(item) == os.fspath(path) else f"{item}: "
+            raise OutputFileError(
+                f"cannot write {path}: it is {what} itself ({same}the same file)",
+                hint=hint or "write to a new file",
+            )
+
+
+def write_output_bytes(
+    path: str | os.PathLike[str],
+    data: bytes,
+    *,
+    inputs: Mapping[str | os.PathLike[str], str] | Iterable[str | os.PathLike[str]] = (),
+) -> Path:
     """Replace (or create) the regular file at `path` with `data`, all or nothing.
 
     Returns the path written (the symlink's target when `path` is a link). Raises
-    `OutputFileError` with a one-line message; the old file is then untouched.
+    `OutputFileError` with a one-line message; the old file is then untouched. `inputs`
+    are files the output must not be (`check_not_an_input`).
     """
     given = Path(path)
     target = check_output_path(given)
+    check_not_an_input(given, inputs)
     try:
         old = os.stat(target)
     except FileNotFoundError:
@@ -128,9 +163,14 @@ def write_output_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
     return target
 
 
-def write_output_text(path: str | os.PathLike[str], text: str) -> Path:
+def write_output_text(
+    path: str | os.PathLike[str],
+    text: str,
+    *,
+    inputs: Mapping[str | os.PathLike[str], str] | Iterable[str | os.PathLike[str]] = (),
+) -> Path:
     """`write_output_bytes` of UTF-8 text (newlines as given)."""
-    return write_output_bytes(path, text.encode("utf-8"))
+    return write_output_bytes(path, text.encode("utf-8"), inputs=inputs)
 
 
 def _give_mode(fd: int, old: os.stat_result | None) -> None:

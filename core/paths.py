@@ -11,7 +11,7 @@ an empty catalog or list.
 from __future__ import annotations
 
 import os
-from importlib import resources
+import sys
 from pathlib import Path
 
 from .errors import CoreError
@@ -29,17 +29,35 @@ def _package_dir(sub: str, env: str) -> Path:
     override = os.environ.get(env)
     if override:
         return Path(override)
-    try:
-        root = resources.files(f"{_TOP}.{sub}")
-    except ModuleNotFoundError:
-        root = None
-    path = Path(str(root)) if root is not None else None
+    path = _package_path(f"{_TOP}.{sub}")
     if path is None or not path.is_dir():
         raise MissingDataError(
             f"the shipped {sub} folder is missing (looked for the package {_TOP}.{sub})",
             hint=f"reinstall RTO Planner, or set {env} to the folder",
         )
     return path
+
+
+def _package_path(name: str) -> Path | None:
+    """The folder of the data package `name`: its `__path__` when it is a folder on disk
+    (a wheel, an editable install, a frozen bundle's files), else what
+    `importlib.resources` finds. `importlib.resources` is imported only then: it pulls
+    in tempfile, random and zipfile, a tenth of `plan --no-store`'s start-up."""
+    import importlib
+
+    try:
+        module = sys.modules.get(name) or importlib.import_module(name)
+    except ModuleNotFoundError:
+        return None
+    for folder in getattr(module, "__path__", None) or ():
+        if os.path.isdir(folder):
+            return Path(folder)
+    from importlib import resources
+
+    try:
+        return Path(str(resources.files(name)))
+    except (ModuleNotFoundError, TypeError):
+        return None
 
 
 def data_dir() -> Path:

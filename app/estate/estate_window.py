@@ -50,8 +50,9 @@ from rtoplanner.core.estate import (
     dump_estate,
     load_estate,
 )
-from rtoplanner.core.estate.model import ScenarioResolver
+from rtoplanner.core.estate.model import ScenarioResolver, read_text_file
 from rtoplanner.core.fix.prices import PriceBook
+from rtoplanner.core.outfile import check_output_path, write_output_text
 from rtoplanner.core.paths import estates_dir
 from rtoplanner.core.report.estate import recovery_order, write_estate_report
 from rtoplanner.core.toml_edit import merge_edits
@@ -372,14 +373,21 @@ class EstateWindow(QMainWindow):
     def save_to(self, path: Path) -> bool:
         """Write the edited estate; scenario references stay relative to the first file."""
         assert self.estate is not None
+        try:  # a FIFO, a device, a symlink loop: refused before anything else
+            check_output_path(path)
+        except OSError as exc:
+            QMessageBox.critical(self, "Estate", str(exc))
+            return False
         if self.folder is not None and path.resolve().parent != self.folder.resolve():
             QMessageBox.warning(self, "Estate", "Save the estate beside the original: its "
                                 "scenario files are named relative to that folder.")  # fmt: skip
             return False
-        try:
-            path.write_text(self.estate_text(), encoding="utf-8")
+        inputs = {d.source: f"the scenario of {d.name!r}" for d in self.estate.databases
+                  if not d.source.startswith("store: ")}  # fmt: skip
+        try:  # regular files only, all or nothing, never over a scenario it reads
+            write_output_text(path, self.estate_text(), inputs=inputs)
         except OSError as exc:
-            QMessageBox.critical(self, "Estate", f"Cannot write {path}:\n\n{exc.strerror}")
+            QMessageBox.critical(self, "Estate", str(exc))
             return False
         self.path, self._on_disk, self._stored = path, self.estate, None
         self.statusBar().showMessage(f"Saved {path.name}", 4000)
@@ -400,8 +408,8 @@ class EstateWindow(QMainWindow):
             return text
         else:
             try:
-                original = self.path.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
+                original = read_text_file(self.path)
+            except CoreError:
                 return text  # gone or unreadable since it was opened: the canonical form
         return merge_edits(original, dump_estate(self._on_disk), text)
 

@@ -231,10 +231,16 @@ def label_side(
     else:
         right = (x - lo) / span < 0.35
     label.setAnchor((-gap if right else 1 + gap, y_anchor))
-    # Readable where it crosses a curve or a bar (the confidence RTO label over the CDF).
+    on_background(label, plot)
+
+
+def on_background(label: pg.TextItem, plot: pg.PlotWidget) -> None:
+    """Draw a label over the curves, on the plot's background: a curve no longer strikes
+    it through (the growth view's labels, the confidence RTO label; issue 23.7)."""
     background = QColor(plot.backgroundBrush().color())
     background.setAlpha(210)
     label.fill = pg.mkBrush(background)
+    label.setZValue(20)
 
 
 def category_axis(plot: pg.PlotWidget, labels: list[str]) -> None:

@@ -12,7 +12,16 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from rtoplanner.core.units import format_duration, format_size
 
 from ..theme import VERDICT_COLORS, VERDICT_WORDS
-from .common import DurationAxis, HoverTip, PlanPanel, alpha, category_axis, mkpen, text_item
+from .common import (
+    DurationAxis,
+    HoverTip,
+    PlanPanel,
+    alpha,
+    category_axis,
+    mkpen,
+    on_background,
+    text_item,
+)
 
 PART_COLORS = ("#2f6db5", "#4f93d8", "#7a5cc2", "#a57c52", "#2aa3a3", "#c2558a")
 BAR = 0.55
@@ -101,6 +110,8 @@ class RpoGrowthPanel(PlanPanel):
             self.growth_legend.addItem(key, text)
 
     def redraw(self) -> None:
+        for label in (self.break_label, self.g_rto_label, self.g_window_label):
+            on_background(label, self.growth_plot)  # follows a theme switch
         plan = self.plan
         assert plan is not None
         th = self.theme

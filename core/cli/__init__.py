@@ -166,6 +166,10 @@ def main(argv: Sequence[str] | None = None, *, extra_commands: Sequence[Register
         sys.stdout, sys.stderr = out, err
 
 
+OUTPUT_ARGUMENTS = ("output", "screenshot")
+"""Argument names that name a file a command writes (checked by outputs.py)."""
+
+
 def _main(argv: Sequence[str] | None, extra_commands: Sequence[Register]) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(extra_commands, argv)
@@ -179,6 +183,10 @@ def _main(argv: Sequence[str] | None, extra_commands: Sequence[Register]) -> int
         sys.stdout = _ClosedOutput()
     _COMMITTED.clear()
     try:
+        if any(getattr(args, name, None) for name in OUTPUT_ARGUMENTS):
+            from .outputs import refuse_output_over_input  # no -o over a file it reads
+
+            refuse_output_over_input(args)
         code = int(args.func(args) or 0)
         sys.stdout.flush()  # a full or broken device shows up here, not at exit
         return code

@@ -27,11 +27,13 @@ from ..estate.least_words import (
     least_summary,
     purchase_runbook,
 )
+from ..estate.model import read_text_file
 from ..estate.policy_search import PolicyAnswer
 from ..estate.policy_words import TITLE, method_line, policy_summary, policy_to_json
 from ..estate.run import estate_to_json
 from ..gc_pause import without_cyclic_gc
 from ..jsonable import dumps_json
+from ..outfile import check_not_an_input, check_output_path, write_output_text
 from ..scenario import Scenario
 from ..units import format_duration
 from ..wording import VERDICT_WORDS
@@ -136,6 +138,7 @@ def report_estate(args: argparse.Namespace, path: str) -> int:
     with ExitStack() as stack:
         estate = load_estate_for(args, stack, path)
     catalog, prices = catalog_and_prices(args)
+    check_not_an_input(args.output, estate_inputs(path, estate))
     out = write_estate_report(estate, args.output, catalog=catalog, prices=prices)
     if not args.quiet:
         print(f"wrote {out}")
@@ -159,10 +162,7 @@ def _check_fix_args(args: argparse.Namespace) -> None:
             f"{args.estate}: --fix needs an estate file",
             hint="export a stored estate first: rto-planner estates export NAME",
         )
-    if args.output.resolve() == source.resolve():
-        raise CoreError(
-            f"{args.output}: is the estate itself", hint="write the answer to a new file"
-        )
+    check_output_path(args.output)  # before the search, not after it
     if args.output.resolve().parent != source.resolve().parent:
         raise CoreError(f"{args.output}: write it beside {source.name}",
                         hint="its scenario files are named relative to that folder")  # fmt: skip
@@ -175,13 +175,20 @@ def _write_fix(args: argparse.Namespace, estate: Estate, least: LeastHardware, c
     if not runbook_only and (least.answer is None or not least.answer.changes):
         why = "priority 1 already meets" if least.already_met else "no answer was found"
         raise CoreError(f"{args.output}: not written: {why}")
-    original = Path(args.estate).read_text(encoding="utf-8")
+    original = read_text_file(Path(args.estate))
     text = fixed_estate_text(estate, least, original, catalog)
-    try:
-        args.output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise CoreError(f"{args.output}: cannot write the estate ({exc.strerror})") from None
+    write_output_text(args.output, text, inputs=estate_inputs(args.estate, estate))
     return str(args.output)
+
+
+def estate_inputs(path: str, estate: Estate) -> dict[str, str]:
+    """The files an estate command reads: the estate file and its scenario files (an
+    output must be none of them)."""
+    inputs = {path: "the estate"}
+    for d in estate.databases:
+        if not d.source.startswith("store: "):
+            inputs[d.source] = f"the scenario of {d.name!r}"
+    return inputs
 
 
 def _cap(args: argparse.Namespace) -> int | None:

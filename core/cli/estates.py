@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..estate.model import read_text_file
+from ..outfile import write_output_text
 from ..store import open_store_from_args
 from ..store.estates import estate_history, estate_version, estates, save_estate
 
@@ -68,7 +69,7 @@ def run_export(args: argparse.Namespace) -> int:
     with open_store_from_args(args, read_only=True) as store:
         v = estate_version(store, args.name, args.version)
     if args.output:
-        Path(args.output).write_text(v.text, encoding="utf-8")
+        write_output_text(args.output, v.text)  # regular files only, all or nothing
         print(f"wrote {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(v.text)

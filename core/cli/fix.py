@@ -20,7 +20,9 @@ from ..fix import FixPoint, FixResult, common_changes, what_it_takes
 from ..fix.export import annotated_scenario_text
 from ..fix.prices import PriceBook, format_money, price_book
 from ..jsonable import json_ready
+from ..outfile import check_output_path, write_output_text
 from ..scenario import load_scenario
+from ..scenario.load import read_scenario_text
 from ..units import format_duration
 from ..wording import VERDICT_WORDS
 from .catalog import format_table, print_json
@@ -78,14 +80,12 @@ def catalog_and_prices(args: argparse.Namespace) -> tuple[Catalog | None, PriceB
 
 def run(args: argparse.Namespace) -> int:
     budget = parse_price(args.budget, what="--budget") if args.budget is not None else None
-    if args.output is not None and args.output.resolve() == Path(args.scenario).resolve():
-        raise CoreError(
-            f"{args.output}: is the scenario itself", hint="write the fixed plan to a new file"
-        )
+    if args.output is not None:
+        check_output_path(args.output)  # before the search, not after it
     catalog, prices = catalog_and_prices(args)
     scenario = load_scenario(args.scenario, catalog=catalog)
     result = what_it_takes(scenario, catalog=catalog, prices=prices, budget=budget)
-    written = _write(args.output, scenario, result, catalog) if args.output else None
+    written = _write(args.output, args.scenario, scenario, result, catalog) if args.output else None
     if args.json:
         out = fix_to_json(result)
         out["written"] = str(written) if written else None
@@ -97,17 +97,17 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write(path: Path, scenario: Any, result: FixResult, catalog: Catalog | None) -> Path | None:
+def _write(
+    path: Path, source: str, scenario: Any, result: FixResult, catalog: Catalog | None
+) -> Path | None:
     if result.chosen is None:
         within = ""
         if result.budget is not None:
             within = f" the budget of {format_money(result.budget, result.currency)}"
         raise CoreError(f"{path}: not written: no point fits{within}")
-    text = annotated_scenario_text(scenario, result.chosen, result.currency, catalog)
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise CoreError(f"{path}: cannot write the scenario ({exc.strerror})") from None
+    original = read_scenario_text(source)
+    text = annotated_scenario_text(scenario, result.chosen, result.currency, catalog, original)
+    write_output_text(path, text, inputs={source: "the scenario"})
     return path
 
 

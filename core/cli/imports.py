@@ -301,6 +301,17 @@ def _print_values(r: ApplyResult) -> None:
         print(f"note: {n}")
 
 
+def _write_file(args: argparse.Namespace, before: str, after: str, target: Any) -> str:
+    """Write the applied scenario into the file's own text: its comments and layout kept,
+    only the applied values edited (as the GUI's Save does). Returns the text written."""
+    from ..scenario.load import read_scenario_text
+    from ..toml_edit import merge_edits
+
+    text = merge_edits(read_scenario_text(args.file), before, after)
+    write_output_text(target, text, inputs={} if args.in_place else {args.file: "the scenario"})
+    return text
+
+
 def run_apply(args: argparse.Namespace) -> int:
     if (args.file is None) == (args.scenario is None):
         raise CoreError("give a scenario file or --scenario NAME (one of them)")
@@ -336,7 +347,7 @@ def run_apply(args: argparse.Namespace) -> int:
             committed(f"saved '{saved.scenario}' as version {saved.version}")
     target = args.file if args.in_place else args.output
     if target is not None:
-        write_output_text(target, text)
+        text = _write_file(args, dump_scenario(scenario), text, target)
     if args.json:
         out = _result_json(result)
         out["written"] = str(target) if target else None

@@ -21,10 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from .. import toml_read
-from ..bounds import RTO
+from ..bounds import MAX_ESTATE_BYTES, RTO
 from ..catalog import Catalog, shipped_catalog
 from ..engine.routes import has_failover
 from ..errors import ScenarioError, UnitError
+from ..inputfile import InputFileError, read_limited
 from ..scenario import STAGE_FIELDS, FieldSpec, Scenario, Stage, load_scenario
 from ..scenario.dump import _toml_value
 from ..scenario.load import _Loader, _resolve_stage
@@ -438,13 +439,15 @@ def load_estate_text(
 
 
 def read_text_file(path: Path) -> str:
-    """A TOML file's text; errors name the file."""
+    """An estate file's text; errors name the file. Regular files only and at most
+    MAX_ESTATE_BYTES: a FIFO is refused, not waited on, and `/dev/zero` is not read until
+    memory runs out (`core/inputfile.py`)."""
     try:
-        data = path.read_bytes()
+        data = read_limited(path, MAX_ESTATE_BYTES, "estate file")
     except FileNotFoundError:
         raise ScenarioError("no such file", source=str(path)) from None
-    except IsADirectoryError:
-        raise ScenarioError("is a directory, not a TOML file", source=str(path)) from None
+    except InputFileError as exc:
+        raise ScenarioError(exc.reason, source=str(path)) from None
     except OSError as exc:
         raise ScenarioError(f"cannot read the file ({exc.strerror})", source=str(path)) from None
     try:
@@ -477,9 +480,12 @@ def is_estate_text(text: str) -> bool:
 
 
 def is_estate_file(path: str | Path) -> bool:
+    """True when the file is an estate; False for anything that cannot be read as one (a
+    FIFO or device is not read: the scenario loader then says what it is)."""
     try:
-        return is_estate_text(Path(path).read_bytes().decode("utf-8-sig"))
-    except (OSError, UnicodeDecodeError):
+        data = read_limited(Path(path), MAX_ESTATE_BYTES, "estate file")
+        return is_estate_text(data.decode("utf-8-sig"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return False
 
 

@@ -171,7 +171,7 @@ def render_cover(r: ReportRenderer, part: EstateCoverPart) -> list[Flowable]:
     widths = [w * f for f in (0.18, 0.05, 0.11, 0.11, 0.12, 0.09, 0.11, 0.23)]
     out.append(r.table(part.estate_table, widths))
     if d.notes:
-        out += [Paragraph("Notes", st["h2"]), r.para(d.notes)]
+        out += [Paragraph("Notes", st["h2"]), *r.paras(d.notes)]
     out += [NextPageTemplate("body"), PageBreak()]
     return out
 

@@ -242,6 +242,8 @@ class Renderer(Protocol):
 
     def para(self, text: str, style: str = "body") -> Paragraph: ...
 
+    def paras(self, text: str, style: str = "body") -> list[Flowable]: ...
+
     def table(
         self, t: Table, widths: list[float], *, extra: list[Any] | None = None,
         repeat: bool = True,

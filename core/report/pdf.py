@@ -33,6 +33,7 @@ from reportlab.platypus import (
     KeepTogether,
     PageTemplate,
     Paragraph,
+    Spacer,
     Table,
     TableStyle,
 )
@@ -76,6 +77,10 @@ def _style(commands: list[Any]) -> TableStyle:
     return TableStyle([("FONTNAME", (0, 0), (-1, -1), FONT), *commands])
 
 
+MAX_PARAGRAPH_LINES = 20
+"""Free text of more lines is laid out in paragraphs of this many (`ReportRenderer.paras`)."""
+
+
 NBSP = "\u00a0"
 _QUANTITY = re.compile(
     r"\d+(?:[.,]\d+)? (?:d|h|min|s|ms|%|[kMGTP]i?B(?:/(?:s|min|h))?)(?![\w/])"
@@ -93,6 +98,23 @@ def _p(text: str) -> str:
     """Plain text to paragraph markup (escape, CJK in the fallback font, line breaks);
     a duration or quantity is never broken across lines."""
     return markup(glue(text)).replace("\n", "<br/>")
+
+
+def _blocks(lines: list[str]) -> list[list[str]]:
+    """Lines in runs of at most MAX_PARAGRAPH_LINES non-blank ones; a run of blank lines
+    is one empty block."""
+    out: list[list[str]] = []
+    for line in lines:
+        if not line.strip():
+            if out and out[-1]:
+                out.append([])
+        elif out and out[-1] and len(out[-1]) < MAX_PARAGRAPH_LINES:
+            out[-1].append(line)
+        else:
+            out.append([line])
+    while out and not out[-1]:
+        out.pop()
+    return out
 
 
 class NumberedCanvas(Canvas):
@@ -325,6 +347,28 @@ class ReportRenderer:
 
     def para(self, text: str, style: str = "body") -> Paragraph:
         return Paragraph(_p(text), self.styles[style])
+
+    def paras(self, text: str, style: str = "body") -> list[Flowable]:
+        """Free text of any length (notes, a file's comment) as flowables.
+
+        A few lines stay one paragraph. Longer text becomes paragraphs of at most
+        `MAX_PARAGRAPH_LINES` lines, a run of blank lines one line's space: reportlab
+        re-breaks a paragraph's remaining lines at every page it splits, so one
+        paragraph of 10,000 lines took a minute and 4 GB at 20,000 (issue 25).
+        """
+        lines = text.split("\n")
+        if len(lines) <= MAX_PARAGRAPH_LINES:
+            return [self.para(text, style)]
+        base = self.styles[style]
+        tight = ParagraphStyle(f"{style}_lines", base, spaceBefore=0, spaceAfter=0)
+        blocks = _blocks(lines)
+        out: list[Flowable] = [
+            Paragraph("<br/>".join(map(_p, block)), base if n == len(blocks) else tight)
+            if block
+            else Spacer(1, base.leading)
+            for n, block in enumerate(blocks, start=1)
+        ]  # the last keeps the style's space after it: no spacer at a page's foot
+        return out
 
     def table(
         self,

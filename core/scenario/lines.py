@@ -5,19 +5,23 @@ from __future__ import annotations
 
 import re
 
+from ..toml_lines import code_lines
+
 
 def key_lines(text: str) -> dict[str, int]:
     """Map dotted keys (`backup.channels`, `path[1].rate`) to 1-based lines.
 
     tomllib does not report positions, so this light scan of the usual layout (tables,
     arrays of tables, `key = value` lines) finds them; keys it cannot place get no line.
+    Lines are counted as TOML counts them and lines inside multi-line strings skipped
+    (`core/toml_lines.py`).
     Linear in the text: string operations and regular expressions that cannot backtrack
     (a 60,000-space line used to take over a minute).
     """
     lines: dict[str, int] = {}
     table = ""
     counts: dict[str, int] = {}
-    for no, line in enumerate(text.splitlines(), start=1):
+    for no, line in code_lines(text):
         stripped = line.strip()
         name = _header_name(stripped)
         if name is not None:

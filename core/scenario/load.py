@@ -532,6 +532,13 @@ def _check_nesting(doc: Any, source: str) -> None:
 def load_scenario(path: str | Path, catalog: Catalog | None = None) -> Scenario:
     """Load a scenario file; errors name the file, line and key."""
     p = Path(path)
+    return load_scenario_text(read_scenario_text(p), source=str(p), catalog=catalog)
+
+
+def read_scenario_text(path: str | Path) -> str:
+    """A scenario file's text, read with the bound and checks every reader uses (regular
+    files only, at most MAX_SCENARIO_BYTES, UTF-8); errors name the file."""
+    p = Path(path)
     try:
         data = read_limited(p, MAX_SCENARIO_BYTES, "scenario file")
     except FileNotFoundError:
@@ -546,4 +553,4 @@ def load_scenario(path: str | Path, catalog: Catalog | None = None) -> Scenario:
         raise ScenarioError(
             "is not UTF-8 text; save the scenario as UTF-8 TOML", source=str(p)
         ) from None
-    return load_scenario_text(text, source=str(p), catalog=catalog)
+    return text

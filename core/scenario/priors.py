@@ -41,14 +41,20 @@ from __future__ import annotations
 
 import functools
 import math
-import statistics
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..catalog import Catalog, CatalogError, CatalogItem, _norm, shipped_catalog_files
+from ..catalog import (
+    Catalog,
+    CatalogError,
+    CatalogItem,
+    _norm,
+    read_catalog_toml,
+    shipped_catalog_files,
+)
+from ..toml_read import TOMLDecodeError
 
 Z90 = 1.2815515655446004
 """The standard normal's 90th percentile: P10..P90 is median × exp(∓Z90 × sigma)."""
@@ -170,6 +176,8 @@ def fit_spread(ratios: Sequence[float]) -> tuple[float, float]:
         raise ValueError("a spread needs at least two published points")
     if any(not (r > 0 and math.isfinite(r)) for r in ratios):
         raise ValueError("every point's ratio must be a finite number above zero")
+    import statistics  # here: `statistics` pulls in fractions and decimal at start-up
+
     scale = statistics.median(abs(math.log(r)) for r in ratios) * MAD_TO_SIGMA
     return 1.0, max(scale, MIN_SIGMA)
 
@@ -232,8 +240,8 @@ def prior_from_mapping(raw: Mapping[str, Any], *, where: str) -> Prior:
 
 def priors_in_file(path: Path) -> list[Prior]:
     try:
-        doc = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        doc = read_catalog_toml(path)
+    except (OSError, UnicodeDecodeError, TOMLDecodeError) as exc:
         raise CatalogError(f"{path}: cannot read the catalog file ({exc})") from None
     tables = doc.get("prior", [])
     if not isinstance(tables, list):

@@ -105,9 +105,9 @@ def _parse_quantity(spec: FieldSpec, value: Any) -> Any:
         raise UnitError(f"{_short(value)} is {what}, not a value such as {example}")
     parsed = _parse_text(spec.kind, value)
     if spec.positive and isinstance(parsed, float) and parsed <= 0:
-        raise UnitError(f"{value!r}: must be greater than zero")
+        raise UnitError(f"{_short(value)}: must be greater than zero")
     if isinstance(parsed, float) and not math.isfinite(parsed):
-        raise UnitError(f"{value!r} is not a finite number")
+        raise UnitError(f"{_short(value)} is not a finite number")
     if spec.bound is not None and isinstance(parsed, float):
         spec.bound.check(parsed, value)
     return parsed
@@ -115,12 +115,15 @@ def _parse_quantity(spec: FieldSpec, value: Any) -> Any:
 
 def _parse_int(spec: FieldSpec, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and re.fullmatch(r"\s*\d+\s*", value):
+        if isinstance(value, str) and re.fullmatch(r"\s*\d{1,30}\s*", value):
             value = int(value)
+        elif isinstance(value, str) and re.fullmatch(r"\s*\d+\s*", value):
+            raise UnitError(f"{_short(value)} has {len(value.strip()):,} digits: far beyond "
+                            "any count")  # fmt: skip
         else:
-            raise UnitError(f"{value!r} is not a whole number")
+            raise UnitError(f"{_short(value)} is not a whole number")
     if value < 0 or (spec.positive and value == 0):
-        raise UnitError(f"{value!r}: must be {'at least 1' if spec.positive else '>= 0'}")
+        raise UnitError(f"{_short(value)}: must be {'at least 1' if spec.positive else '>= 0'}")
     if spec.bound is not None:
         spec.bound.check(value, value)
     return int(value)
@@ -128,13 +131,13 @@ def _parse_int(spec: FieldSpec, value: Any) -> int:
 
 def _parse_float(spec: FieldSpec, value: Any) -> float:
     if isinstance(value, bool):
-        raise UnitError(f"{value!r} is not a number")
+        raise UnitError(f"{_short(value)} is not a number")
     try:
         f = float(value)
     except (TypeError, ValueError):
-        raise UnitError(f"{value!r} is not a number") from None
+        raise UnitError(f"{_short(value)} is not a number") from None
     if not math.isfinite(f) or f < 0 or (spec.positive and f == 0):
-        raise UnitError(f"{value!r}: must be a number greater than zero")
+        raise UnitError(f"{_short(value)}: must be a number greater than zero")
     if spec.bound is not None:
         spec.bound.check(f, value)
     return f
@@ -145,12 +148,12 @@ def _parse_bool(spec: FieldSpec, value: Any) -> bool:
         return value
     if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no"):
         return value.strip().lower() in ("true", "yes")
-    raise UnitError(f"{value!r} is not true or false")
+    raise UnitError(f"{_short(value)} is not true or false")
 
 
 def _parse_choice(spec: FieldSpec, value: Any) -> str:
     if not isinstance(value, str) or value.strip().lower() not in spec.choices:
-        raise UnitError(f"{value!r} is not one of: {', '.join(spec.choices)}")
+        raise UnitError(f"{_short(value)} is not one of: {', '.join(spec.choices)}")
     return value.strip().lower()
 
 

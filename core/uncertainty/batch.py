@@ -7,7 +7,8 @@ No second engine: the trials' draws go into the scenario as numpy arrays
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -71,6 +72,41 @@ def whole_plan(
         windows_s=t.windows_s,
         site_loss_s=each(t.site_loss_s),
         failover_s=None if t.failover_s is None else each(t.failover_s),
+    )
+
+
+def whole_plan_in_chunks(
+    scenario: Scenario,
+    values: Mapping[Target, np.ndarray],
+    failure_s: np.ndarray,
+    chunk: int,
+    between: Callable[[float], None],
+) -> PlanTrials:
+    """`whole_plan` on `chunk` trials at a time, calling `between(fraction done)` after
+    each (which may raise to stop): a run the GUI cancels stops within one chunk instead
+    of finishing every trial while the user types. Every figure is computed per trial, so
+    the answer is the same as in one pass."""
+    n = len(failure_s)
+    parts = []
+    for start in range(0, n, chunk):
+        end = min(start + chunk, n)
+        parts.append(whole_plan(scenario, {k: v[start:end] for k, v in values.items()},
+                                failure_s[start:end]))  # fmt: skip
+        between(end / n)
+    if len(parts) == 1:
+        return parts[0]
+
+    def joined(pick: Callable[[PlanTrials], Any]) -> np.ndarray:
+        return np.concatenate([np.atleast_1d(pick(p)) for p in parts])
+
+    first = parts[0]
+    return PlanTrials(
+        worst_s=joined(lambda p: p.worst_s),
+        at_s=joined(lambda p: p.at_s),
+        jobs_s={name: joined(lambda p, name=name: p.jobs_s[name]) for name in first.jobs_s},
+        windows_s=first.windows_s,
+        site_loss_s=joined(lambda p: p.site_loss_s),
+        failover_s=None if first.failover_s is None else joined(lambda p: p.failover_s),
     )
 
 

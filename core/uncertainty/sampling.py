@@ -11,7 +11,7 @@ machine.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -119,12 +119,15 @@ def draw(item: UncertainInput, u: np.ndarray) -> np.ndarray:
 
 
 def draw_inputs(
-    inputs: Iterable[UncertainInput], trials: int, seed: int
+    inputs: Iterable[UncertainInput],
+    trials: int,
+    seed: int,
+    between: Callable[[], None] | None = None,
 ) -> tuple[dict[Target, np.ndarray], dict[str, np.ndarray]]:
     """One draw per input per trial: (values by target, the uniforms by key).
 
     Every draw is held to its key's bounds (a share within 0..100 %, an efficiency at
-    most 100 %)."""
+    most 100 %). `between()` is called after each input (a cancelled run raises there)."""
     values: dict[Target, np.ndarray] = {}
     us: dict[str, np.ndarray] = {}
     for item in inputs:
@@ -133,6 +136,8 @@ def draw_inputs(
         u = uniforms(seed, item.key, trials)
         values[item.target] = draw(item, u)
         us[item.key] = u
+        if between is not None:
+            between()
     return values, us
 
 

@@ -66,6 +66,17 @@ def test_a_command_imports_only_its_own_module():
     assert not {"duckdb", "reportlab", "PySide6"} & {m.split(".")[0] for m in modules}
 
 
+def test_plan_loads_no_standard_module_it_does_not_use():
+    """Start-up (issue 20: `plan --no-store` <= 0.3 s): the log file needs no
+    logging.handlers (socket, pickle, queue), the data folder no importlib.resources
+    (tempfile, zipfile), the catalog not the pure-Python tomllib (tomli's compiled parser
+    reads it once), the priors no statistics (fractions, decimal) until one is fitted."""
+    code, modules = loaded_modules("plan", "--no-store", str(DEMO))
+    assert code == 0
+    unused = {"logging.handlers", "importlib.resources", "tomllib", "statistics", "socket"}
+    assert sorted(unused & modules) == []
+
+
 def test_plan_help_imports_only_plan():
     code, modules = loaded_modules("plan", "--help")
     assert code == 0

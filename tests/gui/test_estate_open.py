@@ -44,7 +44,7 @@ def test_gui_screenshot_of_a_bad_estate_names_the_key(tmp_path):
     bad.write_text('format = 1\nname = "x"\n[[database]]\nscenario = "nope.toml"\npriority = 1\n')
     proc = gui(str(bad), "--db", str(tmp_path / "store.duckdb"), "--screenshot",
                str(tmp_path / "out.png"), cwd=tmp_path)  # fmt: skip
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert "database[0].scenario" in proc.stderr and "Traceback" not in proc.stderr
     assert not (tmp_path / "out.png").exists()
 

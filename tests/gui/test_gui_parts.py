@@ -133,6 +133,6 @@ def test_screenshot_of_a_missing_file_fails_cleanly(tmp_path):
          "--screenshot", str(tmp_path / "out.png")],
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
-    assert proc.returncode == 1
+    assert proc.returncode == 2
     assert "no such file" in proc.stderr
     assert "Traceback" not in proc.stderr

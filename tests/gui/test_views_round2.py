@@ -482,3 +482,13 @@ def test_field_errors_name_other_fields_as_the_form_does(doc):
     message = doc.errors["recovery.incremental_apply_rate"]
     assert "backup.level1" not in message and "“Level 1 backups”" in message
     assert "18 TiB/h" not in message  # the old puzzling example
+
+
+def test_growth_labels_are_drawn_over_the_curves(qtbot, demo_window):
+    demo_window.show_view("rpo")
+    panel = demo_window.results.panel("rpo")
+    curves = [i for i in panel.growth_plot.getPlotItem().listDataItems()]
+    top = max(c.zValue() for c in curves)
+    for label in (panel.break_label, panel.g_rto_label, panel.g_window_label):
+        assert label.zValue() > top
+        assert label.fill.color().alpha() > 150  # on the background, not struck through

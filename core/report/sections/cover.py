@@ -110,7 +110,7 @@ def render(r: ReportRenderer, part: CoverPart) -> list[Flowable]:
         # the space goes before what follows, never at the page's foot: a trailing
         # spacer that does not fit pushed the page break onto an empty second page
         gap = [Spacer(1, 6 * mm)] if part.decisive else []
-        out += [*gap, Paragraph("Notes", st["h2"]), r.para(d.notes)]
+        out += [*gap, Paragraph("Notes", st["h2"]), *r.paras(d.notes)]
     out += [NextPageTemplate("body"), PageBreak()]
     return out
 

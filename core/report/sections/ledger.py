@@ -47,7 +47,7 @@ def build(ctx: ReportContext) -> LedgerPart:
 def render(r: ReportRenderer, part: LedgerPart) -> list[Flowable]:
     lead = [r.para(part.assumptions_text)]
     if part.file_note:
-        lead.append(r.para(f"The scenario file says: {part.file_note}", "small"))
+        lead += r.paras(f"The scenario file says: {part.file_note}", "small")
     out = r.section("Assumptions ledger", *lead)
     widths = [50 * mm, 24 * mm, 27 * mm, 15 * mm]
     widths.append(r.width - sum(widths))
