@@ -78,10 +78,10 @@ class RpoGrowthPanel(PlanPanel):
             self.growth_plot.addItem(line)
         self.break_label = text_item(VERDICT_COLORS["misses"], anchor=(-0.05, 0), bold=True)
         self.growth_plot.addItem(self.break_label)
-        # The RTO and backup window are named in the legend, as in the PDF: a label on
-        # the line was struck through by the curves crossing it (issue 23.7).
-        self.g_rto_key = pg.PlotDataItem([], [])
-        self.g_window_key = pg.PlotDataItem([], [])
+        self.g_rto_label = text_item(VERDICT_COLORS["misses"], anchor=(0, 1))
+        self.g_window_label = text_item(self.theme.muted, anchor=(0, 1))
+        self.growth_plot.addItem(self.g_rto_label)
+        self.growth_plot.addItem(self.g_window_label)
         self.growth_title = QLabel()
         self.growth_title.setWordWrap(True)
         self.growth_points: list = []
@@ -101,13 +101,6 @@ class RpoGrowthPanel(PlanPanel):
         self.finish_layout()
         self.hover = HoverTip(self.rpo_plot, self.rpo_text_at)
         self.growth_hover = HoverTip(self.growth_plot, self.growth_text_at)
-
-    def _keys(self, keys: dict) -> None:
-        """The legend's entries for the growth plot's RTO and backup window lines."""
-        for key in (self.g_rto_key, self.g_window_key):
-            self.growth_legend.removeItem(key)
-        for key, text in keys.items():
-            self.growth_legend.addItem(key, text)
 
     def redraw(self) -> None:
         for label in (self.break_label, self.g_rto_label, self.g_window_label):
@@ -180,7 +173,8 @@ class RpoGrowthPanel(PlanPanel):
             self.break_label.hide()
             self.g_rto_line.hide()
             self.g_window_line.hide()
-            self._keys({})
+            self.g_rto_label.hide()
+            self.g_window_label.hide()
             self.growth_title.setText(
                 "<b>Growth</b>: no growth rate set. Give <i>database.growth</i> (e.g. "
                 "25%/y) to see on which date the plan breaks."
@@ -203,15 +197,17 @@ class RpoGrowthPanel(PlanPanel):
             self.g_rto_line.setPos(rto)
             self.g_rto_line.setPen(mkpen(VERDICT_COLORS["misses"], 2, Qt.PenStyle.DashLine))
             self.g_rto_line.show()
+            self.g_rto_label.setText(f"RTO {format_duration(rto)}")
+            self.g_rto_label.setPos(float(xs.min()), rto)
+            self.g_rto_label.show()
             self.g_window_line.setVisible(window is not None)
-            keys = {self.g_rto_key: f"RTO {format_duration(rto)}"}
-            self.g_rto_key.setPen(self.g_rto_line.pen)
+            self.g_window_label.setVisible(window is not None)
             if window is not None:
                 self.g_window_line.setPos(window)
                 self.g_window_line.setPen(mkpen(th.muted, 1, Qt.PenStyle.DotLine))
-                self.g_window_key.setPen(self.g_window_line.pen)
-                keys[self.g_window_key] = f"backup window {format_duration(window)}"
-            self._keys(keys)
+                self.g_window_label.setText(f"backup window {format_duration(window)}")
+                self.g_window_label.setColor(th.muted)
+                self.g_window_label.setPos(float(xs.min()), window)
             ymax = max(float(rec.max()), float(l0.max()), rto, window or 0.0) * 1.1
             if g.breaks_on is not None:
                 self.break_line.setPos(_epoch(g.breaks_on))

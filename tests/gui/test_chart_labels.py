@@ -57,27 +57,3 @@ def test_path_legend_covers_no_bar_value(qtbot, demo):
     for label in shown:
         label.updateTransform(force=True)
         assert not legend.intersects(label.sceneBoundingRect()), label.toPlainText()
-
-
-def test_growth_rto_and_window_are_named_in_the_legend_not_on_the_lines(qtbot):
-    """The growth plot's "RTO …" and "backup window …" labels sat on their lines where
-    the curves cross them, struck through."""
-    import pyqtgraph as pg
-
-    from rtoplanner.app.plots.rpo_growth_panel import RpoGrowthPanel
-
-    plan = compute_plan(load_scenario(DEMOS / "oltp_zfs_nas.toml"))
-    panel = RpoGrowthPanel()
-    qtbot.addWidget(panel)
-    panel.resize(1000, 700)
-    panel.show()
-    panel.set_plan(plan)
-    qtbot.waitExposed(panel)
-    legend = [label.text for _, label in panel.growth_legend.items]
-    assert "RTO 4 h 00 min" in legend and "backup window 6 h 00 min" in legend
-    panel.set_plan(plan)  # a redraw does not add them twice
-    legend = [label.text for _, label in panel.growth_legend.items]
-    assert legend.count("RTO 4 h 00 min") == 1
-    on_plot = [i for i in panel.growth_plot.getPlotItem().items if isinstance(i, pg.TextItem)]
-    named = [i for i in on_plot if i.toPlainText().startswith(("RTO", "backup"))]
-    assert not [i for i in named if i.isVisible()]
