@@ -4,7 +4,8 @@
 
 Targets (issue 14): cold start to a painted window <= 1.0 s; with 10,000 stored
 scenarios within 0.2 s of the same with 100; keystroke to the repainted timeline <= 30 ms
-(median).
+(median). On a shared machine the wall clock of a keystroke counts other processes'
+turns too: the UI thread's own CPU time per keystroke is printed beside it.
 
 The cold start is measured from outside, as `rto-planner gui` does it: the parent starts
 a fresh interpreter that opens a store (of 100, then of 10,000 scenarios), builds the
@@ -91,30 +92,32 @@ def child_keys(db: str) -> None:
     window.doc.wait_idle()
     field = window.editor.field("backup.channels").input
     window.editor.show_field("backup.channels")
-    samples = []
+    samples, cpu = [], []
     for i in range(40):
         field.selectAll()
         digit = "4" if i % 2 == 0 else "9"
         before_updates = window.timeline_panel.update_count
         before_paints = watch.count
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         QTest.keyClick(field, getattr(Qt.Key, f"Key_{digit}"))
         while window.timeline_panel.update_count == before_updates or watch.count == before_paints:
             app.processEvents()
             if watch.count == before_paints:
                 viewport.repaint()
         samples.append(time.perf_counter() - start)
+        cpu.append(time.thread_time() - start_cpu)
         window.doc.wait_idle()
     ms = [s * 1000 for s in samples]
     print(
         f"KEYSTROKE to the repainted timeline: median {statistics.median(ms):.1f} ms, "
         f"max {max(ms):.1f} ms (n={len(ms)}; target <= 30 ms; was 65 ms with the 50 ms "
-        "debounce)",
+        f"debounce); UI thread CPU median {statistics.median(cpu) * 1000:.1f} ms "
+        f"(load average {os.getloadavg()[0]:.1f})",
         flush=True,
     )
     # The same keystroke while the headline's probability (20,000 trials) runs in a
     # worker: the run must not hold the repaint up (issue 20.5).
-    samples = []
+    samples, cpu = [], []
     for i in range(20):
         field.selectAll()
         window.odds._timer.stop()
@@ -122,19 +125,21 @@ def child_keys(db: str) -> None:
         digit = "4" if i % 2 == 0 else "9"
         before_updates = window.timeline_panel.update_count
         before_paints = watch.count
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         QTest.keyClick(field, getattr(Qt.Key, f"Key_{digit}"))
         while window.timeline_panel.update_count == before_updates or watch.count == before_paints:
             app.processEvents()
             if watch.count == before_paints:
                 viewport.repaint()
         samples.append(time.perf_counter() - start)
+        cpu.append(time.thread_time() - start_cpu)
         window.doc.wait_idle()
         window.odds.wait_idle()
     ms = [s * 1000 for s in samples]
     print(
         f"KEYSTROKE with the probability run in flight: median {statistics.median(ms):.1f} ms, "
-        f"max {max(ms):.1f} ms (n={len(ms)}; target <= 30 ms)",
+        f"max {max(ms):.1f} ms (n={len(ms)}; target <= 30 ms); UI thread CPU median "
+        f"{statistics.median(cpu) * 1000:.1f} ms",
         flush=True,
     )
     window.doc.undo_stack.setClean()

@@ -98,28 +98,34 @@ def render_clock(clock: Any) -> str:
         "",
         "  Phase                  Status    Start             End",
     ]
-    for p in clock.phases:
-        if p.start is None and p.end is None:
-            continue
-        end = "" if p.end is None else ("≈ " if p.status != "done" else "") + f"{p.end:%m-%d %H:%M}"
-        start = "" if p.start is None else f"{p.start:%m-%d %H:%M}"
-        lines.append(f"  {PHASE_TITLES[p.name]:22} {p.status:9} {start:17} {end}")
+    lines += [_phase_line(p) for p in clock.phases if p.start is not None or p.end is not None]
     lines += [
         "",
         "Forecast after each snapshot",
         "  Snapshot          Phase                  Done   Open P50  P90",
     ]
-    for f in clock.history:
-        done = "" if f.fraction is None else f"{f.fraction * 100:3.0f} %"
-        lines.append(
-            f"  {f.at:%m-%d %H:%M:%S}    {PHASE_TITLES[f.phase]:22} {done:>5}   "
-            f"{f.open_p50:%H:%M}     {f.open_p90:%H:%M}"
-        )
+    lines += [_forecast_line(f) for f in clock.history]
     if n.remaining_phase_s:
         lines.append(f"  the running phase has about {format_duration(n.remaining_phase_s)} to go")
     if clock.notes:
         lines += ["", "Notes", *(f"  {x}" for x in clock.notes)]
     return "\n".join(lines) + "\n"
+
+
+def _phase_line(p: Any) -> str:
+    """A phase: status, start and end (≈ for a forecast end)."""
+    end = "" if p.end is None else ("≈ " if p.status != "done" else "") + f"{p.end:%m-%d %H:%M}"
+    start = "" if p.start is None else f"{p.start:%m-%d %H:%M}"
+    return f"  {PHASE_TITLES[p.name]:22} {p.status:9} {start:17} {end}"
+
+
+def _forecast_line(f: Any) -> str:
+    """The forecast made at one snapshot: its phase, how far along, the open's P50 and P90."""
+    done = "" if f.fraction is None else f"{f.fraction * 100:3.0f} %"
+    return (
+        f"  {f.at:%m-%d %H:%M:%S}    {PHASE_TITLES[f.phase]:22} {done:>5}   "
+        f"{f.open_p50:%H:%M}     {f.open_p90:%H:%M}"
+    )
 
 
 __all__ = ["CoreError", "register", "render_clock", "run"]

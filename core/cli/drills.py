@@ -128,6 +128,20 @@ def _print(stored: Any, comparison: dict[str, Any], as_json: bool) -> None:
         sys.stdout.write(render_drill(stored, comparison))
 
 
+_PHASE_KEYS = (
+    "name",
+    "plan_s",
+    "actual_s",
+    "error",
+    "how",
+    "plan_bytes",
+    "actual_bytes",
+    "plan_rate_Bps",
+    "actual_rate_Bps",
+)
+"""What `drills --json` says of each phase compared."""
+
+
 def drill_json(stored: Any, comparison: dict[str, Any]) -> dict[str, Any]:
     d = stored.drill
     return {
@@ -140,32 +154,21 @@ def drill_json(stored: Any, comparison: dict[str, Any]) -> dict[str, Any]:
         "database": d.get("database"),
         "dbid": d.get("dbid"),
         "channels": d.get("channels"),
-        "phases": [
-            {
-                k: r[k]
-                for k in (
-                    "name",
-                    "plan_s",
-                    "actual_s",
-                    "error",
-                    "how",
-                    "plan_bytes",
-                    "actual_bytes",
-                    "plan_rate_Bps",
-                    "actual_rate_Bps",
-                )
-            }
-            for r in comparison["rows"]
-        ],
+        "phases": [{k: r[k] for k in _PHASE_KEYS} for r in comparison["rows"]],
         "plan_s": comparison["plan_s"],
         "actual_s": comparison["actual_s"],
         "error": comparison["error"],
         "plan_total_s": comparison["plan_total_s"],
         "measured": d["phases"],
         "evidence": stored.evidence,
-        "notes": list(d.get("notes", [])) + list(comparison.get("notes", [])),
+        "notes": _notes(d, comparison),
         "failed": d.get("failed"),
     }
+
+
+def _notes(d: dict[str, Any], comparison: dict[str, Any]) -> list[str]:
+    """The drill's notes, then the comparison's."""
+    return list(d.get("notes", [])) + list(comparison.get("notes", []))
 
 
 def percent(error: float | None) -> str:
@@ -177,42 +180,55 @@ _HOW = {"wall": "wall clock", "channels": "channels' elapsed", "typed": "typed",
 
 def render_drill(stored: Any, comparison: dict[str, Any]) -> str:
     d = stored.drill
-    when = (
-        f"drilled {stored.drilled_at:%Y-%m-%d %H:%M}" if stored.drilled_at else "drill date unknown"
-    )
     lines = [
-        f"Drill {stored.number} of '{stored.scenario}' version {stored.scenario_version}: {when}"
+        f"Drill {stored.number} of '{stored.scenario}' version {stored.scenario_version}: "
+        + _drilled_words(stored)
     ]
-    facts = [
-        f"database {d['database']}" if d.get("database") else "",
-        f"{d['channels']} channels" if d.get("channels") else "",
-    ]
-    if any(facts):
-        lines.append(", ".join(f for f in facts if f))
+    facts = _facts(d)
+    if facts:
+        lines.append(facts)
     lines.append("evidence: " + ", ".join(f"{e['file']} ({e['kind']})" for e in stored.evidence))
-    rows = [["Phase", "Plan", "Actual", "Error", "Measured by"]]
-    for r in comparison["rows"]:
-        if r["actual_s"] is None and r["plan_s"] == 0:
-            continue
-        actual = "not timed" if r["actual_s"] is None else format_duration(r["actual_s"])
-        rows.append(
-            [
-                _title(r["name"]),
-                format_duration(r["plan_s"]),
-                actual,
-                percent(r["error"]),
-                _HOW[r["how"]],
-            ]
-        )
-    total = [format_duration(comparison[k]) for k in ("plan_s", "actual_s")]
-    rows.append(["Over the phases timed", *total, percent(comparison["error"]), ""])
-    lines += ["", *_table(rows, {1, 2, 3})]
-    notes = list(d.get("notes", [])) + list(comparison.get("notes", []))
+    lines += ["", *_table(_phase_rows(comparison), {1, 2, 3})]
+    notes = _notes(d, comparison)
     if d.get("failed"):
         notes.insert(0, f"the drill failed: {d['failed']}")
     if notes:
         lines += ["", "Notes", *(f"  {n}" for n in notes)]
     return "\n".join(lines) + "\n"
+
+
+def _drilled_words(stored: Any) -> str:
+    if stored.drilled_at:
+        return f"drilled {stored.drilled_at:%Y-%m-%d %H:%M}"
+    return "drill date unknown"
+
+
+def _facts(d: dict[str, Any]) -> str:
+    """`database PROD, 14 channels`, as far as the drill knows them."""
+    facts = [
+        f"database {d['database']}" if d.get("database") else "",
+        f"{d['channels']} channels" if d.get("channels") else "",
+    ]
+    return ", ".join(f for f in facts if f)
+
+
+def _phase_rows(comparison: dict[str, Any]) -> list[list[str]]:
+    """The plan against the drill per phase (a phase neither planned nor timed is left
+    out), then over the phases timed."""
+    rows = [["Phase", "Plan", "Actual", "Error", "Measured by"]]
+    for r in comparison["rows"]:
+        if r["actual_s"] is None and r["plan_s"] == 0:
+            continue
+        rows.append(_phase_row(r))
+    total = [format_duration(comparison[k]) for k in ("plan_s", "actual_s")]
+    rows.append(["Over the phases timed", *total, percent(comparison["error"]), ""])
+    return rows
+
+
+def _phase_row(r: dict[str, Any]) -> list[str]:
+    actual = "not timed" if r["actual_s"] is None else format_duration(r["actual_s"])
+    plan = format_duration(r["plan_s"])
+    return [_title(r["name"]), plan, actual, percent(r["error"]), _HOW[r["how"]]]
 
 
 def _title(name: str) -> str:
@@ -237,28 +253,34 @@ def run_list(args: argparse.Namespace) -> int:
         print("no drills recorded" + (f" for '{name}'" if name else ""))
         return 0
     rows = [["N", "Drilled", "Scenario", "Phases timed", "Plan", "Actual", "Error"]]
-    for s in found:
-        c = s.comparison
-        timed = sum(1 for r in c["rows"] if r["actual_s"] is not None)
-        rows.append(
-            [
-                str(s.number),
-                f"{s.drilled_at:%Y-%m-%d %H:%M}" if s.drilled_at else "—",
-                f"{s.scenario} v{s.scenario_version}",
-                str(timed),
-                format_duration(c["plan_s"]),
-                format_duration(c["actual_s"]),
-                percent(c["error"]),
-            ]
-        )
+    rows += [_list_row(s) for s in found]
     sys.stdout.write("\n".join(_table(rows, {0, 3, 4, 5, 6})) + "\n")
     if name:
-        from ..wording import fared
-
-        said = fared([s.comparison for s in found])
-        if said:
-            print(f"{name}: {said}")
+        _print_fared(name, found)
     return 0
+
+
+def _list_row(s: Any) -> list[str]:
+    """One stored drill's row of `drills list`."""
+    c = s.comparison
+    return [
+        str(s.number),
+        f"{s.drilled_at:%Y-%m-%d %H:%M}" if s.drilled_at else "—",
+        f"{s.scenario} v{s.scenario_version}",
+        str(sum(1 for r in c["rows"] if r["actual_s"] is not None)),
+        format_duration(c["plan_s"]),
+        format_duration(c["actual_s"]),
+        percent(c["error"]),
+    ]
+
+
+def _print_fared(name: str, found: list[Any]) -> None:
+    """How the plan fared against the scenario's drills, in a sentence (when there is one)."""
+    from ..wording import fared
+
+    said = fared([s.comparison for s in found])
+    if said:
+        print(f"{name}: {said}")
 
 
 def run_show(args: argparse.Namespace) -> int:

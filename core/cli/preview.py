@@ -45,18 +45,26 @@ def _summary(preview: Any) -> list[str]:
     for level, words in (("0", "level 0"), ("1", "level 1"), ("archivelog", "archived logs")):
         sets = preview.of_level(level)
         if sets:
-            size = sum(s.size_bytes or 0 for s in sets)
-            tags = len({s.tag for s in sets})
-            vol = f", {format_size(size)} of backup" if size else ""
-            lines.append(f"  {words:14} {len(sets)} backup sets of {tags} backup(s){vol}")
+            lines.append(_level_line(words, sets))
     for t, a, b, n in log_ranges(preview):
         lines.append(f"  archived logs  thread {t}: sequences {a} – {b} ({n} logs)")
     if preview.media:
-        lines.append(
-            f"  tape volumes   {len(preview.media)} to load: {', '.join(preview.media[:6])}"
-            + (", …" if len(preview.media) > 6 else "")
-        )
+        lines.append(_media_line(preview.media))
     return lines
+
+
+def _level_line(words: str, sets: Any) -> str:
+    """How many backup sets of how many backups of one level, and their size."""
+    size = sum(s.size_bytes or 0 for s in sets)
+    tags = len({s.tag for s in sets})
+    vol = f", {format_size(size)} of backup" if size else ""
+    return f"  {words:14} {len(sets)} backup sets of {tags} backup(s){vol}"
+
+
+def _media_line(media: tuple[str, ...]) -> str:
+    """The tape volumes to load (the first six named)."""
+    more = ", …" if len(media) > 6 else ""
+    return f"  tape volumes   {len(media)} to load: {', '.join(media[:6])}{more}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,20 +77,20 @@ def run(args: argparse.Namespace) -> int:
         raise CoreError("-o/--in-place need a SCENARIO to fill")
     if not args.scenario:
         if args.json:
-            print(
-                dumps_json(
-                    {
-                        "preview": ev.preview.source,
-                        "sets": ev.preview.sets,
-                        "media": ev.preview.media,
-                        "logs": ev.preview.logs,
-                    }
-                )
-            )
+            print(dumps_json(_preview_json(ev.preview)))
         else:
             sys.stdout.write("\n".join(_summary(ev.preview)) + "\n")
         return 0
     return _fill(args, ev.preview)
+
+
+def _preview_json(preview: Any) -> dict[str, Any]:
+    return {
+        "preview": preview.source,
+        "sets": preview.sets,
+        "media": preview.media,
+        "logs": preview.logs,
+    }
 
 
 def _fill(args: argparse.Namespace, preview: Any) -> int:

@@ -155,28 +155,44 @@ def resolve_key(key: str, scenario: Scenario) -> tuple[str, FieldSpec]:
     key = key.strip()
     m = STAGE_INDEX.match(key)
     if m:
-        index, name = int(m.group(1)), m.group(2)
-        n = len(scenario.path)
-        if index >= n:
-            raise KeyProblem(
-                f"the path has {n} stage(s); there is no path[{index}]",
-                f"stages are numbered path[0] to path[{n - 1}] in restore order",
-            )
-        _field_problem(f"path[{index}]", name, figure_fields("path"), _stage_fields())
-        _stage_field_problem(scenario, index, name)
-        return f"path[{index}].{name}", _spec(figure_fields("path"), name)  # type: ignore[return-value]
+        return _indexed_stage_key(int(m.group(1)), m.group(2), scenario)
     if key.startswith("path."):
-        rest = key[len("path.") :]
-        stage_name, dot, name = rest.rpartition(".")
-        if not dot or not stage_name:
-            raise KeyProblem(
-                f"'{key}' names no stage figure",
-                "write path.NAME.rate (a stage by its name) or path[2].rate (by position)",
-            )
-        index = _stage_by_name(stage_name, scenario)
-        _field_problem(f"path.{stage_name}", name, figure_fields("path"), _stage_fields())
-        _stage_field_problem(scenario, index, name)
-        return f"path[{index}].{name}", _spec(figure_fields("path"), name)  # type: ignore[return-value]
+        return _named_stage_key(key, scenario)
+    return _section_key(key)
+
+
+def _indexed_stage_key(index: int, name: str, scenario: Scenario) -> tuple[str, FieldSpec]:
+    """`path[i].field`: the stage must exist."""
+    n = len(scenario.path)
+    if index >= n:
+        raise KeyProblem(
+            f"the path has {n} stage(s); there is no path[{index}]",
+            f"stages are numbered path[0] to path[{n - 1}] in restore order",
+        )
+    return _stage_figure(f"path[{index}]", index, name, scenario)
+
+
+def _named_stage_key(key: str, scenario: Scenario) -> tuple[str, FieldSpec]:
+    """`path.NAME.field` (NAME may hold dots: the field is after the last one)."""
+    stage_name, dot, name = key[len("path.") :].rpartition(".")
+    if not dot or not stage_name:
+        raise KeyProblem(
+            f"'{key}' names no stage figure",
+            "write path.NAME.rate (a stage by its name) or path[2].rate (by position)",
+        )
+    index = _stage_by_name(stage_name, scenario)
+    return _stage_figure(f"path.{stage_name}", index, name, scenario)
+
+
+def _stage_figure(where: str, index: int, name: str, scenario: Scenario) -> tuple[str, FieldSpec]:
+    """The canonical key and spec of a stage's figure, once the stage is found."""
+    _field_problem(where, name, figure_fields("path"), _stage_fields())
+    _stage_field_problem(scenario, index, name)
+    return f"path[{index}].{name}", _spec(figure_fields("path"), name)  # type: ignore[return-value]
+
+
+def _section_key(key: str) -> tuple[str, FieldSpec]:
+    """`section.field` of a section with figures (not a target)."""
     section, dot, name = key.partition(".")
     if not dot:
         raise KeyProblem(
@@ -188,14 +204,18 @@ def resolve_key(key: str, scenario: Scenario) -> tuple[str, FieldSpec]:
             f"'{key}' is a target the plan is measured against, not an uncertain figure"
         )
     if section not in SECTIONS_WITH_INPUTS:
-        close = difflib.get_close_matches(section, [*SECTIONS_WITH_INPUTS, "path"], n=1)
-        hint = f"did you mean '{close[0]}.{name}'?" if close else (
-            "sections with figures: database, backup, path, recovery")  # fmt: skip
-        raise KeyProblem(f"unknown section '{section}' in '{key}'", hint)
+        raise _unknown_section(section, name, key)
     table = figure_fields(section)
     ranged = [f"{section}.{s.key}" for s in table if is_ranged(f"{section}.{s.key}", s)]
     _field_problem(section, name, table, ranged)
     return key, _spec(table, name)  # type: ignore[return-value]
+
+
+def _unknown_section(section: str, name: str, key: str) -> KeyProblem:
+    close = difflib.get_close_matches(section, [*SECTIONS_WITH_INPUTS, "path"], n=1)
+    hint = f"did you mean '{close[0]}.{name}'?" if close else (
+        "sections with figures: database, backup, path, recovery")  # fmt: skip
+    return KeyProblem(f"unknown section '{section}' in '{key}'", hint)
 
 
 _TAPE_ONLY = {
@@ -482,41 +502,60 @@ def follow_stage_edits(
     does the range of a figure the edit removed (a catalog pick drops the stage's rate:
     its range was about the old figure).
     """
-    before, after = _raw_labels(before_path), _raw_labels(after_path)
-    moved = dict(moved) if moved is not None else {i: i for i in range(len(before))}
+    edit = _PathEdit(before_path, after_path, moved)
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        target = edit.follow(key)
+        if target is not None:
+            out[target] = value
+    return out
 
-    def removed(index: int, j: int, name: str) -> bool:
-        had = name in (before_path[index] or {})
-        return had and name not in (after_path[j] or {})
 
-    def new_key(index: int, name: str) -> str | None:
-        j = moved.get(index)
-        if j is None or j >= len(after) or removed(index, j, name):
+class _PathEdit:
+    """An edit of the path: the stages' raw tables before and after, and where each went."""
+
+    def __init__(
+        self, before_path: Any, after_path: Any, moved: Mapping[int, int | None] | None
+    ) -> None:
+        self.before_path, self.after_path = before_path, after_path
+        self.before, self.after = _raw_labels(before_path), _raw_labels(after_path)
+        self.moved = dict(moved) if moved is not None else {i: i for i in range(len(self.before))}
+
+    def follow(self, key: str) -> str | None:
+        """The key that names the same stage figure after the edit (None: it goes)."""
+        m = STAGE_INDEX.match(key)
+        if m:
+            return self.by_position(int(m.group(1)), m.group(2))
+        if key.startswith("path."):
+            label, _, name = key[len("path.") :].rpartition(".")
+            if self.before.count(label) == 1:
+                return self.by_name(self.before.index(label), name)
+        return key
+
+    def by_position(self, index: int, name: str) -> str | None:
+        """By position it was given, by position it stays (at the stage's new place)."""
+        j = self.moved.get(index) if index < len(self.before) else index
+        if j is None or j >= len(self.after):
             return None
-        label = after[j]
-        if label and after.count(label) == 1 and "[" not in label:
+        if index < len(self.before) and self.removed(index, j, name):
+            return None
+        return f"path[{j}].{name}"
+
+    def by_name(self, index: int, name: str) -> str | None:
+        """A key naming stage `index` by its name follows the stage (None: it went)."""
+        j = self.moved.get(index)
+        if j is None or j >= len(self.after) or self.removed(index, j, name):
+            return None
+        return self.stage_key(j, name)
+
+    def stage_key(self, j: int, name: str) -> str:
+        """Stage j's key after the edit: by its name when unique, else by position."""
+        label = self.after[j]
+        if label and self.after.count(label) == 1 and "[" not in label:
             return f"path.{label}.{name}"
         return f"path[{j}].{name}"
 
-    out: dict[str, Any] = {}
-    for key, value in table.items():
-        m = STAGE_INDEX.match(key)
-        if m:
-            index, name = int(m.group(1)), m.group(2)
-            j = moved.get(index) if index < len(before) else index
-            if (
-                j is not None
-                and j < len(after)
-                and not (index < len(before) and removed(index, j, name))
-            ):
-                out[f"path[{j}].{name}"] = value  # by position it was given, by position it stays
-            continue
-        if key.startswith("path."):
-            label, _, name = key[len("path.") :].rpartition(".")
-            if before.count(label) == 1:
-                target = new_key(before.index(label), name)
-                if target is not None:
-                    out[target] = value
-                continue
-        out[key] = value
-    return out
+    def removed(self, index: int, j: int, name: str) -> bool:
+        """Whether the edit removed figure `name` from the stage (old index, new j)."""
+        had = name in (self.before_path[index] or {})
+        return had and name not in (self.after_path[j] or {})
