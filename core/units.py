@@ -327,9 +327,13 @@ _BIN_STEPS = (("PiB", PiB), ("TiB", TiB), ("GiB", GiB), ("MiB", MiB), ("KiB", Ki
 
 
 def _fmt_num(value: float, sig: int = 3) -> str:
-    """Format with `sig` significant figures but never in E-notation and never '-0'."""
+    """Format with `sig` significant figures, never '-0', and in E-notation only below a
+    millionth (no figure of a plan is that small; an absurd input such as 5e-324 B/s is
+    echoed as such, not as 330 digits)."""
     if value == 0:
         return "0"
+    if abs(value) < 1e-6:
+        return f"{value:.{sig}g}"
     mag = math.floor(math.log10(abs(value)))
     decimals = max(0, sig - 1 - mag)
     s = f"{value:.{decimals}f}"

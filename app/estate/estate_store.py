@@ -84,8 +84,8 @@ class StoredEstatesDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         self.empty = QLabel(
-            "No estates in the store yet: open an estate file and use Keep Version…, or "
-            "run `rto-planner estates save ESTATE.toml`."
+            "No estates in the store yet: open an estate file and use Keep Version… to "
+            "keep it here."
         )
         self.empty.setWordWrap(True)
         layout.addWidget(self.empty)

@@ -475,24 +475,14 @@ def _hardware(
 ) -> LeastHardware:
     """The least hardware on top of the estate's runbook (`tier1_view`)."""
     report(0.0, "bounding each shared resource")
-    order = sorted(estate.shared, key=lambda r: (r.name != result.deciding, r.name))
-    bisection = _Bisection(estate, should_cancel)
-    counts = [
-        LeastCount(r.name, r.stage.kind, r.stage.count, bisection.least_count(r.name))
-        for r in order
-    ]
+    counts, bisection = _least_counts(estate, result, should_cancel)
     at_least = {c.resource: c.needed for c in counts if c.needed is not None}
     dims, trimmed = _trim(shared_dimensions(estate, catalog, prices, at_least), MAX_COMBINATIONS)
     search = _Search(estate, dims, should_cancel, lambda f, m: report(0.1 + 0.9 * f, m),
                      max_simulations)  # fmt: skip
     answer, cap_hit, combos = search.run()
     today = _point(run_estate(tier1_view(estate), trace=False), (), FREE)
-    notes = []
-    if trimmed:
-        notes.append(
-            f"only the cheapest options of each resource were combined (at most "
-            f"{MAX_COMBINATIONS:,} combinations)"
-        )
+    notes = [TRIMMED_NOTE] if trimmed else []
     proven = answer is not None and not trimmed
     if answer is None and cap_hit:
         stopped_after = search.simulations
@@ -512,6 +502,25 @@ def _hardware(
         cap_hit=cap_hit,
         notes=tuple(notes),
     )
+
+
+def _least_counts(
+    estate: Estate, result: EstateResult, should_cancel: Callable[[], bool] | None
+) -> tuple[list[LeastCount], _Bisection]:
+    """Each shared resource's least count on its own, by bisection (the deciding one first)."""
+    order = sorted(estate.shared, key=lambda r: (r.name != result.deciding, r.name))
+    bisection = _Bisection(estate, should_cancel)
+    counts = [
+        LeastCount(r.name, r.stage.kind, r.stage.count, bisection.least_count(r.name))
+        for r in order
+    ]
+    return counts, bisection
+
+
+TRIMMED_NOTE = (
+    f"only the cheapest options of each resource were combined (at most "
+    f"{MAX_COMBINATIONS:,} combinations)"
+)
 
 
 def _cap_note(stopped_after: int, max_simulations: int, shown: bool) -> str:

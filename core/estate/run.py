@@ -239,24 +239,7 @@ def estate_to_json(result: EstateResult) -> dict[str, Any]:
         "deciding_resource": result.deciding,
         "cautions": list(est.cautions),
         "last_open_s": result.last_open_s,
-        "databases": [
-            {
-                "name": d.name,
-                "priority": d.priority,
-                "scenario": d.source,
-                "open_s": d.open_s,
-                "rto_s": d.rto_s,
-                "margin_s": d.margin_s,
-                "verdict": d.verdict,
-                "alone_s": d.alone_s,
-                "alone_verdict": d.alone_verdict,
-                "waited_for": None if d.waited_for == NOTHING else d.waited_for,
-                "waited_s": d.waited_s,
-                "waits_s": d.waits_s,
-                "phases": [_phase_json(p) for p in d.phases],
-            }
-            for d in result.databases
-        ],
+        "databases": [_database_json(d) for d in result.databases],
         "shared": [
             {
                 "name": r.name,
@@ -278,4 +261,22 @@ def _phase_json(p: PhaseRun) -> dict[str, Any]:
         "duration_s": p.duration_s,
         "data_bytes": p.data_bytes,
         "waited_s": p.waited_s,
+    }
+
+
+def _database_json(d: DatabaseOutcome) -> dict[str, Any]:
+    return {
+        "name": d.name,
+        "priority": d.priority,
+        "scenario": d.source,
+        "open_s": d.open_s,
+        "rto_s": d.rto_s,
+        "margin_s": d.margin_s,
+        "verdict": d.verdict,
+        "alone_s": d.alone_s,
+        "alone_verdict": d.alone_verdict,
+        "waited_for": None if d.waited_for == NOTHING else d.waited_for,
+        "waited_s": d.waited_s,
+        "waits_s": d.waits_s,
+        "phases": [_phase_json(p) for p in d.phases],
     }

@@ -176,17 +176,29 @@ def _keys(scenario: Scenario, drill: Drill) -> list[tuple[str, str]]:
     out = []
     timed = {p.name: p for p in drill.phases if p.how in MEASURED}
     if "restore_level0" in timed:
-        idx = build_path_model(scenario, RESTORE).bottleneck_index
-        if idx is not None:
-            out.append(("restore_level0", f"path[{idx}].rate"))
+        out += _restore_key(scenario)
     if "apply_incremental" in timed:
-        rec, _, _ = plan_for_drill(scenario, drill)
-        if rec.phase("apply_incremental").bottleneck == "incremental_apply_rate":
-            out.append(("apply_incremental", "recovery.incremental_apply_rate"))
-    for phase, key in (("redo_apply", "recovery.redo_apply_rate"), ("open", "recovery.open")):
-        if phase in timed:
-            out.append((phase, key))
+        out += _apply_key(scenario, drill)
+    out += [(phase, key) for phase, key in _RECOVERY_KEYS if phase in timed]
     return out
+
+
+_RECOVERY_KEYS = (("redo_apply", "recovery.redo_apply_rate"), ("open", "recovery.open"))
+"""The phases a recovery figure decides alone, and that figure."""
+
+
+def _restore_key(scenario: Scenario) -> list[tuple[str, str]]:
+    """The level 0 restore's deciding figure: the rate of its path's bottleneck stage."""
+    idx = build_path_model(scenario, RESTORE).bottleneck_index
+    return [] if idx is None else [("restore_level0", f"path[{idx}].rate")]
+
+
+def _apply_key(scenario: Scenario, drill: Drill) -> list[tuple[str, str]]:
+    """The incremental apply rate, when it (not the restore beside it) decides the phase."""
+    rec, _, _ = plan_for_drill(scenario, drill)
+    if rec.phase("apply_incremental").bottleneck == "incremental_apply_rate":
+        return [("apply_incremental", "recovery.incremental_apply_rate")]
+    return []
 
 
 def _phase_time(
@@ -222,10 +234,7 @@ def _update(
         _phase_time(scenario, drill, item.target, phase), measured_phase.duration_s, item.value
     )
     if v is None:
-        notes.append(
-            f"{item.label}: no value of it gives the drill's {PHASE_TITLES[phase].lower()} "
-            f"time of {format_duration(measured_phase.duration_s)}: not calibrated"
-        )
+        notes.append(_out_of_reach(item, phase, measured_phase.duration_s))
         return None
     mu0, s0 = prior_moments(item)
     mu, s = posterior(mu0, s0, math.log(v), measured_sigma(MEASURED[measured_phase.how]))
@@ -243,6 +252,14 @@ def _update(
         spread=stated_spread(s),
         source=_source(drill, number, phase, measured_phase.duration_s, v, item),
         table_key=item.table_key,
+    )
+
+
+def _out_of_reach(item: Any, phase: str, measured_s: float) -> str:
+    """The note for a figure no value of which gives the drill's time."""
+    return (
+        f"{item.label}: no value of it gives the drill's {PHASE_TITLES[phase].lower()} "
+        f"time of {format_duration(measured_s)}: not calibrated"
     )
 
 

@@ -28,6 +28,7 @@ from .search import (
 )
 
 MIN_SAVING_S = 1.0
+MEASURE_FIRST = "Measure the redo apply rate first"
 
 
 def _parts_of(
@@ -184,7 +185,7 @@ def _notes(search: _Search, result_points: list[FixPoint]) -> tuple[str, ...]:
     if s.recovery.redo_apply_source != "scenario":
         rate = s.recovery.redo_apply_rate_Bps
         notes.append(
-            "Measure the redo apply rate first: the plan uses a default "
+            f"{MEASURE_FIRST}: the plan uses a default "
             f"({format_rate(rate, per='h') if rate else 'unknown'}, "
             f"{s.recovery.redo_apply_source}). Read 'Average Apply Rate' in "
             "V$RECOVERY_PROGRESS after a test recovery, or time one; a measured rate "
@@ -351,8 +352,11 @@ def what_it_takes(
     if odds and result.recommended is not None:
         headline = odds_of(scenario, result.recommended, catalog)
         if headline is not None:
-            result = replace(result, odds=headline,
-                             notes=(odds_words(headline), *result.notes))  # fmt: skip
+            # The first advice stays "measure the redo apply rate" (it may change all).
+            notes = list(result.notes)
+            at = 1 if notes and notes[0].startswith(MEASURE_FIRST) else 0
+            notes.insert(at, odds_words(headline))
+            result = replace(result, odds=headline, notes=tuple(notes))
     return result
 
 

@@ -87,6 +87,7 @@ class _Search:
         self.seen: dict[tuple, _Eval] = {}
         self.front: list[tuple[tuple, float]] = []
         self._caps: dict[int, list[list[tuple[float, float]]]] = {}
+        self._level_sets: dict[tuple[int, bool], list[tuple[int, ...]]] = {}
 
     # ------------------------------------------------------------------ building variants
 
@@ -168,11 +169,19 @@ class _Search:
     def level_sets(self, config: _Config, with_backup: bool) -> list[tuple[int, ...]]:
         """One hardware set per breakpoint: each stage's cheapest option reaching it.
 
-        A breakpoint is a restore rate, a backup rate (when a window is at stake) and, for
-        stages that bind channels, a unit count: each unit serves one channel, and a
-        channel's own ceiling (compression on one core, one drive) makes the number of
-        channels that can run count as much as the total.
+        A breakpoint is a restore rate, a backup rate (when a backup's duration matters)
+        and, for stages that bind channels, a unit count: each unit serves one channel,
+        and a channel's own ceiling (compression on one core, one drive) makes the number
+        of channels that can run count as much as the total. The sets depend on the
+        configuration only through the capacities (the compression level): worked out
+        once per level.
         """
+        key = (id(config.compression), with_backup)
+        if key not in self._level_sets:
+            self._level_sets[key] = self._level_sets_of(config, with_backup)
+        return self._level_sets[key]
+
+    def _level_sets_of(self, config: _Config, with_backup: bool) -> list[tuple[int, ...]]:
         caps = self._capacities(config)
         restore_levels = _levels([c[0] for row in caps for c in row], [r[0][0] for r in caps])
         backup_levels = (

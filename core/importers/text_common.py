@@ -170,19 +170,22 @@ def _names_from_page_headings(lines: list[str], raw: RawReport) -> None:
 
 def read_snaps(lines: list[str], raw: RawReport, stop: int = 160) -> None:
     """Begin/End Snap ids and times, Elapsed and DB Time (minutes as printed)."""
-    for i in range(min(stop, len(lines))):
-        line = lines[i]
+    for line in lines[:stop]:
         m = _SNAP_RE.match(line)
         if m:
             _snap(m, raw)
-            continue
-        m = _ELAPSED_RE.match(line)
-        if m and raw.elapsed_min is None:
-            raw.elapsed_min = parse_minutes(m.group("v"))
-            continue
-        m = _DBTIME_RE.match(line)
-        if m and raw.db_time_min is None:
-            raw.db_time_min = parse_minutes(m.group("v"))
+        else:
+            _minutes_line(line, raw)
+
+
+def _minutes_line(line: str, raw: RawReport) -> None:
+    """An `Elapsed:` or `DB Time:` line's minutes (the first of each counts)."""
+    m = _ELAPSED_RE.match(line)
+    if m and raw.elapsed_min is None:
+        raw.elapsed_min = parse_minutes(m.group("v"))
+    m = _DBTIME_RE.match(line)  # never on an `Elapsed:` line: both are anchored
+    if m and raw.db_time_min is None:
+        raw.db_time_min = parse_minutes(m.group("v"))
 
 
 def _snap(m: re.Match[str], raw: RawReport) -> None:

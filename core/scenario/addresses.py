@@ -514,7 +514,9 @@ def follow_stage_edits(
 class _PathEdit:
     """An edit of the path: the stages' raw tables before and after, and where each went."""
 
-    def __init__(self, before_path: Any, after_path: Any, moved: Mapping[int, int | None] | None):
+    def __init__(
+        self, before_path: Any, after_path: Any, moved: Mapping[int, int | None] | None
+    ) -> None:
         self.before_path, self.after_path = before_path, after_path
         self.before, self.after = _raw_labels(before_path), _raw_labels(after_path)
         self.moved = dict(moved) if moved is not None else {i: i for i in range(len(self.before))}

@@ -130,3 +130,14 @@ def test_an_estate_with_a_huge_integer_is_one_line():
     with pytest.raises(ScenarioError) as info:
         load_estate_text(text, source="e.toml", base_dir=estate.parent)
     assert str(info.value).startswith(f"e.toml:{_line_of(text, 'count = 111')}: not valid TOML")
+
+
+def test_an_absurdly_small_range_end_is_echoed_in_a_few_characters():
+    """`"5e-324 B/s..1e300 B/s"` echoed its low end as 330 digits of 0.000…"""
+    text = (REPO / "data" / "scenarios" / "oltp_zfs_nas.toml").read_text(encoding="utf-8")
+    old = '"path.DB CPU (MEDIUM decompression).rate" = "-40%..+25%"'
+    assert old in text
+    text = text.replace(old, '"path.DB CPU (MEDIUM decompression).rate" = "5e-324 B/s..1 GB/s"')
+    message = _message(text)
+    assert "the low end 4.94e-324 B/s is out of range" in message, message
+    assert len(message) < 400
