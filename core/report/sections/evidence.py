@@ -17,7 +17,7 @@ from reportlab.platypus import Flowable, KeepTogether, Spacer
 
 from ...result import JOB_TITLES, PHASE_TITLES
 from ...units import format_duration
-from ...wording import fared
+from ...wording import fared, for_reader
 from ..model import ReportContext, Section, Table
 
 if TYPE_CHECKING:
@@ -103,13 +103,21 @@ def build(ctx: ReportContext) -> EvidencePart | None:
 
 
 def render(r: ReportRenderer, part: EvidencePart) -> list[Flowable]:
-    out = r.section("Evidence: restore tests", r.para(part.evidence_lead))
     widths = [62 * mm, 26 * mm, 26 * mm, 20 * mm, 30 * mm]
-    for block in part.drill_blocks:
-        flow: list[Flowable] = [r.heading(block.heading, 1), r.table(block.table, widths)]
-        flow += [r.para(n, "small") for n in block.notes]
+    blocks = [_drill_flow(r, block, widths) for block in part.drill_blocks]
+    # The heading and its lead go with the first drill: a lead that says "2 restore tests"
+    # alone at a page foot, its tables on the next page, reads as an orphan heading.
+    first = blocks[0] if blocks else []
+    out = r.section("Evidence: restore tests", r.para(part.evidence_lead), *first)
+    for flow in blocks[1:]:
         out += [Spacer(1, 3 * mm), KeepTogether(flow)]
     return out
+
+
+def _drill_flow(r: ReportRenderer, block: DrillBlock, widths: list[float]) -> list[Flowable]:
+    """One drill: its heading, the plan-vs-measured table and its notes."""
+    flow: list[Flowable] = [r.heading(block.heading, 1), r.table(block.table, widths)]
+    return flow + [r.para(for_reader(n), "small") for n in block.notes]
 
 
 SECTION = Section("evidence", "evidence", build, render)
