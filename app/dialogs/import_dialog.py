@@ -438,6 +438,24 @@ class DatabaseSummaryModel(RowTableModel[DatabaseWorkload]):
 # ---------------------------------------------------------------------------- dialog
 
 
+def _table(model: QAbstractTableModel, name: str) -> QTableView:
+    """A read-only table whose columns the user can widen, the last one stretched."""
+    view = read_only_table(model, name)
+    view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    view.horizontalHeader().setStretchLastSection(True)
+    return view
+
+
+def _box(title: str, widget: QWidget) -> QWidget:
+    """`widget` under a bold title."""
+    box = QWidget()
+    lay = QVBoxLayout(box)
+    lay.setContentsMargins(0, 4, 0, 0)
+    lay.addWidget(QLabel(f"<b>{title}</b>"))
+    lay.addWidget(widget)
+    return box
+
+
 class ImportDialog(QDialog):
     """Import workload files, preview them, and apply a redo rate to the scenario."""
 
@@ -503,20 +521,20 @@ class ImportDialog(QDialog):
 
         self.preview_model = ImportPreviewModel(self)
         self.preview_model.binary = self.binary
-        self.preview = self._table(self.preview_model, "import_preview")
+        self.preview = _table(self.preview_model, "import_preview")
         header = self.preview.horizontalHeader()
         for col, width in ((0, 280), (1, 115), (2, 120), (3, 260), (4, 90)):
             self.preview.setColumnWidth(col, width)
         header.setStretchLastSection(True)
         self.db_model = DatabaseSummaryModel(self)
         self.db_model.binary = self.binary
-        self.db_view = self._table(self.db_model, "import_databases")
+        self.db_view = _table(self.db_model, "import_databases")
         for col, width in ((0, 220), (1, 130), (2, 260), (3, 85), (4, 85), (5, 85), (6, 100)):
             self.db_view.setColumnWidth(col, width)
         self.db_view.selectionModel().currentRowChanged.connect(self._on_db_row)
 
-        files_box = self._box("Files", self.preview)
-        db_box = self._box("Per database", self.db_view)
+        files_box = _box("Files", self.preview)
+        db_box = _box("Per database", self.db_view)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(files_box)
         split.addWidget(db_box)
@@ -572,24 +590,6 @@ class ImportDialog(QDialog):
         self._update_apply_preview()
         if paths:
             self.start(paths)
-
-    # ------------------------------------------------------------------ layout helpers
-
-    @staticmethod
-    def _table(model: QAbstractTableModel, name: str) -> QTableView:
-        view = read_only_table(model, name)
-        view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        view.horizontalHeader().setStretchLastSection(True)
-        return view
-
-    @staticmethod
-    def _box(title: str, widget: QWidget) -> QWidget:
-        box = QWidget()
-        lay = QVBoxLayout(box)
-        lay.setContentsMargins(0, 4, 0, 0)
-        lay.addWidget(QLabel(f"<b>{title}</b>"))
-        lay.addWidget(widget)
-        return box
 
     @property
     def store(self) -> Store | None:
