@@ -95,8 +95,12 @@ def check_job(job: BackupJob, source: str, index: int) -> None:
     where = f"{source}: row {index}" + (
         f" (SESSION_KEY {job.session_key})" if job.session_key else ""
     )
-    _check(where, "INPUT_BYTES", job.input_bytes, MAX_BYTES, "bytes")
-    _check(where, "OUTPUT_BYTES", job.output_bytes, MAX_BYTES, "bytes")
+    for column, value in (("INPUT_BYTES", job.input_bytes), ("OUTPUT_BYTES", job.output_bytes)):
+        _check(where, column, value, MAX_BYTES, "bytes")
+        if value is not None and value != int(
+            value
+        ):  # 1e-320 bytes moved the compression ratio (issue 25.9)
+            raise _bad(where, column, value, "not a whole number of bytes")
     _check(where, "the elapsed time (s)", job.elapsed_s, MAX_INTERVAL_S, "s")
     if job.status in GOOD_STATUS and job.input_bytes > 0 and job.output_bytes <= 0:
         raise ReportError(

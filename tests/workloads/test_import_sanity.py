@@ -86,6 +86,19 @@ def test_rman_job_with_zero_output_is_refused(store_path: Path, tmp_path: Path) 
     _refused(store_path, bad, "OUTPUT_BYTES = 0")
 
 
+@pytest.mark.parametrize(("column", "value"), [(8, "1e-320"), (8, "0.5"), (7, "1800.25")])
+def test_rman_job_with_a_fraction_of_a_byte_is_refused(
+    store_path: Path, tmp_path: Path, column: int, value: str
+) -> None:
+    """Issue 25.9: OUTPUT_BYTES = 1e-320 was imported and moved the compression ratio."""
+    src = (CSV / "rman_backup_job_details.csv").read_text(encoding="utf-8").splitlines()
+    header, second = src[0], src[2].split(";")
+    second[column] = value
+    bad = tmp_path / "rman.csv"
+    bad.write_text("\n".join([header, src[1], ";".join(second), *src[3:]]) + "\n", "utf-8")
+    _refused(store_path, bad, "not a whole number of bytes")
+
+
 @pytest.mark.parametrize("value", ["1e308", "-1e308", "nan", "inf"])
 def test_absurd_redo_size_is_refused(store_path: Path, tmp_path: Path, value: str) -> None:
     csv = sysstat_csv(tmp_path / "sysstat.csv", hours=4)
