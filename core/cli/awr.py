@@ -8,6 +8,7 @@ exit status 0 when every file parsed, 1 when some failed, 2 for usage errors.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 from ..importers.errors import ReportError
 from ..importers.model import WorkloadReport
 from ..importers.reader import iter_report_files, parse_file
+from ..importers.sanity import check_report
 from ..jsonable import dumps_json
 from ..units import format_duration, format_rate
 
@@ -106,12 +108,24 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
+def _with_sanity(report: WorkloadReport) -> WorkloadReport:
+    """The report with a warning when `import` would refuse one of its figures (a redo
+    rate of -477 B/s was printed without a word: issue 25.9)."""
+    try:
+        check_report(report)
+    except ReportError as exc:
+        why = _one_line(exc.reason).replace("; nothing of this file was stored", "")
+        warning = f"impossible figure, `rto-planner import` refuses this report: {why}"
+        return dataclasses.replace(report, warnings=(*report.warnings, warning))
+    return report
+
+
 def run(args: argparse.Namespace) -> int:
     reports: list[WorkloadReport] = []
     failed = 0
     for path in iter_report_files(args.files):
         try:
-            reports.extend(parse_file(path))
+            reports.extend(_with_sanity(r) for r in parse_file(path))
         except ReportError as exc:
             failed += 1
             print(f"rto-planner awr: {_one_line(str(exc))}", file=sys.stderr)

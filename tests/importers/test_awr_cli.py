@@ -34,6 +34,23 @@ def test_json_has_the_contract_keys(capsys) -> None:
     assert (d["physical_reads_per_s"], d["physical_writes_per_s"]) == (0.0, 0.2)
 
 
+@pytest.mark.parametrize("value", ["-477.1", "1e308"])
+def test_an_impossible_figure_is_said_not_printed_silently(capsys, tmp_path, value) -> None:
+    """Issue 25.9: `awr` printed a redo of -477 or 1e308 B/s without a word, although
+    `import` refuses the report."""
+    bad = tmp_path / "bad.txt"
+    text = TXT.read_text(encoding="utf-8")
+    bad.write_text(text.replace("Redo size (bytes):             477.1",
+                                f"Redo size (bytes):   {value}"), encoding="utf-8")  # fmt: skip
+    rc, out, _ = run(capsys, "--json", str(bad))
+    (d,) = json.loads(out)
+    assert rc == 0 and any("import` refuses this report" in w for w in d["warnings"])
+    rc, out, _ = run(capsys, str(bad))
+    assert "impossible figure" in out and "redo_bytes_per_s" in out
+    rc, out, _ = run(capsys, "--json", str(TXT))
+    assert json.loads(out)[0]["warnings"] == []
+
+
 def test_table_for_people(capsys) -> None:
     rc, out, _ = run(capsys, str(TXT), str(SYNTHETIC / "awrddrpt_11g_text.txt"))
     assert rc == 0
