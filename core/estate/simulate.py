@@ -513,7 +513,12 @@ class _Simulation:
             now = min(t_event, self.next_flow_t)
             if self.next_flow_t <= now:
                 self.finish_parts(now)
-            self.instant(now)
+            events = self.events  # (`instant` inlined for the usual instant: no grant)
+            while events and events[0][0] <= now:
+                _, _, kind, i, token = heapq.heappop(events)
+                self.handle(kind, self.dbs[i], now, token)
+            if self.to_grant:
+                self.instant(now)
             if self.dirty:
                 self.reallocate(now)
             steps += 1
@@ -548,8 +553,9 @@ class _Simulation:
             self.grant_pending(now)
 
     def grant_pending(self, now: float) -> None:
-        pools, self.to_grant = sorted(self.to_grant), set()
-        for pool in pools:
+        pools = self.to_grant
+        self.to_grant = set()
+        for pool in sorted(pools) if len(pools) > 1 else pools:
             self.grant(pool, now)
 
     def handle(self, kind: int, db: _Db, now: float, token: int) -> None:
@@ -641,10 +647,12 @@ class _Simulation:
         if len(ids) == 1:  # the usual case, in scalars
             i = int(ids[0])
             f.settle_one(i, now)
-            tol = 1e-9 * max(f.volume[i], 1.0)
-            for part, rate in zip(f.left, f.part_rate, strict=True):
-                if part[i] <= tol or (rate[i] > 0 and now + part[i] / rate[i] <= now):
-                    part[i] = 0.0
+            tol = 1e-9 * max(float(f.volume[i]), 1.0)
+            # (Python floats: the same doubles as numpy's scalars, fewer calls)
+            rates = f.part_rate[:, i].tolist()
+            for k, left in enumerate(f.left[:, i].tolist()):
+                if left <= tol or (rates[k] > 0 and now + left / rates[k] <= now):
+                    f.left[k, i] = 0.0
         else:
             f.settle(ids, now)
             tol = 1e-9 * np.maximum(f.volume[ids], 1.0)
@@ -839,7 +847,8 @@ class _Simulation:
         heapq.heappush(queue, (job.priority, db.held, now, job.index, db.serial))
         if self.flows.k[job.index] and self.flows.at_cap(job.index):
             self.dirty.add(job.priority)  # short of a channel for want of a drive
-        self.to_grant.add(job.pool)
+        if self.res.free[job.pool] > 0:  # (else only a drive given back can serve it,
+            self.to_grant.add(job.pool)  # and `give_back` marks the pool then)
 
     def owed_above(self, pool: int, tier: int) -> int:
         return sum(n for t, n in self.owed.get(pool, {}).items() if t < tier)
