@@ -61,6 +61,23 @@ from .sysstat_sql import SysstatBatch, sysstat_batch
 
 Status = Literal["imported", "duplicate", "error"]
 
+FileProgress = Callable[[float, str], None]
+"""`progress(fraction, phase)` within one file: reading, reading rows, storing n of m rows.
+It may raise (the GUI's Stop, a closed dialog, Ctrl-C): the file's transaction is then
+rolled back, nothing of it is kept, and the exception goes on to the caller."""
+
+CHUNK_ROWS = 20_000
+"""Rows inserted per statement, progress reported between them (all in one transaction)."""
+
+
+class ImportStopped(Exception):
+    """Raised by a caller's `progress` to stop the file being imported (nothing is kept)."""
+
+
+def _quiet(_fraction: float, _phase: str) -> None:
+    pass
+
+
 KIND_LABELS = {
     "awr": "AWR report",
     "statspack": "Statspack report",
@@ -352,8 +369,21 @@ class _WriteResult:
     replaced: int = 0
 
 
+def _stored_in_chunks(
+    n: int, insert: Callable[[int, int], None], progress: Callable[[float, str], None]
+) -> None:
+    """`insert(start, stop)` for every CHUNK_ROWS rows, progress before each and after."""
+    for start in range(0, n, CHUNK_ROWS):
+        progress(start / n, f"storing {start:,} of {n:,} rows")
+        insert(start, min(n, start + CHUNK_ROWS))
+    progress(1.0, f"stored {n:,} rows, committing")
+
+
 def _write_rows(
-    rows: list[WorkloadRow], file_name: str, database: str | None
+    rows: list[WorkloadRow],
+    file_name: str,
+    database: str | None,
+    progress: Callable[[float, str], None] = _quiet,
 ) -> Callable[[duckdb.DuckDBPyConnection], _WriteResult]:
     def write(con: duckdb.DuckDBPyConnection) -> _WriteResult:
         hashes = [r.content_hash for r in rows]
@@ -387,7 +417,11 @@ def _write_rows(
             new_rows.append(row)
             new_in_file.add(row.content_hash)
             imported += 1
-        insert_rows(con, new_rows, file_name, now)
+        _stored_in_chunks(
+            len(new_rows),
+            lambda a, b: insert_rows(con, new_rows[a:b], file_name, now),
+            progress,
+        )
         assigned = 0
         if database and len(new_in_file) < len(rows):
             assigned = assign_database(con, database, hashes)
@@ -397,7 +431,10 @@ def _write_rows(
 
 
 def _write_batch(
-    batch: SysstatBatch, file_name: str, database: str | None
+    batch: SysstatBatch,
+    file_name: str,
+    database: str | None,
+    progress: Callable[[float, str], None] = _quiet,
 ) -> Callable[[duckdb.DuckDBPyConnection], _WriteResult]:
     """`_write_rows` for rows given as columns (a DBA_HIST_SYSSTAT export: no snapshot
     keys, no cut-off reports): the stored and repeated hashes left out, the rest inserted
@@ -407,7 +444,15 @@ def _write_batch(
         column = batch.hashes()
         keep, dup_files = _first_new(column.tolist(), dict(stored_hashes(con, column)))
         now = datetime.now(UTC).replace(tzinfo=None)
-        insert_columns(con, batch.take(keep, database), file_name, now, {"kind": batch.kind})
+        columns = batch.take(keep, database)
+        kind = {"kind": batch.kind}
+        _stored_in_chunks(
+            len(keep),
+            lambda a, b: insert_columns(
+                con, {k: v[a:b] for k, v in columns.items()}, file_name, now, kind
+            ),
+            progress,
+        )
         assigned = 0
         if database and len(keep) < len(column):
             assigned = assign_database(con, database, column.tolist())
@@ -484,23 +529,38 @@ def _describe(kind: str, rows: Parsed, n: int) -> str:
 
 
 def import_file(
-    store: Store, path: str | os.PathLike[str], *, database: str | None = None
+    store: Store,
+    path: str | os.PathLike[str],
+    *,
+    database: str | None = None,
+    progress: FileProgress | None = None,
 ) -> ImportOutcome:
     """Parse one file and store its rows in one transaction; never raises a `ReportError`.
 
     `database` names the database for rows whose file does not (RMAN / recovery progress
     exports without a DB_NAME column). A write that fails is rolled back and reported as
-    this file's error, so a batch goes on.
+    this file's error, so a batch goes on. `progress(fraction, phase)` is told how far
+    this file is (reading 0–5 %, reading its rows 5–50 %, storing them 50–100 % by rows
+    stored); whatever it raises stops the file with nothing of it kept and is raised on.
     """
     p = Path(path)
+    tell = progress or _quiet
     try:
-        kind, rows = parse_for_store(_read(p), str(p))
+        tell(0.0, "reading the file")
+        data = _read(p)
+        tell(0.05, f"reading its rows ({len(data) / 1e6:,.1f} MB)")
+        kind, rows = parse_for_store(data, str(p))
     except ReportError as exc:
         return ImportOutcome(p, "error", message=" ".join(str(exc).split()), error=exc)
+    del data
+
+    def storing(fraction: float, phase: str) -> None:
+        tell(0.5 + 0.5 * fraction, phase)
+
     write = (
-        _write_batch(rows, str(p), database)
+        _write_batch(rows, str(p), database, storing)
         if isinstance(rows, SysstatBatch)
-        else _write_rows(rows, str(p), database)
+        else _write_rows(rows, str(p), database, storing)
     )
     try:
         result = store.write(write, Changes(workloads=True))
@@ -559,6 +619,7 @@ def import_paths(
 __all__ = [
     "KIND_LABELS",
     "ImportOutcome",
+    "ImportStopped",
     "WorkloadRow",
     "import_file",
     "import_paths",
