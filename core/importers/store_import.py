@@ -319,28 +319,41 @@ def rows_from_bytes(data: bytes, source: str) -> tuple[str, list[WorkloadRow]]:
     return _parse(data, source, columns=False)  # type: ignore[return-value]
 
 
-def parse_for_store(data: bytes, source: str) -> tuple[str, Parsed]:
+def parse_for_store(
+    data: bytes, source: str, progress: FileProgress | None = None
+) -> tuple[str, Parsed]:
     """`rows_from_bytes`, except that a plain DBA_HIST_SYSSTAT export is read by DuckDB
     into columns (the same rows, many times faster: `sysstat_sql`); what DuckDB cannot
-    vouch for goes the Python way, which names a bad cell."""
-    return _parse(data, source, columns=True)
+    vouch for goes the Python way, which names a bad cell. `progress(fraction, phase)`
+    names each way tried (fractions of the reading, 0 to 1)."""
+    return _parse(data, source, columns=True, progress=progress or _quiet)
 
 
-def _parse(data: bytes, source: str, *, columns: bool) -> tuple[str, Parsed]:
+def _parse(
+    data: bytes, source: str, *, columns: bool, progress: FileProgress = _quiet
+) -> tuple[str, Parsed]:
     file_hash = hashlib.sha256(normalise_content(data)).hexdigest()
     try:
         reports = parse_bytes(data, source)
     except NotAReportError as not_report:
         reason = not_report.reason
     else:
+        progress(0.9, f"checking {len(reports)} report(s)")
         sanity.check_reports(reports)
         rows = rows_from_reports(reports, file_hash)
         return rows[0].kind, rows
+    if columns:
+        progress(0.05, "reading it as a DBA_HIST_SYSSTAT export")
     batch = sysstat_batch(data, source, file_hash) if columns else None
     if batch is not None:
         return batch.kind, batch
+    progress(0.1, "reading its rows one by one")
+
+    def rows_read(done: int, total: int) -> None:
+        progress(0.1 + 0.5 * done / max(total, 1), f"reading row {done:,} of {total:,}")
+
     try:
-        export = read_export_bytes(data, source)
+        export = read_export_bytes(data, source, rows_read)
     except CsvImportError as exc:
         if not exc.reason.startswith(_NOT_CSV):
             raise  # a CSV export we recognised, with a bad column or value
@@ -350,6 +363,7 @@ def _parse(data: bytes, source: str, *, columns: bool) -> tuple[str, Parsed]:
             source=source,
             hint="docs/importing.md lists what is read",
         ) from None
+    progress(0.8, "checking the rows read")
     sanity.check_export(export)
     rows = rows_from_export(export, data, file_hash)
     if not rows:
@@ -540,22 +554,27 @@ def import_file(
     `database` names the database for rows whose file does not (RMAN / recovery progress
     exports without a DB_NAME column). A write that fails is rolled back and reported as
     this file's error, so a batch goes on. `progress(fraction, phase)` is told how far
-    this file is (reading 0–5 %, reading its rows 5–50 %, storing them 50–100 % by rows
-    stored); whatever it raises stops the file with nothing of it kept and is raised on.
+    this file is (the file 0–2 %, its rows 2–80 % by the way read, storing them 80–100 %
+    by rows stored); whatever it raises stops the file with nothing of it kept and is raised on.
     """
     p = Path(path)
     tell = progress or _quiet
     try:
         tell(0.0, "reading the file")
         data = _read(p)
-        tell(0.05, f"reading its rows ({len(data) / 1e6:,.1f} MB)")
-        kind, rows = parse_for_store(data, str(p))
+        size = f"{len(data) / 1e6:,.1f} MB"
+        tell(0.02, f"reading its rows ({size})")
+
+        def reading(fraction: float, phase: str) -> None:
+            tell(0.02 + 0.78 * fraction, f"{phase} ({size})")
+
+        kind, rows = parse_for_store(data, str(p), reading)
     except ReportError as exc:
         return ImportOutcome(p, "error", message=" ".join(str(exc).split()), error=exc)
     del data
 
     def storing(fraction: float, phase: str) -> None:
-        tell(0.5 + 0.5 * fraction, phase)
+        tell(0.8 + 0.2 * fraction, phase)
 
     write = (
         _write_batch(rows, str(p), database, storing)

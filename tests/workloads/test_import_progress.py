@@ -117,3 +117,23 @@ def test_the_terminal_line_moves_within_one_file(
     assert "\rimport:   0 %  file 1 of 1: big.csv — reading the file" in shown
     assert "file 1 of 1: big.csv — storing 2,000 of 4,000 rows" in shown
     assert "\rimport: 100 %  file 1 of 1: big.csv — stored 4,000 rows, committing" in shown
+
+
+def test_an_export_read_row_by_row_reports_rows_read(store, tmp_path: Path) -> None:
+    """A blank line inside keeps DuckDB out: the Python reader reads the 25,000 rows, and
+    says how many it has read every 10,000 lines."""
+    from rtoplanner.core.importers.store_import import import_file
+
+    path = sysstat_csv(tmp_path / "blank.csv", hours=25_000)
+    head, rest = path.read_text().split("\n", 1)
+    path.write_text(head + "\n\n" + rest)
+    seen: list[tuple[float, str]] = []
+    out = import_file(store, path, progress=lambda f, m: seen.append((f, m)))
+    assert out.status == "imported" and out.imported == 25_000
+    messages = [m for _, m in seen]
+    assert any(m.startswith("reading its rows one by one") for m in messages)
+    total = 25_002  # the blank line, the header's first snapshot and 25,000 more
+    for done in (10_000, 20_000):
+        assert any(m.startswith(f"reading row {done:,} of {total:,}") for m in messages)
+    fractions = [f for f, _ in seen]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
