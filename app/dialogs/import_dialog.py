@@ -14,9 +14,10 @@ Parsing runs in a worker (`read_workload_files`, one `TaskRunner` task): per fil
 parses the reports for the preview (`core.importers.parse_paths`) and, when the store is
 open, keeps them there (`store_import.import_file`, one transaction per file, duplicates
 by content). Each file's outcome reaches the dialog through a queued signal as soon as it
-is read, so the preview fills while the work goes on. "Stop" asks the worker to finish the
-current file and return what it has read (the worker checks between files); closing the
-dialog cancels the task and waits for it.
+is read, so the preview fills while the work goes on; the bar moves within a large file too
+(reading, then rows stored). "Stop" asks the worker to stop at once and return what it has
+read: the file being read is rolled back (nothing of it kept) and shown as stopped; closing
+the dialog cancels the task the same way and waits for it.
 
 The per-database figures come from core: the store's `database_workload` (everything
 imported for that database, the same figures `apply_imports` uses), or without a store
@@ -67,7 +68,7 @@ from rtoplanner.core.importers import (
     series_by_database,
 )
 from rtoplanner.core.importers.apply import ApplyRequest, apply_workload
-from rtoplanner.core.importers.store_import import KIND_LABELS, import_file
+from rtoplanner.core.importers.store_import import KIND_LABELS, ImportStopped, import_file
 from rtoplanner.core.importers.stored import DatabaseWorkload, database_workload
 from rtoplanner.core.scenario import label_for_key, spec_for_key
 from rtoplanner.core.store import Store
@@ -117,7 +118,7 @@ class FileOutcome:
 
     @property
     def ok(self) -> bool:
-        return self.status != "error"
+        return self.status not in ("error", "stopped")
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,9 @@ def _reason(exc: CoreError) -> str:
     return f"{reason} ({hint})" if hint else reason
 
 
-def _read_one(path: Path, store: Store | None) -> FileOutcome:
+def _read_one(
+    path: Path, store: Store | None, progress: Callable[[float, str], None] | None = None
+) -> FileOutcome:
     outcome = next(iter(parse_paths([path])), None)
     reports = outcome.reports if outcome is not None else ()
     error = outcome.error if outcome is not None else None
@@ -163,7 +166,7 @@ def _read_one(path: Path, store: Store | None) -> FileOutcome:
         n = len(reports) or len(intervals)
         message = f"{n} {'report' if reports else 'row'}{'s' if n != 1 else ''} read"
         return FileOutcome(path, "read", reports, intervals, what, message)
-    stored = import_file(store, path)
+    stored = import_file(store, path, progress=progress)
     if stored.status == "error":
         err = stored.error
         return FileOutcome(path, "error", reports, what=what,
@@ -263,10 +266,33 @@ def read_workload_files(
         if stop is not None and stop():
             stopped = True
             break
-        report(i / max(total, 1), f"Reading {i + 1} of {len(files)}: {f.name}")
-        finish(_read_one(f, store))
+        where = f"Reading {i + 1} of {len(files)}: {f.name}"
+        report(i / max(total, 1), where)
+        try:
+            finish(_read_one(f, store, _within(report, stop, i, total, where)))
+        except ImportStopped:  # rolled back: nothing of this file is in the store
+            finish(FileOutcome(f, "stopped", message="stopped: nothing of it was stored"))
+            stopped = True
+            break
     report(1.0, "Summarising")
     return ImportRun(tuple(done), _databases(done, store), total, stopped, store is not None)
+
+
+def _within(
+    report: Callable[[float, str], None],
+    stop: Callable[[], bool] | None,
+    i: int,
+    total: int,
+    where: str,
+) -> Callable[[float, str], None]:
+    """File i's own progress on the dialog's bar; Stop ends the file (issue 25)."""
+
+    def tell(fraction: float, phase: str) -> None:
+        if stop is not None and stop():
+            raise ImportStopped
+        report((i + fraction) / max(total, 1), f"{where} — {phase}")
+
+    return tell
 
 
 class _OutcomeSink(QObject):
@@ -639,7 +665,7 @@ class ImportDialog(QDialog):
         """Finish the file being read and keep what was read."""
         if self.runner.busy:
             self._stop.set()
-            self.status_label.setText("Stopping after this file…")
+            self.status_label.setText("Stopping: the file being read is not kept…")
             self.stop_button.setEnabled(False)
 
     @Slot()
@@ -855,8 +881,9 @@ def local_paths(mime: Any) -> list[str]:
 
 def run_summary(run: ImportRun) -> str:
     """ "3 of 4 files read; 2 imported, 1 already in the store; 1 not read (see Notes)"."""
-    failed = sum(1 for f in run.files if not f.ok)
-    read = len(run.files) - failed
+    failed = sum(1 for f in run.files if f.status == "error")
+    cut = sum(1 for f in run.files if f.status == "stopped")
+    read = len(run.files) - failed - cut
     parts = [f"{read} of {run.total_files} file{'s' if run.total_files != 1 else ''} read"]
     if run.stored:
         imported = sum(1 for f in run.files if f.status == "imported")
@@ -864,6 +891,8 @@ def run_summary(run: ImportRun) -> str:
         parts.append(f"{imported} imported, {dups} already in the store")
     if failed:
         parts.append(f"{failed} not read (see Notes)")
+    if cut:
+        parts.append("the file being read when stopped: nothing of it kept")
     return "; ".join(parts)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from contextlib import nullcontext
 from pathlib import Path
 
@@ -67,10 +68,13 @@ def _outcomes(store, files: list[str], database: str | None, progress=None):
         if isinstance(path, ImportOutcome):
             yield path
             continue
+        within = None
         if progress is not None:
-            progress(i / len(todo), f"file {i + 1} of {len(todo)}: {path.name}")
+            where = f"file {i + 1} of {len(todo)}: {path.name}"
+            progress(i / len(todo), where)
+            within = _within(progress, i, len(todo), where)
         try:
-            yield import_file(store, path, database=database)
+            yield import_file(store, path, database=database, progress=within)
         except CoreError:
             raise  # the store itself failed: no point in trying the next file
         except Exception as exc:  # a bug; the other files still deserve an answer
@@ -80,6 +84,17 @@ def _outcomes(store, files: list[str], database: str | None, progress=None):
                 message=f"{path}: internal error {type(exc).__name__}: "
                 f"{_one_line(str(exc))} (please report it)",
             )
+
+
+def _within(
+    progress: Callable[[float, str], None], i: int, n: int, where: str
+) -> Callable[[float, str], None]:
+    """File i of n's own progress on the whole import's line (issue 25: a large export)."""
+
+    def tell(fraction: float, phase: str) -> None:
+        progress((i + fraction) / n, f"{where} — {phase}")
+
+    return tell
 
 
 def run(args: argparse.Namespace) -> int:

@@ -186,6 +186,13 @@ def _omission_notes(scenario: Scenario) -> list[str]:
             "backup.compression: basic, low, medium or high)."
         )
     out += _asm_named_notes(scenario)
+    if b.level1 != "none" and scenario.recovery.incremental_apply_rate_Bps is None:
+        out.append(
+            "recovery.incremental_apply_rate is not given: the level 1 backups are taken to "
+            "be applied as fast as they are restored (a class default: RMAN applies a backup "
+            "set while it reads it), plus the overhead per incremental. Time the RECOVER of "
+            "a level 1 in a test recovery and give the rate."
+        )
     given = "offsite_delay" in (scenario.raw.get("backup") or {})
     if b.standby == "none" and b.offsite_delay_s == 0 and not given:
         out.append(

@@ -289,6 +289,11 @@ def _restores(tl: _Timeline, state: FailureState, size: float) -> None:
         tl.add("restore_archivelogs", 0.0, 0.0, "—", why)
 
 
+INCREMENTAL_APPLY_DEFAULT = "class default: the incremental restore's own rate"
+"""The rule that sets `recovery.incremental_apply_rate` when the scenario does not give it:
+the apply keeps pace with the restore of the level 1 backups it reads (docs/model.md)."""
+
+
 def _incrementals(tl: _Timeline, state: FailureState) -> None:
     """Restore the level 1 backups and apply them; the apply overlaps the restore and
     ends when both are done: max(restore, volume ÷ apply rate + overhead × backups)."""
@@ -306,11 +311,16 @@ def _incrementals(tl: _Timeline, state: FailureState) -> None:
         tl.add("apply_incremental", 0.0 * volume, 0.0 * volume, "—", "nothing to apply")
         return
     rate = s.recovery.incremental_apply_rate_Bps
-    if rate is None or (not is_batch(rate) and not rate):
-        raise ModelError("recovery.incremental_apply_rate is needed to apply incrementals")
+    if rate is None:  # the class default: the apply keeps pace with its own restore
+        rate = where(restore.duration_s > 0, divide(volume, restore.duration_s), math.inf)
+    elif not is_batch(rate) and not rate:
+        raise ModelError("recovery.incremental_apply_rate must be above 0 to apply incrementals")
     apply_s = where(volume > 0, divide(volume, rate) + s.recovery.incremental_overhead_s * n, 0.0)
     if batch:
         bn, detail = "", ""
+    elif s.recovery.incremental_apply_rate_Bps is None:
+        bn = "incremental_apply_rate"
+        detail = f"apply {plural(n, 'backup')} as they are restored ({INCREMENTAL_APPLY_DEFAULT})"
     elif apply_s >= restore.duration_s:
         bn, detail = "incremental_apply_rate", f"apply {plural(n, 'backup')} while read"
     else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -112,8 +112,17 @@ def _delimiter(header: str) -> str:
     return best if counts[best] else ","
 
 
-def read_csv_bytes(data: bytes, source: str) -> CsvTable:
-    """Parse CSV bytes into a `CsvTable`; raise `CsvImportError` when it is not a table."""
+ROWS_PER_REPORT = 10_000
+"""`rows_read(done, total)` is called every this many lines of a large CSV."""
+
+
+def read_csv_bytes(
+    data: bytes, source: str, rows_read: Callable[[int, int], None] | None = None
+) -> CsvTable:
+    """Parse CSV bytes into a `CsvTable`; raise `CsvImportError` when it is not a table.
+
+    `rows_read(lines done, lines in all)` every `ROWS_PER_REPORT` lines (an import's
+    progress within a large file; what it raises goes on to the caller)."""
     if b"\x00" in data[:4096]:
         raise CsvImportError("binary file, not a CSV export", source=source)
     text = decode(data)
@@ -126,7 +135,10 @@ def read_csv_bytes(data: bytes, source: str) -> CsvTable:
         header = next(reader)
         columns = tuple(c.strip().strip('"').upper() for c in header)
         rows: list[tuple[int, dict[str, str]]] = []
+        total = len(lines) - first - 1
         for offset, cells in enumerate(reader):
+            if rows_read is not None and offset % ROWS_PER_REPORT == 0:
+                rows_read(offset, total)
             if not any(c.strip() for c in cells):
                 continue
             rows.append(

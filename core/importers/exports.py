@@ -7,6 +7,7 @@ was exported from is decided by its header, never by its name.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .csv_common import read_csv_bytes
@@ -34,9 +35,12 @@ class Export:
     apply_rates: tuple[RedoApplyRate, ...] = ()
 
 
-def read_export_bytes(data: bytes, source: str = "<data>") -> Export:
-    """Read a CSV export (or a SQL*Plus V$RECOVERY_PROGRESS listing)."""
-    table = read_csv_bytes(data, source)
+def read_export_bytes(
+    data: bytes, source: str = "<data>", rows_read: Callable[[int, int], None] | None = None
+) -> Export:
+    """Read a CSV export (or a SQL*Plus V$RECOVERY_PROGRESS listing); `rows_read` as
+    `read_csv_bytes` takes it."""
+    table = read_csv_bytes(data, source, rows_read)
     if is_sysstat_csv(table):
         return Export(source, "sysstat", redo_intervals=tuple(intervals_from_sysstat(table)))
     if is_rman_jobs_csv(table):

@@ -61,6 +61,23 @@ from .sysstat_sql import SysstatBatch, sysstat_batch
 
 Status = Literal["imported", "duplicate", "error"]
 
+FileProgress = Callable[[float, str], None]
+"""`progress(fraction, phase)` within one file: reading, reading rows, storing n of m rows.
+It may raise (the GUI's Stop, a closed dialog, Ctrl-C): the file's transaction is then
+rolled back, nothing of it is kept, and the exception goes on to the caller."""
+
+CHUNK_ROWS = 20_000
+"""Rows inserted per statement, progress reported between them (all in one transaction)."""
+
+
+class ImportStopped(Exception):
+    """Raised by a caller's `progress` to stop the file being imported (nothing is kept)."""
+
+
+def _quiet(_fraction: float, _phase: str) -> None:
+    pass
+
+
 KIND_LABELS = {
     "awr": "AWR report",
     "statspack": "Statspack report",
@@ -302,28 +319,41 @@ def rows_from_bytes(data: bytes, source: str) -> tuple[str, list[WorkloadRow]]:
     return _parse(data, source, columns=False)  # type: ignore[return-value]
 
 
-def parse_for_store(data: bytes, source: str) -> tuple[str, Parsed]:
+def parse_for_store(
+    data: bytes, source: str, progress: FileProgress | None = None
+) -> tuple[str, Parsed]:
     """`rows_from_bytes`, except that a plain DBA_HIST_SYSSTAT export is read by DuckDB
     into columns (the same rows, many times faster: `sysstat_sql`); what DuckDB cannot
-    vouch for goes the Python way, which names a bad cell."""
-    return _parse(data, source, columns=True)
+    vouch for goes the Python way, which names a bad cell. `progress(fraction, phase)`
+    names each way tried (fractions of the reading, 0 to 1)."""
+    return _parse(data, source, columns=True, progress=progress or _quiet)
 
 
-def _parse(data: bytes, source: str, *, columns: bool) -> tuple[str, Parsed]:
+def _parse(
+    data: bytes, source: str, *, columns: bool, progress: FileProgress = _quiet
+) -> tuple[str, Parsed]:
     file_hash = hashlib.sha256(normalise_content(data)).hexdigest()
     try:
         reports = parse_bytes(data, source)
     except NotAReportError as not_report:
         reason = not_report.reason
     else:
+        progress(0.9, f"checking {len(reports)} report(s)")
         sanity.check_reports(reports)
         rows = rows_from_reports(reports, file_hash)
         return rows[0].kind, rows
+    if columns:
+        progress(0.05, "reading it as a DBA_HIST_SYSSTAT export")
     batch = sysstat_batch(data, source, file_hash) if columns else None
     if batch is not None:
         return batch.kind, batch
+    progress(0.1, "reading its rows one by one")
+
+    def rows_read(done: int, total: int) -> None:
+        progress(0.1 + 0.5 * done / max(total, 1), f"reading row {done:,} of {total:,}")
+
     try:
-        export = read_export_bytes(data, source)
+        export = read_export_bytes(data, source, rows_read)
     except CsvImportError as exc:
         if not exc.reason.startswith(_NOT_CSV):
             raise  # a CSV export we recognised, with a bad column or value
@@ -333,6 +363,7 @@ def _parse(data: bytes, source: str, *, columns: bool) -> tuple[str, Parsed]:
             source=source,
             hint="docs/importing.md lists what is read",
         ) from None
+    progress(0.8, "checking the rows read")
     sanity.check_export(export)
     rows = rows_from_export(export, data, file_hash)
     if not rows:
@@ -352,8 +383,21 @@ class _WriteResult:
     replaced: int = 0
 
 
+def _stored_in_chunks(
+    n: int, insert: Callable[[int, int], None], progress: Callable[[float, str], None]
+) -> None:
+    """`insert(start, stop)` for every CHUNK_ROWS rows, progress before each and after."""
+    for start in range(0, n, CHUNK_ROWS):
+        progress(start / n, f"storing {start:,} of {n:,} rows")
+        insert(start, min(n, start + CHUNK_ROWS))
+    progress(1.0, f"stored {n:,} rows, committing")
+
+
 def _write_rows(
-    rows: list[WorkloadRow], file_name: str, database: str | None
+    rows: list[WorkloadRow],
+    file_name: str,
+    database: str | None,
+    progress: Callable[[float, str], None] = _quiet,
 ) -> Callable[[duckdb.DuckDBPyConnection], _WriteResult]:
     def write(con: duckdb.DuckDBPyConnection) -> _WriteResult:
         hashes = [r.content_hash for r in rows]
@@ -387,7 +431,11 @@ def _write_rows(
             new_rows.append(row)
             new_in_file.add(row.content_hash)
             imported += 1
-        insert_rows(con, new_rows, file_name, now)
+        _stored_in_chunks(
+            len(new_rows),
+            lambda a, b: insert_rows(con, new_rows[a:b], file_name, now),
+            progress,
+        )
         assigned = 0
         if database and len(new_in_file) < len(rows):
             assigned = assign_database(con, database, hashes)
@@ -397,7 +445,10 @@ def _write_rows(
 
 
 def _write_batch(
-    batch: SysstatBatch, file_name: str, database: str | None
+    batch: SysstatBatch,
+    file_name: str,
+    database: str | None,
+    progress: Callable[[float, str], None] = _quiet,
 ) -> Callable[[duckdb.DuckDBPyConnection], _WriteResult]:
     """`_write_rows` for rows given as columns (a DBA_HIST_SYSSTAT export: no snapshot
     keys, no cut-off reports): the stored and repeated hashes left out, the rest inserted
@@ -407,7 +458,15 @@ def _write_batch(
         column = batch.hashes()
         keep, dup_files = _first_new(column.tolist(), dict(stored_hashes(con, column)))
         now = datetime.now(UTC).replace(tzinfo=None)
-        insert_columns(con, batch.take(keep, database), file_name, now, {"kind": batch.kind})
+        columns = batch.take(keep, database)
+        kind = {"kind": batch.kind}
+        _stored_in_chunks(
+            len(keep),
+            lambda a, b: insert_columns(
+                con, {k: v[a:b] for k, v in columns.items()}, file_name, now, kind
+            ),
+            progress,
+        )
         assigned = 0
         if database and len(keep) < len(column):
             assigned = assign_database(con, database, column.tolist())
@@ -484,23 +543,43 @@ def _describe(kind: str, rows: Parsed, n: int) -> str:
 
 
 def import_file(
-    store: Store, path: str | os.PathLike[str], *, database: str | None = None
+    store: Store,
+    path: str | os.PathLike[str],
+    *,
+    database: str | None = None,
+    progress: FileProgress | None = None,
 ) -> ImportOutcome:
     """Parse one file and store its rows in one transaction; never raises a `ReportError`.
 
     `database` names the database for rows whose file does not (RMAN / recovery progress
     exports without a DB_NAME column). A write that fails is rolled back and reported as
-    this file's error, so a batch goes on.
+    this file's error, so a batch goes on. `progress(fraction, phase)` is told how far
+    this file is (the file 0–2 %, its rows 2–80 % by the way read, storing them 80–100 %
+    by rows stored); whatever it raises stops the file with nothing of it kept and is raised on.
     """
     p = Path(path)
+    tell = progress or _quiet
     try:
-        kind, rows = parse_for_store(_read(p), str(p))
+        tell(0.0, "reading the file")
+        data = _read(p)
+        size = f"{len(data) / 1e6:,.1f} MB"
+        tell(0.02, f"reading its rows ({size})")
+
+        def reading(fraction: float, phase: str) -> None:
+            tell(0.02 + 0.78 * fraction, f"{phase} ({size})")
+
+        kind, rows = parse_for_store(data, str(p), reading)
     except ReportError as exc:
         return ImportOutcome(p, "error", message=" ".join(str(exc).split()), error=exc)
+    del data
+
+    def storing(fraction: float, phase: str) -> None:
+        tell(0.8 + 0.2 * fraction, phase)
+
     write = (
-        _write_batch(rows, str(p), database)
+        _write_batch(rows, str(p), database, storing)
         if isinstance(rows, SysstatBatch)
-        else _write_rows(rows, str(p), database)
+        else _write_rows(rows, str(p), database, storing)
     )
     try:
         result = store.write(write, Changes(workloads=True))
@@ -559,6 +638,7 @@ def import_paths(
 __all__ = [
     "KIND_LABELS",
     "ImportOutcome",
+    "ImportStopped",
     "WorkloadRow",
     "import_file",
     "import_paths",

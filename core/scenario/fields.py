@@ -329,7 +329,9 @@ FIELDS: tuple[FieldSpec, ...] = (
     entry("recovery.incremental_apply_rate", "rate", positive=True, bound=UNIT_RATE,
           label="Incremental apply rate", phrase="incremental apply rate",
           unit="data bytes/s",
-          help="Rate at which RMAN applies incremental backups to restored datafiles."),
+          default="the incremental restore's own rate (a class default)",
+          help="Rate at which RMAN applies incremental backups to restored datafiles; "
+               "by default the apply keeps pace with the restore of the level 1 backups."),
     entry("recovery.incremental_overhead", "duration", bound=SHORT_DURATION,
           label="Overhead per incremental", phrase="overhead per incremental",
           unit="time per backup",

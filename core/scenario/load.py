@@ -347,13 +347,6 @@ def _recovery(
 ) -> Recovery:
     recovery = _redo_apply_defaults(Recovery(**_attributes(SECTIONS["recovery"], vals)),
                                     database, catalog)  # fmt: skip
-    if backup.level1 != "none" and recovery.incremental_apply_rate_Bps is None:
-        raise loader.error(
-            "recovery.incremental_apply_rate",
-            "is needed with level 1 backups (backup.level1 is not 'none')",
-            "how fast recovery applies a level 1 to the restored datafiles: time one in a "
-            "test recovery, or start from the datafile storage's write rate, e.g. '2 GB/s'",
-        )
     return recovery
 
 

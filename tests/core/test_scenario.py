@@ -96,8 +96,8 @@ def test_newer_format_is_refused_with_a_clear_message():
 
 
 def test_cross_field_rules():
-    with pytest.raises(ScenarioError, match="incremental_apply_rate"):
-        load_scenario_text(MINIMAL + '\n[backup]\nlevel1 = "cumulative"\n')
+    with_level1 = load_scenario_text(MINIMAL + '\n[backup]\nlevel1 = "cumulative"\n')
+    assert with_level1.recovery.incremental_apply_rate_Bps is None  # issue 23.9: a default
     bad_hw = MINIMAL.replace('kind = "tape_drive"', 'kind = "network"') + ""
     bad_hw = bad_hw.replace('rate = "300 MB/s"', 'rate = "300 MB/s"\nhw_compression = 2')
     with pytest.raises(ScenarioError, match="only tape drives"):

@@ -190,3 +190,67 @@ def test_preview_models(qtmodeltester, qtbot):
     dm.set_rows(run.databases)
     qtmodeltester.check(dm)
     assert dm.rowCount() == 1
+
+
+def _big_sysstat(path, hours: int):
+    import sys
+
+    sys.path.insert(0, str(REPO / "tests" / "workloads"))
+    from workload_helpers import sysstat_csv
+
+    return sysstat_csv(path, hours=hours, instances=2)
+
+
+def test_a_large_export_moves_the_bar_within_the_file(qtbot, store_window, tmp_path, monkeypatch):
+    """Issue 25: one large DBA_HIST_SYSSTAT export used to sit at 0 % until it was done."""
+    from rtoplanner.core.importers import store_import as si
+
+    monkeypatch.setattr(si, "CHUNK_ROWS", 2000)
+    big = _big_sysstat(tmp_path / "year.csv", 8760)
+    dlg = ImportDialog(store_window, [])
+    qtbot.addWidget(dlg)
+    messages, values = [], []
+    dlg.runner.progress.connect(lambda _f, m: messages.append(m))
+    dlg.progress_bar.valueChanged.connect(values.append)
+    dlg.show()
+    assert dlg.start([big])
+    _wait(qtbot, dlg, 60000)
+    assert dlg.run.files[0].status == "imported"
+    storing = [m for m in messages if "storing" in m]
+    assert storing[0] == "Reading 1 of 1: year.csv — storing 0 of 17,520 rows"
+    assert len(storing) == 9
+    inside = sorted({v for v in values if 0 < v < 100})
+    assert len(inside) >= 5 and inside == sorted(inside)  # steps within the one file
+    assert dlg.progress_bar.value() == 100
+    dlg.close()
+
+
+def test_stop_in_a_large_file_keeps_nothing_of_it(
+    qtbot, store_window, service, tmp_path, monkeypatch
+):
+    """Stop while a large export is being stored: its transaction is rolled back, the
+    preview says so, and the store holds none of its rows (nothing half-stored)."""
+    from rtoplanner.core.importers import store_import as si
+
+    monkeypatch.setattr(si, "CHUNK_ROWS", 2000)
+    big = _big_sysstat(tmp_path / "year.csv", 8760)
+    dlg = ImportDialog(store_window, [])
+    qtbot.addWidget(dlg)
+    real = si.insert_columns
+
+    def insert_then_stop(*args, **kwargs):
+        real(*args, **kwargs)
+        dlg._stop.set()  # what Stop sets, once the first rows went in (a threading.Event)
+
+    monkeypatch.setattr(si, "insert_columns", insert_then_stop)
+    dlg.show()
+    assert dlg.start([big])
+    _wait(qtbot, dlg, 60000)
+    run = dlg.run
+    assert run.stopped and [f.status for f in run.files] == ["stopped"]
+    assert dlg.preview_model.index(0, ImportPreviewModel.COL_STATUS).data() == "stopped"
+    assert "nothing of it kept" in dlg.status_label.text()
+    assert dlg.status_label.text().startswith("Stopped:")
+    n = service.store.read(lambda cur: cur.execute("SELECT count(*) FROM workload").fetchone())
+    assert n == (0,)
+    dlg.close()

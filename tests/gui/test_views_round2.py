@@ -476,12 +476,27 @@ def test_chart_labels_beside_points_stay_inside_the_plot(qtbot, size):
 
 
 def test_field_errors_name_other_fields_as_the_form_does(doc):
+    doc.set_value("recovery.incremental_size", "100 GB")  # with backup.level1 'none'
+    assert doc.wait_idle()
+    message = doc.errors["recovery.incremental_size"]
+    assert "backup.level1" not in message and "“Level 1 backups”" in message
+
+
+def test_level1_does_not_make_the_incremental_apply_rate_mandatory(qtbot, doc):
+    """Issue 23.9: choosing level 1 left the scenario invalid until an apply rate was
+    typed; now the rate has a class default the form and the plan's notes state."""
+    from rtoplanner.app.editor.section_form import FieldEditor
+    from rtoplanner.core.scenario.fields import spec_for_key
+
     doc.set_value("backup.level1", "cumulative")
     doc.set_value("backup.level1_every", "1d")
     assert doc.wait_idle()
-    message = doc.errors["recovery.incremental_apply_rate"]
-    assert "backup.level1" not in message and "“Level 1 backups”" in message
-    assert "18 TiB/h" not in message  # the old puzzling example
+    assert "recovery.incremental_apply_rate" not in doc.errors, doc.errors
+    spec = spec_for_key("recovery.incremental_apply_rate")
+    editor = FieldEditor(doc, "recovery.incremental_apply_rate", spec)
+    qtbot.addWidget(editor)
+    tip = editor.input.toolTip()
+    assert "Required" not in tip and "incremental restore's own rate" in tip
 
 
 def test_growth_labels_are_drawn_over_the_curves(qtbot, demo_window):

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable
 
+from ...engine.recovery import INCREMENTAL_APPLY_DEFAULT
 from ...scenario import SECTIONS, STAGE_FIELDS, FieldSpec, label_for_key
 from ...scenario.provenance import EXTRA_FIGURES, KIND_WORDS
 from ...uncertainty.result import InputRow
@@ -117,7 +118,7 @@ class _Ledger:
             return g.text if g else spec.unset
         value = getattr(obj, spec.attr) if spec.attr else None
         if value is None:
-            return spec.unset
+            return "as fast as restored" if self.rule_default(dotted) else spec.unset
         return self.fmt(spec, value)
 
     def row(self, key: str, value: str, unit: str, origin: str, source: str) -> tuple[str, ...]:
@@ -142,7 +143,15 @@ class _Ledger:
             return "given", note
         if catalog_source:
             return "catalog figure", catalog_source
-        return "default", ""
+        return "default", self.rule_default(dotted)
+
+    def rule_default(self, dotted: str) -> str:
+        """The rule that sets a figure the scenario leaves out, where one does (issue 23.9)."""
+        s = self.s
+        if (dotted == "recovery.incremental_apply_rate" and s.backup.level1 != "none"
+                and s.recovery.incremental_apply_rate_Bps is None):  # fmt: skip
+            return INCREMENTAL_APPLY_DEFAULT
+        return ""
 
     def value_with_range(self, dotted: str, value: str) -> str:
         row = self.inputs.get(dotted)
