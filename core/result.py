@@ -54,6 +54,14 @@ class Phase:
     def title(self) -> str:
         return PHASE_TITLES[self.name]
 
+    def shared_with(self, before: Phase | None) -> float:
+        """Seconds of this phase that run while `before` (the phase drawn above it) still
+        runs — applying incrementals as they are restored (DESIGN §3.7): time shared, not
+        more time. 0 when it starts after `before` ends."""
+        if before is None or self.start_s >= before.end_s:
+            return 0.0
+        return max(min(self.end_s, before.end_s) - self.start_s, 0.0)
+
 
 @dataclass(frozen=True)
 class FailureState:

@@ -56,6 +56,8 @@ class TimelinePanel(PlanPanel):
             label.textItem.document().setDocumentMargin(1)  # one row high, not 22 px
             self.plot.addItem(label)
         self.shown: list[Phase] = []
+        self.shared: list[float] = []
+        """Seconds each shown phase shares with the one above it (`Phase.shared_with`)."""
         self._inner, self._outer = self.margin_label, self.rto_label
         self._lo = self._hi = 0.0
         self.min_rows = 0
@@ -72,15 +74,9 @@ class TimelinePanel(PlanPanel):
         th = self.theme
         self.shown = [p for p in rec.phases if p.duration_s > 0]
         n = len(self.shown)
-        ys = np.arange(n, dtype=float)
-        self.bars.setOpts(
-            x0=[p.start_s for p in self.shown],
-            y=ys,
-            width=[p.duration_s for p in self.shown],
-            height=BAR_HEIGHT,
-            brushes=[pg.mkBrush(PHASE_COLORS[p.name]) for p in self.shown],
-            pens=[mkpen(th.background, 1) for _ in self.shown],
-        )
+        self.shared = [p.shared_with(self.shown[i - 1] if i else None)
+                       for i, p in enumerate(self.shown)]  # fmt: skip
+        self._draw_bars()
         category_axis(self.plot, [p.title for p in self.shown])
         self.plot.setMinimumHeight(min_plot_height(max(n, self.min_rows)))
 
@@ -142,7 +138,39 @@ class TimelinePanel(PlanPanel):
             f"{format_duration(f.redo_since_s)} of redo). Longest phase: "
             f"<b>{longest.title}</b> ({format_duration(longest.duration_s)}). "
             f"At risk below a margin of {format_duration(rec.risk_margin_s)} (dotted line)."
+            + self._shared_words()
         )
+
+    def _shared_words(self) -> str:
+        """The dashed outline explained: which phase runs while the one above it does."""
+        shared = [(p, t) for p, t in zip(self.shown, self.shared, strict=True) if t > 0]
+        return "".join(
+            f" {p.title}: {format_duration(t)} of its {format_duration(p.duration_s)} run "
+            "while the phase above it does (dashed: time shared, not added)."
+            for p, t in shared
+        )
+
+    def _draw_bars(self) -> None:
+        """One bar a phase; the time a phase shares with the one above it (incrementals
+        applied as they are restored) drawn as a dashed outline, not a second solid bar."""
+        x0, ys, widths, brushes, pens = [], [], [], [], []
+        for i, p in enumerate(self.shown):
+            colour, shared = PHASE_COLORS[p.name], self.shared[i]
+            parts = [(p.start_s, shared, True), (p.start_s + shared, p.duration_s - shared, False)]
+            for start, width, outline in parts:
+                if width <= 0:
+                    continue
+                x0.append(start)
+                ys.append(float(i))
+                widths.append(width)
+                if outline:
+                    brushes.append(pg.mkBrush(alpha(colour, 40)))
+                    pens.append(mkpen(colour, 1.5, Qt.PenStyle.DashLine))
+                else:
+                    brushes.append(pg.mkBrush(colour))
+                    pens.append(mkpen(self.theme.background, 1))
+        self.bars.setOpts(x0=x0, y=np.array(ys), width=widths, height=BAR_HEIGHT,
+                          brushes=brushes, pens=pens)  # fmt: skip
 
     def _fit(self) -> None:
         """Fit both axes to the plot's size (called again when it is resized): the time

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 
 from rtoplanner.app.plots.cycle_panel import CyclePanel
 from rtoplanner.app.plots.timeline_panel import TimelinePanel
@@ -57,3 +58,25 @@ def test_a_view_joins_with_one_line_and_follows_units(qtbot):
     assert tabs.tabToolTip(0) == "first"
     with pytest.raises(ValueError, match="already registered"):
         tabs.add_view("a", "A again", factory)
+
+
+def test_incrementals_applied_while_restored_are_drawn_as_shared_time(window):
+    """Issue 23.7: restore and apply of the incrementals were two equal solid bars that
+    read as double counting; the apply's time shared with the restore is an outline."""
+    panel = window.timeline_panel
+    names = [p.name for p in panel.shown]
+    row = names.index("apply_incremental")
+    apply, restore = panel.shown[row], panel.shown[row - 1]
+    assert restore.name == "restore_incremental"
+    assert panel.shared[row] > 0
+    assert panel.shared[row] == pytest.approx(apply.shared_with(restore))
+    opts = panel.bars.opts
+    rows = [i for i, y in enumerate(opts["y"]) if y == row]
+    outlined = [i for i in rows if opts["pens"][i].style() == Qt.PenStyle.DashLine]
+    assert len(outlined) == 1 and opts["brushes"][outlined[0]].color().alpha() < 255
+    assert opts["width"][outlined[0]] == pytest.approx(panel.shared[row])
+    assert "Apply incrementals" in panel.note.text() and "time shared, not added" in (
+        panel.note.text()
+    )
+    # Every other phase is one solid bar.
+    assert sum(1 for i, y in enumerate(opts["y"]) if y != row) == len(panel.shown) - 1

@@ -72,9 +72,7 @@ def _failure_text(ctx: ReportContext) -> str:
 def _bar(p: Any, before: Any) -> GanttBar:
     """A phase's bar; a phase that starts before the one above it ends shares that time
     with it (DESIGN §3.7: incrementals are applied as they are restored)."""
-    overlap = 0.0
-    if before is not None and p.start_s < before.start_s + before.duration_s:
-        overlap = min(p.start_s + p.duration_s, before.start_s + before.duration_s) - p.start_s
+    overlap = p.shared_with(before)
     text = format_duration(p.duration_s)
     if overlap > 0:
         text += f" ({format_duration(overlap)} while restoring)"
