@@ -465,29 +465,38 @@ def _estimate_decided(c: Case) -> bool:
     return row is not None and row.origin == "estimate"
 
 
+def _held_out(
+    cases: list[Case], fitted: list[Case], mode: str, fit, spread: str, trials: int, v2: bool
+) -> list[Outcome]:
+    """Each case of `fitted` judged with the prior `provenance.<spread>()` refitted by `fit`
+    on the *other* cases of `fitted` (leave-one-out); the rest of `cases` as they are."""
+    ratios = {}
+    for c in fitted:
+        o = evaluate(c, mode, 200, v2)
+        ratios[c.id] = o.published_s / o.model_s
+    kind = spread.removesuffix("_spread")
+    out = []
+    for c in cases:
+        if c.id not in ratios:
+            out.append(evaluate(c, mode, trials, v2))
+            continue
+        median, sigma = fit([r for k, r in ratios.items() if k != c.id])
+        prior = Prior(kind, "any", median, sigma, "leave-one-out", fit.__name__)
+        saved = getattr(provenance, spread)
+        setattr(provenance, spread, lambda prior=prior: prior)
+        try:
+            out.append(evaluate(c, mode, trials, v2))
+        finally:
+            setattr(provenance, spread, saved)
+    return out
+
+
 def estimate_loo(cases: list[Case], trials: int, v2: bool = False) -> list[Outcome]:
     """The "default" row, honestly: every case whose deciding figure is an estimate is
     judged with the estimate spread fitted on the *other* such cases (leave-one-out);
     the other cases as in the default mode (their deciding figure has another prior)."""
     fitted = [c for c in cases if _estimate_decided(c)]
-    ratios = {}
-    for c in fitted:
-        o = evaluate(c, "default", 200)
-        ratios[c.id] = o.published_s / o.model_s
-    out = []
-    for c in cases:
-        if c.id not in ratios:
-            out.append(evaluate(c, "default", trials, v2))
-            continue
-        median, sigma = fit_spread([r for k, r in ratios.items() if k != c.id])
-        prior = Prior("estimate", "any", median, sigma, "leave-one-out", "fit_spread")
-        saved = provenance.estimate_spread
-        provenance.estimate_spread = lambda prior=prior: prior
-        try:
-            out.append(evaluate(c, "default", trials, v2))
-        finally:
-            provenance.estimate_spread = saved
-    return out
+    return _held_out(cases, fitted, "default", fit_spread, "estimate_spread", trials, v2)
 
 
 def measured_loo(cases: list[Case], trials: int, v2: bool = False) -> list[Outcome]:
@@ -495,21 +504,7 @@ def measured_loo(cases: list[Case], trials: int, v2: bool = False) -> list[Outco
     judged with the catalog's `measured` prior refitted (fit_points, as shipped) on the
     *other* such cases (leave-one-out)."""
     rows = measured_cases(cases)
-    ratios = {}
-    for c in rows:
-        o = evaluate(c, "measured", 200, v2)
-        ratios[c.id] = o.published_s / o.model_s
-    out = []
-    for c in rows:
-        median, sigma = fit_points([r for k, r in ratios.items() if k != c.id])
-        prior = Prior("measured", "any", median, sigma, "leave-one-out", "fit_points")
-        saved = provenance.measured_spread
-        provenance.measured_spread = lambda prior=prior: prior
-        try:
-            out.append(evaluate(c, "measured", trials, v2))
-        finally:
-            provenance.measured_spread = saved
-    return out
+    return _held_out(rows, rows, "measured", fit_points, "measured_spread", trials, v2)
 
 
 def estimate_points(cases: list[Case], trials: int) -> str:
