@@ -18,6 +18,21 @@ def demo():
     return load_scenario(scenarios_dir() / "exadata_tape_infiniband.toml")
 
 
+@pytest.fixture
+def evaluated(monkeypatch) -> list[int]:
+    """The trials of each batch the run evaluates (the engine's whole_plan, counted)."""
+    counts: list[int] = []
+    real = batch.whole_plan
+
+    def counting(scenario, values, failure_s):
+        counts.append(len(failure_s))
+        return real(scenario, values, failure_s)
+
+    monkeypatch.setattr(batch, "whole_plan", counting)
+    monkeypatch.setattr(analysis, "whole_plan", counting)
+    return counts
+
+
 def test_a_run_that_can_be_cancelled_gives_the_same_answer(demo):
     whole = run_risk(demo, trials=TRIALS, tornado_too=False)
     chunked = run_risk(demo, trials=TRIALS, tornado_too=False, should_cancel=lambda: False)
@@ -25,16 +40,7 @@ def test_a_run_that_can_be_cancelled_gives_the_same_answer(demo):
     assert chunked.trials == TRIALS and 0 < chunked.p_meets_all < 1
 
 
-def test_a_cancel_during_the_draws_stops_before_the_trials(demo, monkeypatch):
-    evaluated = []
-    real = batch.whole_plan
-
-    def counting(scenario, values, failure_s):
-        evaluated.append(len(failure_s))
-        return real(scenario, values, failure_s)
-
-    monkeypatch.setattr(batch, "whole_plan", counting)
-    monkeypatch.setattr(analysis, "whole_plan", counting)
+def test_a_cancel_during_the_draws_stops_before_the_trials(demo, evaluated):
     asked = []
 
     def cancel_on_third_ask() -> bool:
@@ -46,16 +52,7 @@ def test_a_cancel_during_the_draws_stops_before_the_trials(demo, monkeypatch):
     assert sum(evaluated) == 0
 
 
-def test_a_cancel_during_the_trials_stops_within_one_chunk(demo, monkeypatch):
-    evaluated = []
-    real = batch.whole_plan
-
-    def counting(scenario, values, failure_s):
-        evaluated.append(len(failure_s))
-        return real(scenario, values, failure_s)
-
-    monkeypatch.setattr(batch, "whole_plan", counting)
-    monkeypatch.setattr(analysis, "whole_plan", counting)
+def test_a_cancel_during_the_trials_stops_within_one_chunk(demo, evaluated):
     with pytest.raises(RiskCancelled):
         run_risk(demo, trials=TRIALS, tornado_too=False, should_cancel=lambda: bool(evaluated))
     assert evaluated == [CANCEL_CHUNK]
