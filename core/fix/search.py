@@ -88,6 +88,12 @@ class _Search:
         self.front: list[tuple[tuple, float]] = []
         self._caps: dict[int, list[list[tuple[float, float]]]] = {}
         self._level_sets: dict[tuple[int, bool], list[tuple[int, ...]]] = {}
+        # Worked out once, not per variant: the channel and section changes of each
+        # channel count (kept, so the costs below can be keyed by the changes' ids), the
+        # cost of each set of changes, the signature of each hardware set.
+        self._dynamic: dict[int, tuple[list[Change], list[Deltas]]] = {}
+        self._costs: dict[tuple[int, ...], Cost] = {}
+        self._signatures: dict[tuple, tuple] = {}
 
     # ------------------------------------------------------------------ building variants
 
@@ -104,16 +110,29 @@ class _Search:
         out += [o.deltas for o in config.options]
         return out
 
-    def _dynamic_changes(self, config: _Config, stages: dict[int, Stage]) -> list[Change]:
+    def _channels(self, config: _Config, stages: dict[int, Stage]) -> int:
         """Channels and multisection follow the hardware (one channel per drive)."""
         path = [stages.get(i, s) for i, s in enumerate(self.base.path)]
-        n = cand.channel_count(self.base, path, config.channels)
-        out = [c for c in (cand.channel_change(self.base, n), cand.section_change(self.base, n))]
-        return [c for c in out if c is not None]
+        return cand.channel_count(self.base, path, config.channels)
+
+    def _dynamic_of(self, n: int) -> tuple[list[Change], list[Deltas]]:
+        """The channel and section changes of `n` channels, and their parsed deltas."""
+        if n not in self._dynamic:
+            out = (cand.channel_change(self.base, n), cand.section_change(self.base, n))
+            changes = [c for c in out if c is not None]
+            self._dynamic[n] = (changes, [_parsed(c) for c in changes])
+        return self._dynamic[n]
+
+    def _cost(self, changes: Sequence[Change]) -> Cost:
+        """`_total` of changes the search holds (options, and `_dynamic_of`'s)."""
+        key = tuple(map(id, changes))
+        if key not in self._costs:
+            self._costs[key] = _total(changes)
+        return self._costs[key]
 
     def evaluate(self, config: _Config, hardware: tuple[int, ...]) -> _Eval | None:
         stages = self._stages(hardware)
-        dynamic = self._dynamic_changes(config, stages)
+        dynamic, dynamic_deltas = self._dynamic_of(self._channels(config, stages))
         # Keyed by what is changed, not by how it was chosen ("one channel per drive" and
         # "as is" are one variant when the counts agree).
         key = (id(config.level1), id(config.compression), id(config.on_disk),
@@ -121,7 +140,7 @@ class _Search:
         if key in self.seen:
             return self.seen[key]
         deltas = self._config_deltas(config)
-        deltas += [_parsed(c) for c in dynamic]
+        deltas += dynamic_deltas
         changes = [
             *(dim.options[i].change for dim, i in zip(self.hw, hardware, strict=True)),
             *(o.change for o in config.options),
@@ -135,7 +154,7 @@ class _Search:
             self.seen[key] = None  # type: ignore[assignment]
             return None
         self.count += 1
-        ev = _Eval(config, hardware, real, _total(real), result)
+        ev = _Eval(config, hardware, real, self._cost(real), result)
         self.seen[key] = ev
         return ev
 
@@ -247,7 +266,7 @@ class _Search:
                 if signature in signatures:
                     continue  # a cheaper set moves data exactly as fast
                 signatures.add(signature)
-                cost = _total(self._static_changes(config, hardware))
+                cost = self._cost(self._static_changes(config, hardware))
                 if self._dominated(cost, best_time_s) and not (
                     can_meet and (best_meets is None or cost.key < best_meets.key)
                 ):
@@ -279,13 +298,17 @@ class _Search:
 
     def _signature(self, config: _Config, hardware: tuple[int, ...]) -> tuple:
         """The path's rate with 1…n channels in both directions: what the hardware does to
-        every transfer. Two sets with one signature give one outcome."""
+        every transfer. Two sets with one signature give one outcome. It depends on the
+        configuration only through the compression and the channel count: worked out
+        once for each of those and each set."""
         stages = self._stages(hardware)
-        deltas = [d for o in (config.compression,) if o is not None for d in (o.deltas,)]
-        dynamic = self._dynamic_changes(config, stages)
-        deltas += [_parsed(c) for c in dynamic]
-        scen = variant(self.base, stages, deltas)
-        return path_signature(scen)
+        n = self._channels(config, stages)
+        key = (id(config.compression), n, hardware)
+        if key not in self._signatures:
+            deltas = [d for o in (config.compression,) if o is not None for d in (o.deltas,)]
+            deltas += self._dynamic_of(n)[1]
+            self._signatures[key] = path_signature(variant(self.base, stages, deltas))
+        return self._signatures[key]
 
     def _fastest(self, config: _Config) -> tuple[tuple[int, ...], bool]:
         """Each stage's most capable option, and whether that is the most of everything:
@@ -337,8 +360,8 @@ class _Search:
         if ev.outcome.rpo_verdict != "misses" or not self.rpo or not _meets_but_rpo(ev.outcome):
             return ev
         stages = self._stages(ev.hardware)
-        dynamic = self._dynamic_changes(ev.config, stages)
-        base_deltas = self._config_deltas(ev.config) + [_parsed(c) for c in dynamic]
+        dynamic_deltas = self._dynamic_of(self._channels(ev.config, stages))[1]
+        base_deltas = self._config_deltas(ev.config) + dynamic_deltas
         for opt in self.rpo:
             try:
                 result = outcome(variant(self.base, stages, [*base_deltas, opt.deltas]))
