@@ -94,6 +94,7 @@ class _Search:
         self._dynamic: dict[int, tuple[list[Change], list[Deltas]]] = {}
         self._costs: dict[tuple[int, ...], Cost] = {}
         self._signatures: dict[tuple, tuple] = {}
+        self._configs: dict[tuple[int, int, int], Scenario] = {}
 
     # ------------------------------------------------------------------ building variants
 
@@ -115,6 +116,14 @@ class _Search:
         path = [stages.get(i, s) for i, s in enumerate(self.base.path)]
         return cand.channel_count(self.base, path, config.channels)
 
+    def _configured(self, config: _Config) -> Scenario:
+        """The scenario with the configuration's changes (and the free ones) made: the
+        base of every variant of the configuration (the hardware and channels on top)."""
+        key = (id(config.level1), id(config.compression), id(config.on_disk))
+        if key not in self._configs:
+            self._configs[key] = variant(self.base, {}, self._config_deltas(config))
+        return self._configs[key]
+
     def _dynamic_of(self, n: int) -> tuple[list[Change], list[Deltas]]:
         """The channel and section changes of `n` channels, and their parsed deltas."""
         if n not in self._dynamic:
@@ -124,10 +133,13 @@ class _Search:
         return self._dynamic[n]
 
     def _cost(self, changes: Sequence[Change]) -> Cost:
-        """`_total` of changes the search holds (options, and `_dynamic_of`'s)."""
-        key = tuple(map(id, changes))
+        """`_total` of changes the search holds (options, and `_dynamic_of`'s). Changes
+        that cost nothing and add no processors leave a total as it is, so a set costs
+        what its other changes cost: keyed by those."""
+        dear = tuple(c for c in changes if not _costs_nothing(c))
+        key = tuple(map(id, dear))
         if key not in self._costs:
-            self._costs[key] = _total(changes)
+            self._costs[key] = _total(dear)
         return self._costs[key]
 
     def evaluate(self, config: _Config, hardware: tuple[int, ...]) -> _Eval | None:
@@ -139,8 +151,6 @@ class _Search:
                tuple(c.words for c in dynamic), hardware)  # fmt: skip
         if key in self.seen:
             return self.seen[key]
-        deltas = self._config_deltas(config)
-        deltas += dynamic_deltas
         changes = [
             *(dim.options[i].change for dim, i in zip(self.hw, hardware, strict=True)),
             *(o.change for o in config.options),
@@ -149,7 +159,7 @@ class _Search:
         ]
         real = tuple(c for c in changes if c is not None)
         try:
-            result = outcome(variant(self.base, stages, deltas))
+            result = outcome(variant(self._configured(config), stages, dynamic_deltas))
         except CoreError:
             self.seen[key] = None  # type: ignore[assignment]
             return None
@@ -209,11 +219,15 @@ class _Search:
             else [0.0]
         )
         stages = [_StageChoices(d, row) for d, row in zip(self.hw, caps, strict=True)]
-        backup_masks = [[stage.backup_mask(lb) for stage in stages] for lb in backup_levels]
+        # Levels that every stage's options reach alike give the same sets: only the
+        # first of each (in level order) is worked out.
+        backup_masks = list(
+            dict.fromkeys(tuple(stage.backup_mask(lb) for stage in stages) for lb in backup_levels)
+        )
+        all_restore = (tuple(stage.restore_mask(lr) for stage in stages) for lr in restore_levels)
         sets: dict[tuple[int, ...], None] = {}
         seen: set[tuple[int, ...]] = set()
-        for lr in restore_levels:
-            restore_masks = [stage.restore_mask(lr) for stage in stages]
+        for restore_masks in dict.fromkeys(all_restore):
             for masks_b in backup_masks:
                 reach = tuple(r & b for r, b in zip(restore_masks, masks_b, strict=True))
                 if reach in seen:
@@ -397,6 +411,11 @@ def _parsed(change: Change) -> Deltas:
 def _total(changes: Sequence[Change]) -> Cost:
     """What the changes cost together (licences included: `licences.total_cost`)."""
     return total_cost(list(changes))
+
+
+def _costs_nothing(change: Change) -> bool:
+    """Free, no processors added, no licence that depends on the others (`_total`)."""
+    return change.cost == FREE and not change.processors and change.aco_per_added is None
 
 
 def _meets_but_rpo(o: Outcome) -> bool:
