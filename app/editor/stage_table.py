@@ -238,7 +238,7 @@ class StageTablePanel(QWidget):
         header.setStretchLastSection(True)
         widths = {COL_KIND: 95, COL_NAME: 190, COL_COUNT: 50, COL_RATE: 120,
                   COL_CAPACITY: 175, COL_EFFICIENCY: 70, COL_CARRIES: 62,
-                  COL_BINDS_CHANNEL: 95, COL_HW_COMPRESSION: 110, COL_MAX_RATE: 85,
+                  COL_BINDS_CHANNEL: 95, COL_HW_COMPRESSION: 125, COL_MAX_RATE: 85,
                   COL_BACKUP_RATE: 88, COL_RESTORE_RATE: 88,
                   COL_WRITE_FACTOR: 85}  # fmt: skip
         for col, width in widths.items():

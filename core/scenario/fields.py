@@ -307,7 +307,7 @@ FIELDS: tuple[FieldSpec, ...] = (
           help="Each unit serves one channel at a time (tape drives do)."),
     entry("path[].hw_compression", "ratio", positive=True, bound=RATIO,
           provenance="catalog", prior="tape_drive.hw_compression",
-          label="Drive compression", header="HW compression", unit="data bytes per tape byte",
+          label="Drive compression", header="Drive compression", unit="data bytes per tape byte",
           help="Tape drive compression ratio on uncompressed data."),
     entry("path[].max_rate", "rate", positive=True, bound=UNIT_RATE, label="Rate ceiling",
           provenance="catalog",
@@ -317,7 +317,7 @@ FIELDS: tuple[FieldSpec, ...] = (
           label="Rate when backing up", header="Backup rate",
           help="Rate in the backup direction when it differs (compression on CPU)."),
     entry("path[].restore_rate", "rate", positive=True, bound=UNIT_RATE, policy=True,
-          label="Rate when restoring",
+          label="Rate when restoring", header="Restore rate",
           help="Rate in the restore direction when it differs from the rate (restore is not "
                "backup in reverse: reads from tape, decompression, writes with allocation)."),
     entry("path[].write_factor", "float", positive=True, bound=WRITE_FACTOR, policy=True,
