@@ -62,6 +62,11 @@ class Backup:
     """Data bytes/s one core decompresses at the named level (catalog)."""
     compression_source: str = ""
     """Where the ratio and CPU rates of the named level come from."""
+    channel_rate_Bps: float | None = None
+    """Data bytes/s one RMAN channel moves at most on a disk or NFS path that has no stage
+    limiting one channel: a class default (`core/scenario/channel_rate.py`); None: none."""
+    channel_rate_source: str = ""
+    """Where that default comes from."""
 
 
 @dataclass(frozen=True)

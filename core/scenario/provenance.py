@@ -30,7 +30,9 @@ evidence replaces), or give an explicit range in `[uncertainty]`.
 Figures the catalog adds that are not keys of the scenario format — a tape drive's load
 and locate times, the per-core compress and decompress rates of an RMAN level — are
 inputs too (`EXTRA_FIGURES`), named `path[i].load_time`, `path[i].locate_time`,
-`backup.compress_rate` and `backup.decompress_rate`. This module is numpy-free.
+`backup.compress_rate` and `backup.decompress_rate`; so is the class default ceiling of
+one RMAN channel on a disk or NFS path, `backup.channel_rate` (`channel_rate.py`).
+This module is numpy-free.
 """
 
 from __future__ import annotations
@@ -101,6 +103,11 @@ EXTRA_FIGURES: dict[str, tuple[ExtraFigure, ...]] = {
         _extra("backup.decompress_rate", "rate", "decompress_core_Bps",
                "rman_compression.decompress_rate", "Decompression per core",
                "Data bytes/s one core decompresses at the named RMAN level (catalog)."),
+        _extra("backup.channel_rate", "rate", "channel_rate_Bps",
+               "default.backup.channel_rate", "RMAN channel ceiling (class default)",
+               "Data bytes/s one RMAN channel moves at most on a disk or NFS path with no "
+               "stage that limits one channel (a class default; a 'channel' stage with a "
+               "measured rate replaces it)."),
     ),
     "path": (
         _extra("path.load_time", "duration", "load_s", "tape_drive.load_time",
@@ -323,6 +330,8 @@ def _section_origin(
     if key == "backup.compression_ratio" and bk.compression_source:
         return _with_prior("catalog", _catalog_words(bk.compression_source),
                            prior_of(key, scenario, catalog))  # fmt: skip
+    if key == "backup.channel_rate" and bk.channel_rate_source:
+        return _with_prior("default", bk.channel_rate_source, prior_of(key, scenario, catalog))
     if key in ("backup.compress_rate", "backup.decompress_rate") and bk.compression_source:
         return _with_prior("default", _catalog_words(bk.compression_source),
                            prior_of(key, scenario, catalog))  # fmt: skip

@@ -64,6 +64,7 @@ _EXTRA_UNITS = {
     "locate_time": "time per cartridge",
     "compress_rate": "data bytes/s per core",
     "decompress_rate": "data bytes/s per core",
+    "channel_rate": "data bytes/s per channel",
 }
 """The units of the figures only the catalog gives (not keys of the field table)."""
 _TITLES = {
