@@ -181,6 +181,9 @@ SBT_WORDS = ("sbt", "tape", "boost", "zdlra", "recovery appliance", "networker",
              "cloud module", "media manager")  # fmt: skip
 """Words in a stage's name that say it is reached through a media manager (SBT)."""
 
+SBT_KINDS = ("tape_drive", "media_server", "object_storage")
+"""Stage kinds always reached through SBT (a cloud backup module is an SBT library)."""
+
 
 def sbt_stage(scenario: Scenario) -> Stage | None:
     """The first stage reached through RMAN's SBT interface: a tape drive, a media
@@ -188,7 +191,7 @@ def sbt_stage(scenario: Scenario) -> Stage | None:
     …); None for a disk-only path."""
     for st in scenario.path:
         name = (st.name or "").lower()
-        if st.kind in ("tape_drive", "media_server") or any(w in name for w in SBT_WORDS):
+        if st.kind in SBT_KINDS or any(w in name for w in SBT_WORDS):
             return st
     return None
 

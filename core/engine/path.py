@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 from ..errors import ModelError
-from ..scenario import Scenario, Stage
+from ..scenario import PER_CHANNEL_KINDS, Scenario, Stage
 from ..scenario.channel_rate import default_channel_rate
 from ..units import format_rate
 from ..wording import plural
@@ -235,7 +235,7 @@ def build_path_model(scenario: Scenario, direction: str = RESTORE) -> PathModel:
     bind, bind_i = 1 << 30, None
     for i, st in enumerate(scenario.path):
         unit = stage_unit_capacity(st, ratio, direction)
-        per_only = st.kind == "channel"
+        per_only = st.kind in PER_CHANNEL_KINDS
         total = unit if per_only else unit * st.count
         caps.append(
             StageCapacity(

@@ -180,6 +180,12 @@ def _check_stage(loader: _Loader, where: str, kind: str, values: dict[str, Any])
         raise loader.error(f"{where}.efficiency", f"{efficiency:g} is above 100 %")
     if hw is not None and kind != "tape_drive":
         raise loader.error(f"{where}.hw_compression", "only tape drives have hardware compression")
+    if kind == "object_storage" and values.get("count", 1) != 1:
+        raise loader.error(
+            f"{where}.count",
+            "object storage has no units to count: its rate is what one RMAN channel gets",
+            "remove count; backup.channels multiplies the rate, the host's link bounds it",
+        )
     if "write_factor" in values and kind != "storage_write":
         raise loader.error(f"{where}.write_factor", "only storage_write stages take a write_factor")
     write_factor = values.get("write_factor", 1.0)
