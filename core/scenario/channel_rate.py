@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .fields import PER_CHANNEL_KINDS
 from .model import Stage
 
 DISK_CHANNEL_BPS = 400e6
@@ -39,9 +40,8 @@ NFS_CHANNEL_SOURCE = (
     "heads, about 300 MB/s a channel at this catalog's 2.5 GB/s a head"
 )
 
-LIMITS_A_CHANNEL = frozenset(
-    {"channel", "measured", "tape_drive", "media_server", "object_storage", "backup_appliance"}
-)
+LIMITS_A_CHANNEL = PER_CHANNEL_KINDS | {"measured", "tape_drive", "media_server",
+                                        "backup_appliance"}  # fmt: skip
 """Stage kinds that already say what one channel gets (or stand for the whole path, or
 reach the media through a media manager, whose channels the default does not describe)."""
 

@@ -63,8 +63,9 @@ def test_a_stage_that_limits_a_channel_replaces_the_default():
     s = scenario(2, extra=extra)
     assert s.backup.channel_rate_Bps is None
     assert restore_rate(s) == pytest.approx(2e9)
-    tape = scenario(2, kind="tape_drive")
-    assert tape.backup.channel_rate_Bps is None and default_channel_rate(tape.path) is None
+    for kind in ("tape_drive", "object_storage", "media_server"):
+        s = scenario(2, kind=kind)
+        assert s.backup.channel_rate_Bps is None and default_channel_rate(s.path) is None
 
 
 def test_an_edit_that_adds_a_channel_stage_drops_the_default_in_the_engine():
