@@ -354,6 +354,10 @@ def _recovery(
 ) -> Recovery:
     recovery = _redo_apply_defaults(Recovery(**_attributes(SECTIONS["recovery"], vals)),
                                     database, catalog)  # fmt: skip
+    if backup.level1 != "none" and recovery.incremental_apply_rate_Bps is None:
+        # The class default: the apply keeps pace with its own restore (factor 1), a
+        # figure with a prior (default.recovery.incremental_apply_factor).
+        recovery = replace(recovery, incremental_apply_factor=1.0)
     return recovery
 
 
