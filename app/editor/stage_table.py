@@ -141,7 +141,8 @@ class StageView(QTableView):
 
 
 _RESTORE_RANK = {
-    "tape_drive": 0, "disk": 0, "nas_head": 0, "measured": 0,
+    "tape_drive": 0, "disk": 0, "nas_head": 0, "measured": 0, "backup_appliance": 0,
+    "object_storage": 0,
     "media_server": 1, "network": 2, "channel": 3, "cpu": 3, "storage_write": 4,
 }  # fmt: skip
 """Where a kind of stage sits in the restore order: media first, datafiles last."""
