@@ -6,7 +6,9 @@ Python reader took ~40 µs a row).
 cell with one query, and computes the intervals (the previous snapshot of the same
 instance by a window), their content hashes, payloads and rates in SQL: the same rows,
 byte for byte, as `sysstat_csv.intervals_from_sysstat` and `store_import.rows_from_export`
-give (tested on the fixtures and on generated exports).
+give (tested on the fixtures and on generated exports). The rows stay in that in-memory
+DuckDB database (`SysstatBatch`) until the store reads them from it as Arrow streams,
+chunk by chunk: no Python object per row or cell on the way.
 
 It answers only for the plain files it can vouch for — ASCII, one record per line, no
 blank line inside, plain integers and `YYYY-MM-DD HH:MM:SS` times, no interval the sanity
@@ -21,17 +23,14 @@ import csv
 import json
 import os
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 
 import duckdb
 import numpy as np
 
 from .csv_common import _delimiter
+from .duck_batch import Reads, SysstatBatch, Workspace
 from .sanity import MAX_REDO_Bps
-
-KIND = "sysstat"
 
 _PLAIN_BYTES = bytes(range(0x20, 0x7F)) + b"\t\r\n"
 """What the fast reader takes: printable ASCII, tab and line ends. Other control
@@ -39,50 +38,6 @@ characters split lines in Python but not in DuckDB; the Python reader takes thos
 
 MAX_DELTA = 1e15
 """Redo between two snapshots above 1 PB: left to Python (its float repr is 1e+15 style)."""
-
-_COLUMNS = ("content_hash", "db_name", "dbid", "instance", "begin_time", "end_time",
-            "elapsed_s", "redo_bytes_per_s", "payload")  # fmt: skip
-
-Progress = Callable[[float, str], None]
-
-
-@dataclass(frozen=True)
-class SysstatBatch:
-    """The rows of one export as columns (NumPy arrays, None for NULL), in the order the
-    Python reader gives them, ready for `core.store.workloads.insert_columns`."""
-
-    source: str
-    columns: dict[str, np.ndarray]
-
-    def __len__(self) -> int:
-        return len(self.columns["content_hash"])
-
-    @property
-    def kind(self) -> str:
-        return KIND
-
-    def hashes(self) -> np.ndarray:
-        return self.columns["content_hash"]
-
-    def db_names(self) -> set[str]:
-        return {n for n in set(self.columns["db_name"].tolist()) if n}
-
-    def times(self) -> tuple[datetime, datetime]:
-        begin, end = self.columns["begin_time"], self.columns["end_time"]
-        return _py_time(begin.min()), _py_time(end.max())
-
-    def take(self, index: list[int], database: str | None) -> dict[str, np.ndarray]:
-        """The columns of rows `index`; `database` names rows whose export names none."""
-        rows = np.asarray(index, dtype=np.int64)
-        out = {name: col[rows] for name, col in self.columns.items()}
-        if database:
-            names = out["db_name"]
-            names[np.equal(names, None)] = database
-        return out
-
-
-def _py_time(value: np.datetime64) -> datetime:
-    return value.astype("datetime64[us]").item()
 
 
 def _header(data: bytes) -> tuple[int, list[str], str] | None:
@@ -122,8 +77,11 @@ def _plain(data: bytes) -> bytes | None:
     return data
 
 
-def sysstat_batch(data: bytes, source: str, file_hash: str) -> SysstatBatch | None:
-    """The export's rows, computed by DuckDB; None when the Python reader must read it."""
+def sysstat_batch(
+    data: bytes, source: str, file_hash: str, store: Reads | None = None
+) -> SysstatBatch | None:
+    """The export's rows, computed by DuckDB (in `store`'s DuckDB instance when it can be
+    written: `duck_batch.Workspace`); None when the Python reader must read it."""
     plain = _plain(data)
     head = _header(plain) if plain is not None else None
     if plain is None or head is None:
@@ -139,9 +97,9 @@ def sysstat_batch(data: bytes, source: str, file_hash: str) -> SysstatBatch | No
             path = os.path.join(tmp, "export.csv")
             with open(path, "wb") as f:
                 f.write(plain)
-            return _query(path, len(names), first, lines, delim, where, value_col,
-                          source, file_hash, _padded(plain, delim))  # fmt: skip
-    except (OSError, duckdb.Error):
+            shape = _Shape(len(names), first, lines, delim, where, value_col, _padded(plain, delim))
+            return _query(path, shape, source, file_hash, store)
+    except OSError:
         return None  # the Python reader reads it and names what is wrong
 
 
@@ -168,66 +126,72 @@ def _cell(where: dict[str, str], name: str, padded: bool) -> str:
     return f"coalesce(trim({col}, ' ' || chr(9)), '')" if padded else f"coalesce({col}, '')"
 
 
+@dataclass(frozen=True)
+class _Shape:
+    """What the header says: columns, where the rows start, which column is which."""
+
+    n_columns: int
+    first: int
+    lines: int
+    delim: str
+    where: dict[str, str]
+    value_col: str
+    padded: bool
+
+
 def _query(
-    path: str,
-    n_columns: int,
-    first: int,
-    lines: int,
-    delim: str,
-    where: dict[str, str],
-    value_col: str,
-    source: str,
-    file_hash: str,
-    padded: bool,
+    path: str, shape: _Shape, source: str, file_hash: str, store: Reads | None
 ) -> SysstatBatch | None:
-    con = duckdb.connect(":memory:", config={"threads": 1})
+    space = Workspace(store)
     try:
-        types = ", ".join(f"'c{i}': 'VARCHAR'" for i in range(n_columns))
+        if space.run(lambda con: _compute(con, space.db, path, shape, source, file_hash)):
+            batch, space = SysstatBatch(source, space), None
+            return batch
+        return None
+    finally:
+        if space is not None:
+            space.close()
+
+
+def _compute(
+    con: duckdb.DuckDBPyConnection, db: str, path: str, shape: _Shape, source: str, file_hash: str
+) -> bool:
+    """Fill table `db.iv` with the export's rows; False (or a DuckDB error) when the
+    Python reader must read it."""
+    try:
+        types = ", ".join(f"'c{i}': 'VARCHAR'" for i in range(shape.n_columns))
         con.execute(
-            f"CREATE TEMP TABLE raw AS SELECT * FROM read_csv(?, delim = ?, quote = '\"', "
-            f"escape = '\"', header = false, skip = {first + 1}, auto_detect = false, "
+            f"CREATE TABLE {db}.raw AS SELECT * FROM read_csv(?, delim = ?, quote = '\"', "
+            f"escape = '\"', header = false, skip = {shape.first + 1}, auto_detect = false, "
             f"null_padding = true, parallel = false, columns = {{{types}}})",
-            [path, delim],
+            [path, shape.delim],
         )
-        if con.execute("SELECT count(*) FROM raw").fetchone()[0] != lines:
-            return None  # a record over two lines: the line numbers would not be the file's
+        if con.execute(f"SELECT count(*) FROM {db}.raw").fetchall()[0][0] != shape.lines:
+            return False  # a record over two lines: the line numbers would not be the file's
         prefix = json.dumps(f"{source}:")[:-1]  # the payload's "source", JSON-escaped as Python
         # a cell the Python reader would read another way or refuse raises: it then reads
-        sql = _intervals_sql(where, value_col, first, n_columns, padded)
-        con.execute(sql, [prefix, file_hash, MAX_DELTA])
-        if con.execute(_BAD_INTERVALS, [MAX_DELTA, MAX_REDO_Bps]).fetchone()[0]:
-            return None
-        fetched = con.execute(
-            f"SELECT {', '.join(_COLUMNS)} FROM iv ORDER BY dbid_t, instance, snap, line"
-        ).fetchnumpy()
-    finally:
-        con.close()
-    if not len(fetched["content_hash"]):
-        return None  # no interval: the Python reader says so
-    return SysstatBatch(source, {k: _plain_array(fetched[k]) for k in _COLUMNS})
+        con.execute(_intervals_sql(db, shape), [prefix, file_hash, MAX_DELTA])
+        con.execute(f"DROP TABLE {db}.raw")
+        bad, rows = con.execute(
+            _BAD_INTERVALS.replace("<db>", db), [MAX_DELTA, MAX_REDO_Bps]
+        ).fetchall()[0]
+        return not bad and rows > 0  # no interval: the Python reader says so
+    except duckdb.Error:
+        return False
 
 
-def _plain_array(col: np.ndarray) -> np.ndarray:
-    """A fetched column without a mask: None where DuckDB had NULL."""
-    if isinstance(col, np.ma.MaskedArray):
-        out = col.data.astype(object)
-        out[np.ma.getmaskarray(col)] = None
-        return out
-    return col
-
-
-def _intervals_sql(
-    where: dict[str, str], value_col: str, first: int, n_columns: int, padded: bool
-) -> str:
-    lengths = ", ".join(f"coalesce(strlen(c{i}), 0)" for i in range(n_columns))
+def _intervals_sql(db: str, shape: _Shape) -> str:
+    where, value_col, first, padded = shape.where, shape.value_col, shape.first, shape.padded
+    lengths = ", ".join(f"coalesce(strlen(c{i}), 0)" for i in range(shape.n_columns))
     names = {"dbid_t": "DBID", "inst": "INSTANCE_NUMBER", "snap_t": "SNAP_ID",
              "end_t": "END_INTERVAL_TIME", "value_t": value_col, "startup": "STARTUP_TIME",
              "db_name": "DB_NAME"}  # fmt: skip
     chosen = ", ".join(f"{_cell(where, col, padded)} AS {as_}" for as_, col in names.items())
     cells = (
-        f"SELECT rowid + {first + 2} AS line, greatest(0, {lengths}) AS longest, {chosen} FROM raw"
+        f"SELECT rowid + {first + 2} AS line, greatest(0, {lengths}) AS longest, {chosen} "
+        f"FROM {db}.raw"
     )
-    return _INTERVALS.replace("<cells>", cells).replace("<valid>", _VALID)
+    return _INTERVALS.replace("<cells>", cells).replace("<valid>", _VALID).replace("<db>", db)
 
 
 _VALID = r"""
@@ -243,7 +207,7 @@ _VALID = r"""
 of Python's csv)."""
 
 _INTERVALS = r"""
-CREATE TEMP TABLE iv AS
+CREATE TABLE <db>.iv AS
 WITH cells AS (<cells>), typed AS (
     SELECT line, dbid_t, inst, startup, db_name,
            CASE WHEN dbid_t = '' THEN NULL
@@ -266,8 +230,8 @@ WITH cells AS (<cells>), typed AS (
     FROM paired
     WHERE prev_line IS NOT NULL AND startup = prev_startup
       AND value - prev_value >= 0 AND end_ts > begin_ts
-)
-SELECT dbid_t, snap, line, delta,
+), stored AS (
+    SELECT dbid_t, snap, line, delta,
        sha256('["sysstat","' || db || '","' || inst || '","' || CAST(begin_ts AS VARCHAR)
               || '","' || CAST(end_ts AS VARCHAR) || '",' || delta_text || ']') AS content_hash,
        nullif(db_name, '') AS db_name, dbid, inst AS instance,
@@ -278,13 +242,17 @@ SELECT dbid_t, snap, line, delta,
               || '", "source": ' || $1 || CAST(line AS VARCHAR) || '", "file_hash": "'
               || $2 || '"}' AS payload
 FROM kept
+)
+SELECT row_number() OVER (ORDER BY dbid_t, instance, snap, line) - 1 AS ord, *
+FROM stored ORDER BY ord
 """
 """One row per pair of consecutive snapshots of one instance (see `intervals_from_sysstat`):
 the hash text and payload are the ones `store_import` builds, `1234.0` as Python prints
-a whole float."""
+a whole float; `ord` numbers the rows in the Python reader's order."""
 
 _BAD_INTERVALS = (
-    "SELECT count(*) FROM iv WHERE delta >= $1 OR content_hash IS NULL OR redo_bytes_per_s > $2"
+    "SELECT count(*) FILTER (delta >= $1 OR content_hash IS NULL OR redo_bytes_per_s > $2), "
+    "count(*) FROM <db>.iv"
 )
 """Intervals the sanity bounds refuse (the Python reader names the row) or whose float
 Python would print in exponent form."""
