@@ -45,7 +45,7 @@ from rtoplanner.core.scenario import (
     scenario_from_mapping,
     with_values,
 )
-from rtoplanner.core.scenario.priors import Prior, fit_points, fit_spread
+from rtoplanner.core.scenario.priors import Point, Prior, fit_random_effects, fit_spread
 from rtoplanner.core.uncertainty.inputs import Target, apply_values, uncertain_inputs
 from rtoplanner.core.uncertainty.sampling import default_seed, draw_inputs
 from rtoplanner.core.units import format_duration, parse_duration, parse_rate
@@ -443,18 +443,56 @@ def prior_points(cases: list[Case], rows: list[Fitted]) -> str:
                      for name, lines in sorted(out.items()))  # fmt: skip
 
 
+def measured_point(c: Case, v2: bool = False, trials: int = 2000) -> Point:
+    """What one case says about a measured figure's spread (`fit_random_effects`): the
+    ratio published ÷ the plan run with the source's measurements; `other_sigma`, the
+    log-sd of the outcome when only the case's *other* figures are drawn (their own
+    ranges, the measured ones held) — spread the band already has, not to be counted
+    twice; `weight`, the root sum of squares of the measured figures' elasticities
+    (d ln time ÷ d ln figure, by a 1 % step): 1 where one measured rate sets the time,
+    about 0.7 each where a rate and a per-log cost share it, 0 where a measured figure
+    is not what sets the outcome (then the point says nothing about it)."""
+    s = scenario_for(c, "measured")
+    s = as_v2(s) if v2 else s
+    o = evaluate(c, "measured", 200, v2)
+    rows = [i for i in uncertain_inputs(s) if not i.is_zero]
+    mine = [i for i in rows if i.origin == "measured"]
+    others = [i for i in rows if i.origin != "measured"]
+    base = math.log(o.model_s)
+    elastic = []
+    for i in mine:
+        t = float(measure(apply_values(s, {i.target: i.value * 1.01}), c.measure)[0])
+        elastic.append((math.log(t) - base) / math.log(1.01))
+    other_sigma = 0.0
+    if others:
+        draws, _ = draw_inputs(others, trials, default_seed(s))
+        batch, _ = measure(apply_values(s, draws), c.measure)
+        totals = np.broadcast_to(np.asarray(batch, dtype=float), (trials,))
+        p10, p90 = np.percentile(totals, [10, 90])
+        other_sigma = math.log(p90 / p10) / (2 * Z90)
+    weight = math.sqrt(sum(e * e for e in elastic))
+    return Point(o.published_s / o.model_s, other_sigma, weight)
+
+
 def measured_points(cases: list[Case], trials: int) -> str:
     """How far a source's own measurement predicts its outcome: for each case whose source
-    measured the deciding inputs, published ÷ the plan with them (the `points` of the
-    catalog's `measured` prior, data/catalog/priors.toml)."""
-    lines = []
+    measured the deciding inputs, the point `measured_point` gives (the `points` of the
+    catalog's `measured` prior, data/catalog/priors.toml), and the spread
+    `fit_random_effects` fits on them."""
+    lines, points = [], []
     for c in measured_cases(cases):
-        o = evaluate(c, "measured", trials)
+        pt = measured_point(c)
+        points.append(pt)
         what = ", ".join(f"{k} {v or '(as written)'}" for k, v in c.measured.items())
         src = f"fidelity corpus {c.id}: {c.meta['source']} — published ÷ the plan with {what}"
         src = src.replace('"', "'")
-        lines.append(f'  {{ ratio = {o.published_s / o.model_s:.3g}, source = "{src}" }},')
-    return "points = [\n" + "\n".join(lines) + "\n]"
+        fields = f"other_sigma = {pt.other_sigma:.3f}, weight = {pt.weight:.2f}"
+        lines.append(f'  {{ ratio = {pt.ratio:.3g}, source = "{src}", {fields} }},')
+    median, sigma = fit_random_effects(points)
+    p10, p90 = median * math.exp(-Z90 * sigma), median * math.exp(Z90 * sigma)
+    return ("points = [\n" + "\n".join(lines) + "\n]\n"
+            f"# fit_random_effects over {len(points)} points: sigma {sigma:.4f}, "
+            f"p10 = {p10:.3f}, p90 = {p90:.3f}")  # fmt: skip
 
 
 def _estimate_decided(c: Case) -> bool:
@@ -466,21 +504,26 @@ def _estimate_decided(c: Case) -> bool:
 
 
 def _held_out(
-    cases: list[Case], fitted: list[Case], mode: str, fit, spread: str, trials: int, v2: bool
+    cases: list[Case],
+    fitted: list[Case],
+    mode: str,
+    point,
+    fit,
+    spread: str,
+    trials: int,
+    v2: bool,
 ) -> list[Outcome]:
     """Each case of `fitted` judged with the prior `provenance.<spread>()` refitted by `fit`
-    on the *other* cases of `fitted` (leave-one-out); the rest of `cases` as they are."""
-    ratios = {}
-    for c in fitted:
-        o = evaluate(c, mode, 200, v2)
-        ratios[c.id] = o.published_s / o.model_s
+    on the `point`s of the *other* cases of `fitted` (leave-one-out); the rest of `cases`
+    as they are."""
+    points = {c.id: point(c, mode, v2) for c in fitted}
     kind = spread.removesuffix("_spread")
     out = []
     for c in cases:
-        if c.id not in ratios:
+        if c.id not in points:
             out.append(evaluate(c, mode, trials, v2))
             continue
-        median, sigma = fit([r for k, r in ratios.items() if k != c.id])
+        median, sigma = fit([p for k, p in points.items() if k != c.id])
         prior = Prior(kind, "any", median, sigma, "leave-one-out", fit.__name__)
         saved = getattr(provenance, spread)
         setattr(provenance, spread, lambda prior=prior: prior)
@@ -491,20 +534,27 @@ def _held_out(
     return out
 
 
+def _ratio(c: Case, mode: str, v2: bool) -> float:
+    o = evaluate(c, mode, 200, v2)
+    return o.published_s / o.model_s
+
+
 def estimate_loo(cases: list[Case], trials: int, v2: bool = False) -> list[Outcome]:
     """The "default" row, honestly: every case whose deciding figure is an estimate is
     judged with the estimate spread fitted on the *other* such cases (leave-one-out);
     the other cases as in the default mode (their deciding figure has another prior)."""
     fitted = [c for c in cases if _estimate_decided(c)]
-    return _held_out(cases, fitted, "default", fit_spread, "estimate_spread", trials, v2)
+    return _held_out(cases, fitted, "default", _ratio, fit_spread, "estimate_spread", trials,
+                     v2)  # fmt: skip
 
 
 def measured_loo(cases: list[Case], trials: int, v2: bool = False) -> list[Outcome]:
     """The "measured" row, honestly: each case whose source measured its deciding inputs,
-    judged with the catalog's `measured` prior refitted (fit_points, as shipped) on the
-    *other* such cases (leave-one-out)."""
+    judged with the catalog's `measured` prior refitted (fit_random_effects, as shipped)
+    on the *other* such cases' points (leave-one-out)."""
     rows = measured_cases(cases)
-    return _held_out(rows, rows, "measured", fit_points, "measured_spread", trials, v2)
+    return _held_out(rows, rows, "measured", lambda c, _mode, v2: measured_point(c, v2),
+                     fit_random_effects, "measured_spread", trials, v2)  # fmt: skip
 
 
 def estimate_points(cases: list[Case], trials: int) -> str:

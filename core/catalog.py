@@ -30,9 +30,13 @@ from .units import (
 
 STAGE_KINDS = (
     "tape_drive", "disk", "nas_head", "media_server", "network", "channel", "cpu",
-    "storage_write", "measured",
+    "storage_write", "measured", "backup_appliance", "object_storage",
 )  # fmt: skip
-"""Catalog kinds that a scenario path stage can name (DESIGN §4)."""
+"""Catalog kinds that a scenario path stage can name (DESIGN §4; the same as
+`core.scenario.STAGE_KINDS`, which the scenario format accepts — a test holds them equal).
+`backup_appliance` is a Recovery Appliance (ZDLRA) rack, a shared capacity that serves
+backup pieces; `object_storage` a cloud bucket reached through an RMAN cloud backup
+module, whose rate is what one RMAN channel gets (a per-channel ceiling)."""
 
 CATALOG_KINDS = (*STAGE_KINDS, "rman_compression", "redo_apply", "licence")
 """Every kind a catalog item may have."""

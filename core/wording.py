@@ -52,6 +52,8 @@ STAGE_KIND_WORDS = {
     "cpu": "database CPU",
     "storage_write": "datafile storage (write)",
     "measured": "measured rate",
+    "backup_appliance": "backup appliance",
+    "object_storage": "object storage (per channel)",
 }
 """A stage kind as a DBA says it (the file keeps `nas_head`; screens and pages say this)."""
 

@@ -40,8 +40,9 @@ from .prices import (
     PriceBook,
 )
 
-NO_HARDWARE_KINDS = ("channel", "measured")
-"""Stages that are not something to buy: a per-channel ceiling, a measured whole path."""
+NO_HARDWARE_KINDS = ("channel", "measured", "object_storage")
+"""Stages that are not something to buy: a per-channel ceiling (an RMAN channel's, or
+what one channel gets from object storage), a measured whole path."""
 MORE_UNITS = 4
 """More units of a stage: up to twice as many, or this many more."""
 ARCHIVELOG_STEPS_S = (3600.0, 1800.0, 900.0)

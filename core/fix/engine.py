@@ -11,6 +11,7 @@ again through `with_values` on the full edits (`outcome_of_edits`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from datetime import date
 from typing import Any
@@ -54,12 +55,12 @@ def deltas_between(base: Scenario, changed: Scenario) -> Deltas:
 
 def variant(base: Scenario, stages: Mapping[int, Stage], deltas: list[Deltas]) -> Scenario:
     """`base` with some path stages replaced and some parsed fields changed."""
-    parts: dict[str, Any] = {}
+    merged: dict[str, dict[str, Any]] = {}
     for d in deltas:
         for part, fields in d.items():
-            current = parts.get(part, getattr(base, part))
-            parts[part] = dataclasses.replace(current, **fields)
-    path = tuple(stages.get(i, st) for i, st in enumerate(base.path))
+            merged.setdefault(part, {}).update(fields)  # a later delta wins, as in a file
+    parts = {part: dataclasses.replace(getattr(base, part), **f) for part, f in merged.items()}
+    path = tuple(stages.get(i, st) for i, st in enumerate(base.path)) if stages else base.path
     return dataclasses.replace(base, path=path, **parts)
 
 
@@ -80,9 +81,9 @@ def path_signature(scenario: Scenario) -> tuple[float, ...]:
     out: list[float] = []
     for direction in (RESTORE, BACKUP):
         model = build_path_model(scenario, direction)
-        for f in dataclasses.fields(model):
-            value = getattr(model, f.name)
-            if f.name.endswith("_index") or isinstance(value, (str, tuple)):
+        for name in _signature_fields(type(model)):
+            value = getattr(model, name)
+            if isinstance(value, (str, tuple)):
                 continue
             out.append(-1.0 if value is None else round(float(value), 3))
         alone = getattr(model, "channel_alone_Bps", None)
@@ -90,20 +91,26 @@ def path_signature(scenario: Scenario) -> tuple[float, ...]:
     return tuple(out)
 
 
+@functools.cache
+def _signature_fields(cls: type) -> tuple[str, ...]:
+    """The path model's fields a signature reads (not the stage indices)."""
+    return tuple(f.name for f in dataclasses.fields(cls) if not f.name.endswith("_index"))
+
+
 def outcome(scenario: Scenario) -> Outcome:
     """The engine's verdicts on one scenario (the worst case of the cycle): the plan's own
     headline verdict (`Plan.verdict`, `Plan.decided_by`), without the cycle scan and the
     growth outlook it does not need."""
     restore, backup, recovery, jobs, rpo = compute_core(scenario)
-    plan = Plan(scenario, restore, backup, recovery, jobs, rpo, None, None, _AS_OF)
+    deciding = Plan(scenario, restore, backup, recovery, jobs, rpo, None, None, _AS_OF).deciding
     return Outcome(
         recovery_s=recovery.total_s,
         recovery_verdict=recovery.verdict,
         rpo_s=max(rpo.site_loss_s, rpo.media_failure_s),
         rpo_verdict=rpo.verdict,
         windows_ok=all(j.fits_window is not False for j in jobs),
-        verdict=plan.verdict,
-        decided_by=plan.decided_by,
+        verdict=deciding.verdict,  # Plan.verdict
+        decided_by=deciding.name,  # Plan.decided_by
     )
 
 

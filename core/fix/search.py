@@ -88,6 +88,13 @@ class _Search:
         self.front: list[tuple[tuple, float]] = []
         self._caps: dict[int, list[list[tuple[float, float]]]] = {}
         self._level_sets: dict[tuple[int, bool], list[tuple[int, ...]]] = {}
+        # Worked out once, not per variant: the channel and section changes of each
+        # channel count (kept, so the costs below can be keyed by the changes' ids), the
+        # cost of each set of changes, the signature of each hardware set.
+        self._dynamic: dict[int, tuple[list[Change], list[Deltas]]] = {}
+        self._costs: dict[tuple[int, ...], Cost] = {}
+        self._signatures: dict[tuple, tuple] = {}
+        self._configs: dict[tuple[int, int, int], Scenario] = {}
 
     # ------------------------------------------------------------------ building variants
 
@@ -104,24 +111,46 @@ class _Search:
         out += [o.deltas for o in config.options]
         return out
 
-    def _dynamic_changes(self, config: _Config, stages: dict[int, Stage]) -> list[Change]:
+    def _channels(self, config: _Config, stages: dict[int, Stage]) -> int:
         """Channels and multisection follow the hardware (one channel per drive)."""
         path = [stages.get(i, s) for i, s in enumerate(self.base.path)]
-        n = cand.channel_count(self.base, path, config.channels)
-        out = [c for c in (cand.channel_change(self.base, n), cand.section_change(self.base, n))]
-        return [c for c in out if c is not None]
+        return cand.channel_count(self.base, path, config.channels)
+
+    def _configured(self, config: _Config) -> Scenario:
+        """The scenario with the configuration's changes (and the free ones) made: the
+        base of every variant of the configuration (the hardware and channels on top)."""
+        key = (id(config.level1), id(config.compression), id(config.on_disk))
+        if key not in self._configs:
+            self._configs[key] = variant(self.base, {}, self._config_deltas(config))
+        return self._configs[key]
+
+    def _dynamic_of(self, n: int) -> tuple[list[Change], list[Deltas]]:
+        """The channel and section changes of `n` channels, and their parsed deltas."""
+        if n not in self._dynamic:
+            out = (cand.channel_change(self.base, n), cand.section_change(self.base, n))
+            changes = [c for c in out if c is not None]
+            self._dynamic[n] = (changes, [_parsed(c) for c in changes])
+        return self._dynamic[n]
+
+    def _cost(self, changes: Sequence[Change]) -> Cost:
+        """`_total` of changes the search holds (options, and `_dynamic_of`'s). Changes
+        that cost nothing and add no processors leave a total as it is, so a set costs
+        what its other changes cost: keyed by those."""
+        dear = tuple(c for c in changes if not _costs_nothing(c))
+        key = tuple(map(id, dear))
+        if key not in self._costs:
+            self._costs[key] = _total(dear)
+        return self._costs[key]
 
     def evaluate(self, config: _Config, hardware: tuple[int, ...]) -> _Eval | None:
         stages = self._stages(hardware)
-        dynamic = self._dynamic_changes(config, stages)
+        dynamic, dynamic_deltas = self._dynamic_of(self._channels(config, stages))
         # Keyed by what is changed, not by how it was chosen ("one channel per drive" and
         # "as is" are one variant when the counts agree).
         key = (id(config.level1), id(config.compression), id(config.on_disk),
                tuple(c.words for c in dynamic), hardware)  # fmt: skip
         if key in self.seen:
             return self.seen[key]
-        deltas = self._config_deltas(config)
-        deltas += [_parsed(c) for c in dynamic]
         changes = [
             *(dim.options[i].change for dim, i in zip(self.hw, hardware, strict=True)),
             *(o.change for o in config.options),
@@ -130,12 +159,12 @@ class _Search:
         ]
         real = tuple(c for c in changes if c is not None)
         try:
-            result = outcome(variant(self.base, stages, deltas))
+            result = outcome(variant(self._configured(config), stages, dynamic_deltas))
         except CoreError:
             self.seen[key] = None  # type: ignore[assignment]
             return None
         self.count += 1
-        ev = _Eval(config, hardware, real, _total(real), result)
+        ev = _Eval(config, hardware, real, self._cost(real), result)
         self.seen[key] = ev
         return ev
 
@@ -190,11 +219,15 @@ class _Search:
             else [0.0]
         )
         stages = [_StageChoices(d, row) for d, row in zip(self.hw, caps, strict=True)]
-        backup_masks = [[stage.backup_mask(lb) for stage in stages] for lb in backup_levels]
+        # Levels that every stage's options reach alike give the same sets: only the
+        # first of each (in level order) is worked out.
+        backup_masks = list(
+            dict.fromkeys(tuple(stage.backup_mask(lb) for stage in stages) for lb in backup_levels)
+        )
+        all_restore = (tuple(stage.restore_mask(lr) for stage in stages) for lr in restore_levels)
         sets: dict[tuple[int, ...], None] = {}
         seen: set[tuple[int, ...]] = set()
-        for lr in restore_levels:
-            restore_masks = [stage.restore_mask(lr) for stage in stages]
+        for restore_masks in dict.fromkeys(all_restore):
             for masks_b in backup_masks:
                 reach = tuple(r & b for r, b in zip(restore_masks, masks_b, strict=True))
                 if reach in seen:
@@ -247,7 +280,7 @@ class _Search:
                 if signature in signatures:
                     continue  # a cheaper set moves data exactly as fast
                 signatures.add(signature)
-                cost = _total(self._static_changes(config, hardware))
+                cost = self._cost(self._static_changes(config, hardware))
                 if self._dominated(cost, best_time_s) and not (
                     can_meet and (best_meets is None or cost.key < best_meets.key)
                 ):
@@ -279,13 +312,17 @@ class _Search:
 
     def _signature(self, config: _Config, hardware: tuple[int, ...]) -> tuple:
         """The path's rate with 1…n channels in both directions: what the hardware does to
-        every transfer. Two sets with one signature give one outcome."""
+        every transfer. Two sets with one signature give one outcome. It depends on the
+        configuration only through the compression and the channel count: worked out
+        once for each of those and each set."""
         stages = self._stages(hardware)
-        deltas = [d for o in (config.compression,) if o is not None for d in (o.deltas,)]
-        dynamic = self._dynamic_changes(config, stages)
-        deltas += [_parsed(c) for c in dynamic]
-        scen = variant(self.base, stages, deltas)
-        return path_signature(scen)
+        n = self._channels(config, stages)
+        key = (id(config.compression), n, hardware)
+        if key not in self._signatures:
+            deltas = [d for o in (config.compression,) if o is not None for d in (o.deltas,)]
+            deltas += self._dynamic_of(n)[1]
+            self._signatures[key] = path_signature(variant(self.base, stages, deltas))
+        return self._signatures[key]
 
     def _fastest(self, config: _Config) -> tuple[tuple[int, ...], bool]:
         """Each stage's most capable option, and whether that is the most of everything:
@@ -337,8 +374,8 @@ class _Search:
         if ev.outcome.rpo_verdict != "misses" or not self.rpo or not _meets_but_rpo(ev.outcome):
             return ev
         stages = self._stages(ev.hardware)
-        dynamic = self._dynamic_changes(ev.config, stages)
-        base_deltas = self._config_deltas(ev.config) + [_parsed(c) for c in dynamic]
+        dynamic_deltas = self._dynamic_of(self._channels(ev.config, stages))[1]
+        base_deltas = self._config_deltas(ev.config) + dynamic_deltas
         for opt in self.rpo:
             try:
                 result = outcome(variant(self.base, stages, [*base_deltas, opt.deltas]))
@@ -374,6 +411,11 @@ def _parsed(change: Change) -> Deltas:
 def _total(changes: Sequence[Change]) -> Cost:
     """What the changes cost together (licences included: `licences.total_cost`)."""
     return total_cost(list(changes))
+
+
+def _costs_nothing(change: Change) -> bool:
+    """Free, no processors added, no licence that depends on the others (`_total`)."""
+    return change.cost == FREE and not change.processors and change.aco_per_added is None
 
 
 def _meets_but_rpo(o: Outcome) -> bool:

@@ -31,6 +31,13 @@ freedom and the factor √(1 + 1/n)), so three points give a much wider band tha
 item whose source or notes mark it unverified (⚠) gets twice its kind's spread
 (`UNVERIFIED_WIDEN`).
 
+`method = "random_effects"` fits the points by `fit_random_effects` instead: for a
+figure measured on the case it predicted, each point also carries `other_sigma` (the
+log-sd the case's other ranges already give its outcome) and `weight` (how strongly the
+measured figures set the outcome); sigma is the maximum-likelihood spread left to the
+measured figure, centred on it (the catalog's `measured` prior; bench/fidelity.py
+--measured-points).
+
 A user catalog item (kept in the store) may carry its own prior as `prior_p10`,
 `prior_p90` and `prior_source` (item extras), which win over the shipped ones.
 
@@ -182,6 +189,52 @@ def fit_spread(ratios: Sequence[float]) -> tuple[float, float]:
     return 1.0, max(scale, MIN_SIGMA)
 
 
+@dataclass(frozen=True)
+class Point:
+    """One published outcome a measured figure predicted: `ratio` (achieved ÷ planned),
+    `other_sigma` (the log-sd the case's *other* figures' own ranges already give the
+    outcome) and `weight` (how strongly the measured figures move the outcome: the root
+    sum of squares of their elasticities, 1 for a rate that alone sets the time)."""
+
+    ratio: float
+    other_sigma: float = 0.0
+    weight: float = 1.0
+
+
+def fit_random_effects(points: Sequence[Point]) -> tuple[float, float]:
+    """(1, sigma) of a lognormal factor on a measured figure, from outcomes it predicted:
+    each point's log ratio is taken as `weight × e + o`, e ~ N(0, sigma²) the measured
+    figure's own error and o ~ N(0, other_sigma²) what the case's other ranges already
+    draw, and sigma is the maximum-likelihood value (golden-section on the profile
+    likelihood). So a case band is not counted twice — the spread its other figures
+    already carry is taken out — and a point whose measured figure does not set its
+    outcome (weight near 0) says nothing about it. Centred on the figure (median 1): a
+    measured rate, time or size is as likely high as low. At least `MIN_SIGMA`."""
+    pts = [p for p in points if p.weight > 0]
+    if len(pts) < 2:
+        raise ValueError("a spread needs at least two published points that the figure sets")
+    if any(not (p.ratio > 0 and math.isfinite(p.ratio)) for p in pts):
+        raise ValueError("every point's ratio must be a finite number above zero")
+
+    def loglik(log_sigma: float) -> float:
+        var = math.exp(2 * log_sigma)
+        total = 0.0
+        for p in pts:
+            v = p.weight**2 * var + p.other_sigma**2
+            total -= 0.5 * (math.log(v) + math.log(p.ratio) ** 2 / v)
+        return total
+
+    lo, hi = math.log(1e-3), math.log(3.0)
+    golden = (math.sqrt(5) - 1) / 2
+    for _ in range(80):
+        a, b = hi - golden * (hi - lo), lo + golden * (hi - lo)
+        if loglik(a) < loglik(b):
+            lo = a
+        else:
+            hi = b
+    return 1.0, max(math.exp((lo + hi) / 2), MIN_SIGMA)
+
+
 def from_percentiles(p10: float, p90: float) -> tuple[float, float]:
     """(median, sigma) of the lognormal with these P10 and P90 factors; at least
     `MIN_SIGMA` wide."""
@@ -208,13 +261,37 @@ def _text(raw: Mapping[str, Any], key: str, where: str) -> str:
     return value.strip()
 
 
-def _points(raw: Mapping[str, Any], where: str) -> tuple[list[float], list[str]]:
+def _points(raw: Mapping[str, Any], where: str) -> tuple[list[Point], list[str]]:
     points = raw["points"]
     if not isinstance(points, list) or not all(isinstance(p, dict) for p in points):
         raise CatalogError(f"{where}: 'points' must be a list of {{ ratio, source }} tables")
-    ratios = [_number(p, "ratio", f"{where} point {i + 1}") for i, p in enumerate(points)]
+    out = [_point(p, f"{where} point {i + 1}") for i, p in enumerate(points)]
     sources = [_text(p, "source", f"{where} point {i + 1}") for i, p in enumerate(points)]
-    return ratios, sources
+    return out, sources
+
+
+def _point(raw: Mapping[str, Any], where: str) -> Point:
+    unknown = set(raw) - {"ratio", "source", "other_sigma", "weight"}
+    if unknown:
+        raise CatalogError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+    ratio = _number(raw, "ratio", where)
+    other = _number(raw, "other_sigma", where) if "other_sigma" in raw else 0.0
+    weight = _number(raw, "weight", where) if "weight" in raw else 1.0
+    if other < 0 or weight < 0:
+        raise CatalogError(f"{where}: 'other_sigma' and 'weight' cannot be negative")
+    return Point(ratio, other, weight)
+
+
+FITS = {"prediction": "fit_points", "random_effects": "fit_random_effects"}
+"""A `[[prior]]`'s `method` for its points (default "prediction")."""
+
+
+def _fit(method: str, points: list[Point], where: str) -> tuple[float, float]:
+    if method == "random_effects":
+        return fit_random_effects(points)
+    if method == "prediction":
+        return fit_points([p.ratio for p in points])
+    raise CatalogError(f"{where}: method {method!r} is not one of {', '.join(FITS)}")
 
 
 def prior_from_mapping(raw: Mapping[str, Any], *, where: str) -> Prior:
@@ -223,15 +300,17 @@ def prior_from_mapping(raw: Mapping[str, Any], *, where: str) -> Prior:
     item = raw.get("item")
     if item is not None and not isinstance(item, str):
         raise CatalogError(f"{where}: 'item' must be a catalog item's name")
-    unknown = set(raw) - {"kind", "figure", "item", "fit", "points", "p10", "p90", "source"}
+    keys = {"kind", "figure", "item", "fit", "method", "points", "p10", "p90", "source"}
+    unknown = set(raw) - keys
     if unknown:
         raise CatalogError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
     fit = str(raw.get("fit", "")).strip()
     try:
         if "points" in raw:
-            ratios, sources = _points(raw, where)
-            median, sigma = fit_points(ratios)
-            return Prior(kind, figure, median, sigma, "; ".join(sources), fit, item, len(ratios))
+            points, sources = _points(raw, where)
+            median, sigma = _fit(str(raw.get("method", "prediction")), points, where)
+            n = sum(p.weight > 0 for p in points)
+            return Prior(kind, figure, median, sigma, "; ".join(sources), fit, item, n)
         median, sigma = from_percentiles(_number(raw, "p10", where), _number(raw, "p90", where))
     except ValueError as exc:
         raise CatalogError(f"{where}: {exc}") from None
@@ -324,10 +403,12 @@ __all__ = [
     "MIN_SIGMA",
     "UNVERIFIED_WIDEN",
     "Z90",
+    "Point",
     "Prior",
     "Priors",
     "catalog_prior",
     "fit_points",
+    "fit_random_effects",
     "from_percentiles",
     "is_unverified",
     "prior_from_mapping",

@@ -104,19 +104,26 @@ def test_a_guess_marked_measured_is_no_measurement():
 
 def test_the_measured_prior_is_the_corpus_measurements_as_shipped():
     """data/catalog/priors.toml's `measured` prior holds one point per case whose source
-    measured its deciding inputs: published ÷ the plan run with them."""
+    measured its deciding inputs: published ÷ the plan run with them, the spread the
+    case's other figures already draw, and how strongly the measured figures set it."""
     import re
 
     from rtoplanner.core.scenario.priors import shipped_priors
 
+    rows = fb.measured_cases(CASES)
+    points = {c.id: fb.measured_point(c) for c in rows}
     prior = shipped_priors().find("measured", "any")
-    assert prior is not None and prior.points == len(fb.measured_cases(CASES))
+    assert prior is not None and prior.points == sum(p.weight > 0 for p in points.values())
     text = (fb.CASES.parents[2] / "data" / "catalog" / "priors.toml").read_text(encoding="utf-8")
-    pattern = r"ratio = ([0-9.]+), source = \"fidelity corpus ([\w-]+):"
-    shipped = {case_id: float(r) for r, case_id in re.findall(pattern, text)}
-    for case in fb.measured_cases(CASES):
-        o = fb.evaluate(case, "measured", 50)
-        assert shipped[case.id] == pytest.approx(o.published_s / o.model_s, rel=6e-3), case.id
+    pattern = (r"ratio = ([0-9.]+), source = \"fidelity corpus ([\w-]+):[^\"]*\", "
+               r"other_sigma = ([0-9.]+), weight = ([0-9.]+)")  # fmt: skip
+    shipped = {cid: tuple(map(float, (r, o, w))) for r, cid, o, w in re.findall(pattern, text)}
+    assert set(shipped) == set(points)
+    for cid, pt in points.items():
+        ratio, other, weight = shipped[cid]
+        assert ratio == pytest.approx(pt.ratio, rel=6e-3), cid
+        assert other == pytest.approx(pt.other_sigma, abs=0.02), cid
+        assert weight == pytest.approx(pt.weight, abs=0.01), cid
 
 
 def test_summary_counts_coverage_and_sharpness_like_a_hand_count():

@@ -18,8 +18,10 @@ from rtoplanner.core.jsonable import NonFiniteError, refuse_nonfinite
 from rtoplanner.core.scenario.priors import (
     MIN_SIGMA,
     Z90,
+    Point,
     Priors,
     fit_points,
+    fit_random_effects,
     fit_spread,
     from_percentiles,
     prior_from_mapping,
@@ -89,6 +91,46 @@ def test_the_estimate_prior_is_wider_than_the_old_triangle_and_two_sided():
     assert "fidelity corpus" in est.source and "fit_spread" in est.fit
 
 
+@given(st.lists(st.floats(0.3, 3), min_size=2, max_size=30))
+def test_fit_random_effects_alone_is_the_maximum_likelihood_spread_around_one(ratios):
+    """With no other spread and full weight, the ML sigma of N(0, sigma²) on ln ratio is
+    the root mean square of the logs (a closed form the search must find)."""
+    _, sigma = fit_random_effects([Point(r) for r in ratios])
+    rms = math.sqrt(statistics.fmean(math.log(r) ** 2 for r in ratios))
+    assert sigma == pytest.approx(max(rms, MIN_SIGMA), rel=1e-6, abs=1e-9)
+
+
+def test_fit_random_effects_takes_out_what_the_other_figures_already_draw():
+    ratios = [0.8, 1.2, 0.9, 1.15, 1.05, 0.85]
+    alone = fit_random_effects([Point(r) for r in ratios])[1]
+    shared = fit_random_effects([Point(r, other_sigma=0.1) for r in ratios])[1]
+    assert shared < alone
+    # var = sigma² + 0.1²: the ML sigma is the root of (mean square − 0.1²)
+    rms2 = statistics.fmean(math.log(r) ** 2 for r in ratios)
+    assert shared == pytest.approx(math.sqrt(rms2 - 0.01), rel=1e-5)
+
+
+def test_a_point_the_figure_does_not_set_says_nothing_about_it():
+    ratios = [0.8, 1.2, 0.9, 1.15]
+    base = fit_random_effects([Point(r) for r in ratios])
+    assert fit_random_effects([*map(Point, ratios), Point(3.0, 0.4, 0.0)]) == base
+    with pytest.raises(ValueError, match="at least two"):
+        fit_random_effects([Point(0.8), Point(3.0, 0.4, 0.0)])
+
+
+def test_the_measured_prior_is_the_random_effects_fit_of_its_points():
+    prior = shipped_priors().find("measured", "any")
+    assert prior is not None and prior.median == 1.0
+    assert "fit_random_effects" in prior.fit and "fidelity corpus" in prior.source
+    raw = {"kind": "measured", "figure": "any", "method": "random_effects", "points": [
+        {"ratio": 0.8, "source": "a", "other_sigma": 0.05, "weight": 1.0},
+        {"ratio": 1.2, "source": "b", "weight": 0.7},
+        {"ratio": 5.0, "source": "c", "other_sigma": 0.3, "weight": 0.0}]}  # fmt: skip
+    got = prior_from_mapping(raw, where="priors.toml prior 4")
+    want = fit_random_effects([Point(0.8, 0.05), Point(1.2, 0.0, 0.7)])
+    assert (got.median, got.sigma, got.points) == (*want, 2)  # a weight-0 point is no evidence
+
+
 def test_few_points_give_a_wider_band_than_many_with_the_same_spread():
     few = fit_points([0.8, 1.25])[1]
     many = fit_points([0.8, 1.25] * 15)[1]
@@ -122,6 +164,14 @@ def test_percentiles_round_trip():
         ({"kind": "tape_drive", "figure": "rate", "p10": 0.9, "p90": 1.1, "source": "x",
           "mean": 1}, "unknown key"),
         ({"figure": "rate", "p10": 0.9, "p90": 1.1, "source": "x"}, "'kind'"),
+        ({"kind": "measured", "figure": "any", "method": "bayes",
+          "points": [{"ratio": 1.0, "source": "x"}, {"ratio": 2, "source": "y"}]}, "method"),
+        ({"kind": "measured", "figure": "any", "method": "random_effects",
+          "points": [{"ratio": 1.0, "source": "x", "weight": -1}, {"ratio": 2, "source": "y"}]},
+         "cannot be negative"),
+        ({"kind": "measured", "figure": "any",
+          "points": [{"ratio": 1.0, "source": "x", "sigma": 1}, {"ratio": 2, "source": "y"}]},
+         "unknown key"),
     ],
 )  # fmt: skip
 def test_a_bad_prior_table_is_one_line_naming_it(raw, fragment):

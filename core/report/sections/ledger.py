@@ -64,6 +64,8 @@ _EXTRA_UNITS = {
     "locate_time": "time per cartridge",
     "compress_rate": "data bytes/s per core",
     "decompress_rate": "data bytes/s per core",
+    "channel_rate": "data bytes/s per channel",
+    "incremental_apply_factor": "× the incremental restore's rate",
 }
 """The units of the figures only the catalog gives (not keys of the field table)."""
 _TITLES = {
