@@ -81,6 +81,14 @@ class CatalogItem:
     def practical_rate_Bps(self) -> float | None:
         return None if self.rate_Bps is None else self.rate_Bps * self.derate
 
+    @property
+    def for_sale(self) -> bool:
+        """Whether What it takes may propose buying this item in place of a stage: not
+        for the figures of a platform's own parts (an Exadata storage server, the Exadata
+        fabric), of discontinued hardware or of a test platform, which say
+        `not_for_sale = "why"` in the catalog file. A stage may still name them."""
+        return not self.extra.get("not_for_sale")
+
 
 @functools.lru_cache(maxsize=1024)
 def _norm(name: str) -> str:

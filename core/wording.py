@@ -185,6 +185,10 @@ _PRICE_CLI = (
                 r"browser)?"), "give your quote in the hardware catalog (its Price column)"),
     (re.compile(r"\(rto-planner catalog price [^)]*\)"),
      "(the hardware catalog's Price column)"),
+    # A prior's source names the script that fitted it: the reader gets what it is.
+    (re.compile(r"the fidelity corpus \(bench/fidelity\.py[^)]*\)"),
+     "RTO Planner's corpus of published restore and recovery cases"),
+    (re.compile(r" \(bench/[\w./-]+(?: --?[\w-]+)*\)"), ""),
 )  # fmt: skip
 
 

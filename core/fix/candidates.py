@@ -159,10 +159,13 @@ def other_items(
     resolve: ItemResolver,
     at_least: int = 0,
 ) -> list[Option]:
-    """Stage `st` replaced by 1… units of another catalog item of its kind (all bought)."""
+    """Stage `st` replaced by 1… units of another catalog item of its kind (all bought);
+    not an item that is not for sale (a platform's part, discontinued, a test platform)."""
     out: list[Option] = []
     for item in catalog.by_kind(st.kind):
         if item.rate_Bps is None or (st.name and item.name.lower() == st.name.lower()):
+            continue
+        if not item.for_sale:
             continue
         resolved = resolve(item)
         if resolved is None:

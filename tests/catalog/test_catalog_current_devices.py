@@ -137,3 +137,35 @@ def test_every_new_item_says_where_its_figure_is_and_how_it_is_known(name: str) 
     for item in items:
         assert len(item.source) > 150  # title, where in it, and the quote or the parts
         assert "⚠" in item.source + item.notes
+
+
+NOT_FOR_SALE = {
+    ("disk", "Exadata cell SAS (V1)"), ("storage_write", "Exadata cell SAS (V1)"),
+    ("storage_write", "Exadata cell SATA (V1)"), ("disk", EXADATA_HC),
+    ("storage_write", EXADATA_HC), ("disk", "HDD FRA (SanDisk 2014 test)"),
+    ("disk", "SSD FRA (SanDisk 2014 test)"), ("nas_head", "NAS head on one 1 GbE path"),
+    ("network", "RoCE 100 Gb/s (Exadata X8M–X11M)"),
+}  # fmt: skip
+
+
+def test_what_it_takes_buys_no_platform_part_old_cell_or_test_rig() -> None:
+    """What it takes proposed "Replace SAN LUNs with 3 × Exadata cell SAS (V1)" (2008
+    hardware) and, with the refresh, Exadata storage servers in place of a SAN disk group:
+    items that say `not_for_sale` are figures to plan with, not purchases."""
+    from pathlib import Path
+
+    from rtoplanner.core.catalog import CatalogItem
+    from rtoplanner.core.fix import what_it_takes
+    from rtoplanner.core.scenario import load_scenario
+
+    cat = shipped_catalog()
+    assert {(i.kind, i.name) for i in cat if not i.for_sale} == NOT_FOR_SALE
+    assert all(len(i.extra["not_for_sale"]) > 20 for i in cat if not i.for_sale)
+    demos = Path(__file__).resolve().parents[2] / "data" / "scenarios"
+    for name in ("small_gige_lto", "ssd_restore_destination"):
+        result = what_it_takes(load_scenario(demos / f"{name}.toml"))
+        words = [c.words for p in result.frontier for c in p.changes]
+        assert words, name
+        assert not [w for w in words if "Exadata" in w or "SanDisk" in w], name
+    # An item of your own is for sale unless it says otherwise.
+    assert CatalogItem(kind="disk", name="My array", source="my quote", rate_Bps=1e9).for_sale

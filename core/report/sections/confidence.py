@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from reportlab.graphics.shapes import Group, Line, PolyLine, Rect
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, KeepTogether
+from reportlab.platypus import CondPageBreak, Flowable, KeepTogether
 
 from ...units import format_duration
 from .. import charts
@@ -230,7 +230,12 @@ def render(r: ReportRenderer, part: ConfidencePart) -> list[Flowable]:
     else:
         out.append(r.para(part.confidence_tornado_text))
     if part.confidence_ranges.rows:
-        out.append(r.heading("The ranges used", 1))
+        # The heading goes with the table's first rows, not the whole table: kept with
+        # all of it, a table taller than what was left of the page left half a page
+        # blank under the tornado (issue 23.8).
+        heading = r.heading("The ranges used", 1)
+        heading.keepWithNext = 0  # type: ignore[attr-defined]
+        out += [CondPageBreak(40 * mm), heading]
         cols = [42 * mm, 18 * mm, 25 * mm, 20 * mm, 20 * mm]
         cols.append(r.width - sum(cols))
         out.append(r.table(part.confidence_ranges, cols))
