@@ -624,10 +624,14 @@ def rpo_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Rpo
         singles.append([Change("backup.standby", words, edits, cost=cost, category=RPO,
                                item=item, notes=notes)])  # fmt: skip
     out: list[RpoOption] = []
+    alone: dict[int, Option | None] = {}  # a change shared by several options: parsed once
     for changes in singles:
         edits = {k: v for c in changes for k, v in c.edits.items()}
         opt = _config_option(base, catalog, Change("rpo", "", edits))
-        parts = [_config_option(base, catalog, c) for c in changes]
+        for c in changes:
+            if id(c) not in alone:
+                alone[id(c)] = _config_option(base, catalog, c)
+        parts = [alone[id(c)] for c in changes]
         if opt is not None and all(p is not None for p in parts):
             out.append(RpoOption(tuple(changes), opt.deltas, tuple(p.deltas for p in parts)))  # type: ignore[union-attr]
     return sorted(out, key=lambda o: (o.cost.key, len(o.changes)))

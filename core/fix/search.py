@@ -95,6 +95,9 @@ class _Search:
         self._costs: dict[tuple[int, ...], Cost] = {}
         self._signatures: dict[tuple, tuple] = {}
         self._configs: dict[tuple[int, int, int], Scenario] = {}
+        # For `answer`: how each change is made, and the outcome of each set of changes.
+        self.parts_by_change: dict[int, tuple] = {}
+        self.outcome_of_changes: dict[tuple[int, ...], Outcome | None] = {}
 
     # ------------------------------------------------------------------ building variants
 
@@ -356,8 +359,8 @@ class _Search:
 
     def _dominated(self, cost: Cost, best_time_s: float) -> bool:
         """Some point found costs no more and is as fast as this configuration can be."""
-        key = cost.key
-        return any(k <= key and s <= best_time_s + 0.5 for k, s in self.front)
+        key, limit = cost.key, best_time_s + 0.5
+        return any(s <= limit and k <= key for k, s in self.front)
 
     # ------------------------------------------------------------------ RPO completion
 
