@@ -273,8 +273,7 @@ def _with_capacity(capacity: Capacity, opt: Option) -> Option:
 
 def _path_capacity(base: Scenario, i: int) -> Capacity:
     def capacity(stage: Stage) -> tuple[float, float]:
-        scen = replace(base, path=tuple(stage if j == i else s for j, s in enumerate(base.path)))
-        return stage_capacity(scen, i)
+        return stage_capacity(base, i, stage)
 
     return capacity
 

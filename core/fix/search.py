@@ -21,7 +21,7 @@ from __future__ import annotations
 import bisect
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..catalog import Catalog
 from ..errors import CoreError
@@ -184,17 +184,9 @@ class _Search:
                 base = variant(self.base, {}, [config.compression.deltas])
                 caps = []
                 for d in self.hw:
-                    row = []
-                    for o in d.options:
-                        scen = replace(
-                            base,
-                            path=tuple(
-                                o.stage if j == d.stage_index else s
-                                for j, s in enumerate(base.path)
-                            ),
-                        )
-                        row.append(stage_capacity(scen, d.stage_index))  # type: ignore[arg-type]
-                    caps.append(row)
+                    i = d.stage_index
+                    assert i is not None
+                    caps.append([stage_capacity(base, i, o.stage) for o in d.options])
             self._caps[key] = caps
         return self._caps[key]
 
@@ -233,11 +225,13 @@ class _Search:
         for restore_masks in dict.fromkeys(all_restore):
             for masks_b in backup_masks:
                 reach = tuple(r & b for r, b in zip(restore_masks, masks_b, strict=True))
+                if not all(reach):
+                    # A stage has nothing that fast, nor at any higher backup level (the
+                    # options reaching a higher level are fewer: a subset).
+                    break
                 if reach in seen:
                     continue  # every stage's options reaching as at an earlier level
                 seen.add(reach)
-                if not all(reach):
-                    continue  # a stage has nothing that fast
                 choices = [stage.choices(m) for stage, m in zip(stages, reach, strict=True)]
                 for combo in itertools.product(*choices):
                     sets[combo] = None
@@ -418,7 +412,8 @@ def _total(changes: Sequence[Change]) -> Cost:
 
 def _costs_nothing(change: Change) -> bool:
     """Free, no processors added, no licence that depends on the others (`_total`)."""
-    return change.cost == FREE and not change.processors and change.aco_per_added is None
+    cost = change.cost
+    return (cost is FREE or cost == FREE) and not change.processors and change.aco_per_added is None
 
 
 def _meets_but_rpo(o: Outcome) -> bool:
