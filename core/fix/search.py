@@ -94,7 +94,8 @@ class _Search:
         self._dynamic: dict[int, tuple[list[Change], list[Deltas]]] = {}
         self._costs: dict[tuple[int, ...], Cost] = {}
         self._signatures: dict[tuple, tuple] = {}
-        self._configs: dict[tuple[int, int, int], Scenario] = {}
+        self._configs: dict[tuple[int, int, int, int], Scenario] = {}
+        self._compressions: dict[tuple[int, int], Scenario] = {}
         # For `answer`: how each change is made, and the outcome of each set of changes.
         self.parts_by_change: dict[int, tuple] = {}
         self.outcome_of_changes: dict[tuple[int, ...], Outcome | None] = {}
@@ -119,13 +120,24 @@ class _Search:
         path = [stages.get(i, s) for i, s in enumerate(self.base.path)]
         return cand.channel_count(self.base, path, config.channels)
 
-    def _configured(self, config: _Config) -> Scenario:
-        """The scenario with the configuration's changes (and the free ones) made: the
-        base of every variant of the configuration (the hardware and channels on top)."""
-        key = (id(config.level1), id(config.compression), id(config.on_disk))
+    def _configured(self, config: _Config, n: int) -> Scenario:
+        """The scenario with the configuration's changes (and the free ones) made, and `n`
+        channels: the base of every variant of the configuration with as many channels
+        (the hardware on top)."""
+        key = (id(config.level1), id(config.compression), id(config.on_disk), n)
         if key not in self._configs:
-            self._configs[key] = variant(self.base, {}, self._config_deltas(config))
+            deltas = self._config_deltas(config) + self._dynamic_of(n)[1]
+            self._configs[key] = variant(self.base, {}, deltas)
         return self._configs[key]
+
+    def _compressed(self, config: _Config, n: int) -> Scenario:
+        """The base with only the configuration's compression level and `n` channels:
+        what a signature is taken on."""
+        key = (id(config.compression), n)
+        if key not in self._compressions:
+            deltas = [o.deltas for o in (config.compression,) if o is not None]
+            self._compressions[key] = variant(self.base, {}, deltas + self._dynamic_of(n)[1])
+        return self._compressions[key]
 
     def _dynamic_of(self, n: int) -> tuple[list[Change], list[Deltas]]:
         """The channel and section changes of `n` channels, and their parsed deltas."""
@@ -147,7 +159,8 @@ class _Search:
 
     def evaluate(self, config: _Config, hardware: tuple[int, ...]) -> _Eval | None:
         stages = self._stages(hardware)
-        dynamic, dynamic_deltas = self._dynamic_of(self._channels(config, stages))
+        n = self._channels(config, stages)
+        dynamic = self._dynamic_of(n)[0]
         # Keyed by what is changed, not by how it was chosen ("one channel per drive" and
         # "as is" are one variant when the counts agree).
         key = (id(config.level1), id(config.compression), id(config.on_disk),
@@ -162,7 +175,7 @@ class _Search:
         ]
         real = tuple(c for c in changes if c is not None)
         try:
-            result = outcome(variant(self._configured(config), stages, dynamic_deltas))
+            result = outcome(variant(self._configured(config, n), stages, []))
         except CoreError:
             self.seen[key] = None  # type: ignore[assignment]
             return None
@@ -316,9 +329,8 @@ class _Search:
         n = self._channels(config, stages)
         key = (id(config.compression), n, hardware)
         if key not in self._signatures:
-            deltas = [d for o in (config.compression,) if o is not None for d in (o.deltas,)]
-            deltas += self._dynamic_of(n)[1]
-            self._signatures[key] = path_signature(variant(self.base, stages, deltas))
+            scenario = variant(self._compressed(config, n), stages, [])
+            self._signatures[key] = path_signature(scenario)
         return self._signatures[key]
 
     def _fastest(self, config: _Config) -> tuple[tuple[int, ...], bool]:
@@ -371,11 +383,10 @@ class _Search:
         if ev.outcome.rpo_verdict != "misses" or not self.rpo or not _meets_but_rpo(ev.outcome):
             return ev
         stages = self._stages(ev.hardware)
-        dynamic_deltas = self._dynamic_of(self._channels(ev.config, stages))[1]
-        base_deltas = self._config_deltas(ev.config) + dynamic_deltas
+        configured = self._configured(ev.config, self._channels(ev.config, stages))
         for opt in self.rpo:
             try:
-                result = outcome(variant(self.base, stages, [*base_deltas, opt.deltas]))
+                result = outcome(variant(configured, stages, [opt.deltas]))
             except CoreError:
                 continue
             self.count += 1
