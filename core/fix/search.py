@@ -96,6 +96,7 @@ class _Search:
         self._signatures: dict[tuple, tuple] = {}
         self._configs: dict[tuple[int, int, int, int], Scenario] = {}
         self._compressions: dict[tuple[int, int], Scenario] = {}
+        self._static_costs: dict[tuple, Cost] = {}
         # For `answer`: how each change is made, and the outcome of each set of changes.
         self.parts_by_change: dict[int, tuple] = {}
         self.outcome_of_changes: dict[tuple[int, ...], Outcome | None] = {}
@@ -284,17 +285,16 @@ class _Search:
             # window, the RPO (the archived-log backup's duration) or the worst-case redo
             # (a failure while the level 0 runs): search backup-rate breakpoints too.
             with_backup = self._backup_matters(config, keep, ceiling, bound)
-            signatures: set[tuple] = set()
+            signatures = _Signatures(lambda h, config=config: self._signature(config, h))
             for hardware in self.level_sets(config, with_backup):
-                signature = self._signature(config, hardware)
-                if signature in signatures:
-                    continue  # a cheaper set moves data exactly as fast
-                signatures.add(signature)
-                cost = self._cost(self._static_changes(config, hardware))
+                cost = self._static_cost(config, hardware)
                 if self._dominated(cost, best_time_s) and not (
                     can_meet and (best_meets is None or cost.key < best_meets.key)
                 ):
+                    signatures.skipped(hardware, cost.key)
                     continue
+                if signatures.seen(hardware, cost.key):
+                    continue  # a cheaper set moves data exactly as fast
                 ev = self.evaluate(config, hardware)
                 if ev is None:
                     continue
@@ -351,6 +351,13 @@ class _Search:
         ev = self.evaluate(config, hardware)
         return ev is not None and ev.outcome.windows_ok
 
+    def _static_cost(self, config: _Config, hardware: tuple[int, ...]) -> Cost:
+        """What a set's purchases and the configuration cost (whatever the channels)."""
+        key = (id(config.level1), id(config.compression), id(config.on_disk), hardware)
+        if key not in self._static_costs:
+            self._static_costs[key] = self._cost(self._static_changes(config, hardware))
+        return self._static_costs[key]
+
     def _static_changes(self, config: _Config, hardware: tuple[int, ...]) -> list[Change]:
         out = [dim.options[i].change for dim, i in zip(self.hw, hardware, strict=True)]
         out += [o.change for o in config.options]
@@ -394,6 +401,37 @@ class _Search:
                 changes = (*ev.changes, *opt.changes)
                 return _Eval(ev.config, ev.hardware, changes, _total(changes), result)
         return ev
+
+
+class _Signatures:
+    """The signatures of a configuration's hardware sets so far, in the search's order: a
+    set whose signature an earlier set had is skipped (that one moves data exactly as
+    fast). A set skipped as dominated still counts, but its signature is worked out only
+    when needed: a later set that is not dominated and costs no more would have been
+    dominated too (the front only grows, the cheapest meeting cost only falls), so only
+    the skipped sets that cost more than it can share its signature."""
+
+    def __init__(self, sign: Callable[[tuple[int, ...]], tuple]) -> None:
+        self.sign = sign
+        self.known: set[tuple] = set()
+        self.pending: list[tuple[tuple, tuple[int, ...]]] = []
+        """(cost key, set) of the sets skipped as dominated, not yet signed."""
+
+    def skipped(self, hardware: tuple[int, ...], cost_key: tuple) -> None:
+        self.pending.append((cost_key, hardware))
+
+    def seen(self, hardware: tuple[int, ...], cost_key: tuple) -> bool:
+        """Whether an earlier set had this set's signature (else it is now known)."""
+        if self.pending:
+            dearer = [h for k, h in self.pending if k > cost_key]
+            if dearer:
+                self.known.update(map(self.sign, dearer))
+                self.pending = [(k, h) for k, h in self.pending if not k > cost_key]
+        signature = self.sign(hardware)
+        if signature in self.known:
+            return True
+        self.known.add(signature)
+        return False
 
 
 class _Cancelled(CoreError):
