@@ -57,6 +57,9 @@ def is_demo(path: Path) -> bool:
         return False
 
 
+SETTLE_PASSES = 3
+
+
 def take_screenshot(window, out: str | Path) -> bool:
     """Render the window (already showing a computed plan or estate) into a PNG."""
     from PySide6.QtWidgets import QApplication
@@ -69,6 +72,11 @@ def take_screenshot(window, out: str | Path) -> bool:
             wait = getattr(panel, "wait_idle", None)
             if wait is not None:
                 wait()
+    # A plot's axis widens to its labels on the paint after the first: settle a few
+    # passes, or the picture shows an axis without its labels (the RPO view's rows).
+    for _ in range(SETTLE_PASSES):
+        QApplication.processEvents()
+        window.grab()
     QApplication.processEvents()
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 

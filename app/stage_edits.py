@@ -68,6 +68,8 @@ def catalog_item_changes(index: int, item: CatalogItem) -> dict[str, Any]:
         changes[f"path[{index}].{key}"] = None
     if item.kind != "storage_write":
         changes[f"path[{index}].write_factor"] = None
+    if item.kind == "object_storage":  # a per-channel rate: units would be refused
+        changes[f"path[{index}].count"] = None
     return changes
 
 

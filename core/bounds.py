@@ -103,6 +103,8 @@ LOG_SIZE = Bound(0, 1e12, "an archived log is one online redo log's worth: megab
 VOLUME = Bound(0, 8e18, "more than the largest possible Oracle database", unit="B")
 RATIO = Bound(0.5, 100, "compression does not double the data: incompressible data stays "
               "at about 1:1; none gives more than 100:1 on database blocks")  # fmt: skip
+APPLY_FACTOR = Bound(0.01, 100, "an incremental apply 100 times slower or faster than the "
+                     "restore it follows is a broken figure, not a slow one")  # fmt: skip
 COUNT = Bound(1, 10_000, "no restore runs more units than that in parallel")
 NAME_CHARS = Bound(1, 200, "a name is a line on the report's title page", unit="chars")
 TEXT_CHARS = Bound(0, 200, "it is printed on one line of the report", unit="chars")

@@ -30,9 +30,13 @@ from .units import (
 
 STAGE_KINDS = (
     "tape_drive", "disk", "nas_head", "media_server", "network", "channel", "cpu",
-    "storage_write", "measured",
+    "storage_write", "measured", "backup_appliance", "object_storage",
 )  # fmt: skip
-"""Catalog kinds that a scenario path stage can name (DESIGN §4)."""
+"""Catalog kinds that a scenario path stage can name (DESIGN §4; the same as
+`core.scenario.STAGE_KINDS`, which the scenario format accepts — a test holds them equal).
+`backup_appliance` is a Recovery Appliance (ZDLRA) rack, a shared capacity that serves
+backup pieces; `object_storage` a cloud bucket reached through an RMAN cloud backup
+module, whose rate is what one RMAN channel gets (a per-channel ceiling)."""
 
 CATALOG_KINDS = (*STAGE_KINDS, "rman_compression", "redo_apply", "licence")
 """Every kind a catalog item may have."""
@@ -76,6 +80,14 @@ class CatalogItem:
     @property
     def practical_rate_Bps(self) -> float | None:
         return None if self.rate_Bps is None else self.rate_Bps * self.derate
+
+    @property
+    def for_sale(self) -> bool:
+        """Whether What it takes may propose buying this item in place of a stage: not
+        for the figures of a platform's own parts (an Exadata storage server, the Exadata
+        fabric), of discontinued hardware or of a test platform, which say
+        `not_for_sale = "why"` in the catalog file. A stage may still name them."""
+        return not self.extra.get("not_for_sale")
 
 
 @functools.lru_cache(maxsize=1024)

@@ -52,6 +52,8 @@ STAGE_KIND_WORDS = {
     "cpu": "database CPU",
     "storage_write": "datafile storage (write)",
     "measured": "measured rate",
+    "backup_appliance": "backup appliance",
+    "object_storage": "object storage (per channel)",
 }
 """A stage kind as a DBA says it (the file keeps `nas_head`; screens and pages say this)."""
 
@@ -183,6 +185,10 @@ _PRICE_CLI = (
                 r"browser)?"), "give your quote in the hardware catalog (its Price column)"),
     (re.compile(r"\(rto-planner catalog price [^)]*\)"),
      "(the hardware catalog's Price column)"),
+    # A prior's source names the script that fitted it: the reader gets what it is.
+    (re.compile(r"the fidelity corpus \(bench/fidelity\.py[^)]*\)"),
+     "RTO Planner's corpus of published restore and recovery cases"),
+    (re.compile(r" \(bench/[\w./-]+(?: --?[\w-]+)*\)"), ""),
 )  # fmt: skip
 
 

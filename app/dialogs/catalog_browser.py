@@ -79,7 +79,7 @@ ALL_KINDS = "All kinds"
 FORM_FIELDS = (
     ("rate", "Rate", "e.g. 360 MB/s (one unit, restore direction)"),
     ("derate", "Derate", "e.g. 90% (practical share of the rate)"),
-    ("hw_compression", "HW compression", "tape drives: e.g. 2.5"),
+    ("hw_compression", "Drive compression", "tape drives: e.g. 2.5 (data bytes per tape byte)"),
     ("compressed_rate", "Compressed rate", "tape drives: e.g. 750 MB/s (host interface)"),
     ("backup_rate", "Backup rate", "if the backup direction differs"),
     ("ratio", "Ratio", "RMAN compression: data bytes per backup byte, e.g. 3"),

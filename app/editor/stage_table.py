@@ -141,7 +141,8 @@ class StageView(QTableView):
 
 
 _RESTORE_RANK = {
-    "tape_drive": 0, "disk": 0, "nas_head": 0, "measured": 0,
+    "tape_drive": 0, "disk": 0, "nas_head": 0, "measured": 0, "backup_appliance": 0,
+    "object_storage": 0,
     "media_server": 1, "network": 2, "channel": 3, "cpu": 3, "storage_write": 4,
 }  # fmt: skip
 """Where a kind of stage sits in the restore order: media first, datafiles last."""
@@ -237,7 +238,7 @@ class StageTablePanel(QWidget):
         header.setStretchLastSection(True)
         widths = {COL_KIND: 95, COL_NAME: 190, COL_COUNT: 50, COL_RATE: 120,
                   COL_CAPACITY: 175, COL_EFFICIENCY: 70, COL_CARRIES: 62,
-                  COL_BINDS_CHANNEL: 95, COL_HW_COMPRESSION: 110, COL_MAX_RATE: 85,
+                  COL_BINDS_CHANNEL: 95, COL_HW_COMPRESSION: 125, COL_MAX_RATE: 85,
                   COL_BACKUP_RATE: 88, COL_RESTORE_RATE: 88,
                   COL_WRITE_FACTOR: 85}  # fmt: skip
         for col, width in widths.items():

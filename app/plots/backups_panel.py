@@ -46,6 +46,7 @@ class BackupsPanel(PlanPanel):
         for label in self.job_labels:
             self.jobs_plot.addItem(label)
         self.jobs: list[BackupJob] = []
+        jp.getViewBox().sigResized.connect(self._fit_rows)
 
         self.ramp_plot = self.new_plot(bottom=DurationAxis("bottom"))
         rp = self.ramp_plot.getPlotItem()
@@ -65,6 +66,21 @@ class BackupsPanel(PlanPanel):
         self.finish_layout()
         self.hover = HoverTip(self.jobs_plot, self.text_at)
         self.ramp_hover = HoverTip(self.ramp_plot, self.ramp_text_at)
+
+    def _fit_rows(self, *_args) -> None:
+        """The job rows under a band as tall as the window's label, which sits in it: on
+        a short plot (1024 × 700) the label at the top row's edge covered the level 0's
+        figures (issue 23)."""
+        n = max(len(self.jobs), 1)
+        height = self.jobs_plot.getPlotItem().getViewBox().height()
+        need = self.window_label.boundingRect().height() if self.window_label.isVisible() else 0
+        # The label and the top half of the first row's figures (as tall, centred on
+        # the row), in pixels, over the plot's height: the share of the range above row 0.
+        k = (1.5 * need + 2) / height if need and height > 0 else 0.0
+        band = max(0.0, (k * (n + 0.2) - 0.6) / (1 - k)) if k < 1 else 2.0 * n
+        top = -0.6 - min(band, 2.0 * n)
+        self.window_label.setPos(self.window_line.value(), top)
+        self.jobs_plot.setYRange(top, n - 0.4, padding=0)
 
     def redraw(self) -> None:
         plan = self.plan
@@ -105,9 +121,8 @@ class BackupsPanel(PlanPanel):
             self.window_line.setPos(window)
             self.window_line.setPen(mkpen(VERDICT_COLORS["misses"], 2, Qt.PenStyle.DashLine))
             self.window_label.setText(f"window {format_duration(window)}")
-            self.window_label.setPos(window, -0.5)
         self.jobs_plot.setXRange(0, longest * 1.45, padding=0)
-        self.jobs_plot.setYRange(-0.6, n - 0.4, padding=0)
+        self._fit_rows()
 
         # The ramp of the level 0: one step per channel start (core's ramp_curve).
         l0 = plan.job("level0")

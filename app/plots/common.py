@@ -57,7 +57,23 @@ class DurationAxis(pg.AxisItem):
         return [(float(major), 0.0), (float(minor), 0.0)]
 
     def tickStrings(self, values, scale, spacing):
-        return [("0" if v == 0 else short_duration(v)) if v >= 0 else "" for v in values]
+        # One way of counting per axis: "42 h" under "2 d" read as two units (issue 23).
+        days = any(v >= 2 * 86400 for v in values)
+        return [
+            ("0" if v == 0 else _days_hours(v) if days and v >= 86400 else short_duration(v))
+            if v >= 0
+            else ""
+            for v in values
+        ]
+
+
+def _days_hours(seconds: float) -> str:
+    """`1 d 18 h`, `2 d`: a tick of an axis that reaches days."""
+    d, rem = divmod(round(seconds), 86400)
+    h = round(rem / 3600)
+    if h == 24:
+        d, h = d + 1, 0
+    return f"{d} d {h} h" if h else f"{d} d"
 
 
 def rate_unit(max_Bps: float, binary: bool) -> tuple[str, float]:

@@ -15,6 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Slot
 
 from rtoplanner.core.uncertainty.result import RiskResult
+from rtoplanner.core.uncertainty.words import histogram_tails
 
 from ..theme import VERDICT_COLORS
 from .common import (
@@ -23,6 +24,7 @@ from .common import (
     category_axis,
     label_side,
     mkpen,
+    on_background,
     short_duration,
     text_item,
 )
@@ -72,6 +74,11 @@ class ConfidenceCharts:
             plot.addItem(line)
         self.rto_label = text_item(VERDICT_COLORS["misses"], anchor=(1.05, 0), bold=True)
         plot.addItem(self.rto_label)
+        # What a long tail leaves out of the bars, at the ends it is cut (issue 23).
+        self.tail_below = text_item(self.theme.muted, anchor=(0, 1))
+        self.tail_beyond = text_item(self.theme.muted, anchor=(1, 1))
+        for label in (self.tail_below, self.tail_beyond):
+            plot.addItem(label)
         return plot
 
     @Slot()
@@ -83,7 +90,13 @@ class ConfidenceCharts:
     def _make_tornado_plot(self) -> pg.PlotWidget:
         plot = self.new_plot(bottom=DurationAxis("bottom"))
         item = plot.getPlotItem()
-        item.setLabel("bottom", "Recovery time: low end blue, high end orange")
+        # The colours say which end, in few words: the plot is narrow beside the
+        # histogram ("… high end ora" was cut at 1440 px).
+        item.setLabel(
+            "bottom",
+            f"Recovery time at the <span style='color:{LOW_END_COLOR}'>low</span> / "
+            f"<span style='color:{HIGH_END_COLOR}'>high</span> end",
+        )
         item.getViewBox().invertY(True)
         self.low_bars = pg.BarGraphItem(x0=[], x1=[], y=[], height=0.6)
         self.high_bars = pg.BarGraphItem(x0=[], x1=[], y=[], height=0.6)
@@ -133,7 +146,20 @@ class ConfidenceCharts:
         self.rto_label.setText(f"RTO {short_duration(r.rto_s)}")  # "RTO 4 h": fits a narrow plot
         self.rto_label.setPos(r.rto_s, top * 1.12)
         label_side(self.rto_label, self.dist_plot, r.rto_s, max(0.0, lo - pad), hi + pad, 0.0)
+        self._draw_tails(r, max(0.0, lo - pad), hi + pad, top)
         self._sync_cdf_box()
+
+    def _draw_tails(self, r: RiskResult, lo: float, hi: float, top: float) -> None:
+        """'4.1 % beyond / 3 d 11 h →' above the axis at the end the histogram cuts
+        (the core's words, as the PDF prints them; short: the plot is 170 px wide at
+        1024 × 700)."""
+        texts = histogram_tails(r.worst, r.trials, short=True)
+        labels = (self.tail_below, self.tail_beyond)
+        for label, text, x in zip(labels, texts, (lo, hi), strict=True):
+            label.setText(text)
+            label.setVisible(bool(text))
+            label.setPos(x, top * 0.04)
+            on_background(label, self.dist_plot)
 
     def _draw_tornado(self, r: RiskResult) -> None:
         th = self.theme

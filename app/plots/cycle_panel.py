@@ -11,7 +11,16 @@ from rtoplanner.core.units import format_duration
 from rtoplanner.core.wording import plural
 
 from ..theme import VERDICT_COLORS
-from .common import DurationAxis, HoverTip, PlanPanel, alpha, label_side, mkpen, text_item
+from .common import (
+    DurationAxis,
+    HoverTip,
+    PlanPanel,
+    alpha,
+    label_side,
+    mkpen,
+    short_duration,
+    text_item,
+)
 
 
 class CyclePanel(PlanPanel):
@@ -120,9 +129,9 @@ class CyclePanel(PlanPanel):
             f"(best {format_duration(cyc.best_s)}); {tail}"
         )
         self.note.setText(
-            f"Level 0 every {format_duration(period)}"
+            f"Level 0 every {short_duration(period)}"  # "every 24 h", not "24 h 00 min"
             + (
-                f", {b.level1} level 1 every {format_duration(b.level1_every_s)} (dotted lines)"
+                f", {b.level1} level 1 every {short_duration(b.level1_every_s)} (dotted lines)"
                 if b.level1 != "none"
                 else ", no level 1"
             )

@@ -69,9 +69,25 @@ class PathPanel(PlanPanel):
         self.labels: list[pg.TextItem] = []
         self.rows: list[tuple[str, StageCapacity | None, StageCapacity | None]] = []
         self.factor = 1.0
+        self.n_rows = 0
+        item.getViewBox().sigResized.connect(self._fit_rows)
         self.add_plot(self.plot)
         self.finish_layout()
         self.hover = HoverTip(self.plot, self.text_at)
+
+    def _fit_rows(self, *_args) -> None:
+        """The rows with an empty band above them as tall as the legend: a band of one
+        row's height was too low on a short plot (1024 × 700), the legend covered the
+        first stage's figures."""
+        if not self.n_rows:
+            return
+        n = self.n_rows
+        height = self.plot.getPlotItem().getViewBox().height()
+        need = self.legend.boundingRect().height() + 14  # its offset and a gap
+        band = LEGEND_BAND
+        if height > need:
+            band = max(band, need * n / (height - need))
+        self.plot.setYRange(-0.6 - min(band, 2.0 * n), n - 0.4, padding=0)
 
     def _label(self, i: int) -> pg.TextItem:
         while len(self.labels) <= i:
@@ -143,7 +159,8 @@ class PathPanel(PlanPanel):
         self.plot.setXRange(0, top * 1.35, padding=0)
         # An empty band above the first row holds the legend, clear of the bars' values
         # (the legend covered the first row's figures, issue 23.7).
-        self.plot.setYRange(-0.6 - LEGEND_BAND, n - 0.4, padding=0)
+        self.n_rows = n
+        self._fit_rows()
 
         self.headline.setText(
             f"Restore {format_rate(restore.rate_Bps, binary=self.binary)} "

@@ -16,10 +16,11 @@ from .common import (
     DurationAxis,
     HoverTip,
     PlanPanel,
-    alpha,
     category_axis,
+    label_side,
     mkpen,
     on_background,
+    short_duration,
     text_item,
 )
 
@@ -64,9 +65,6 @@ class RpoGrowthPanel(PlanPanel):
         gp = self.growth_plot.getPlotItem()
         gp.showGrid(x=True, y=True, alpha=self.theme.grid_alpha)
         gp.setLabel("left", "Duration")
-        self.growth_legend = gp.addLegend(
-            offset=(10, 10), brush=pg.mkBrush(alpha(self.theme.background, 220))
-        )
         self.recovery_curve = pg.PlotDataItem([], [], name="worst-case recovery")
         self.backup_curve = pg.PlotDataItem([], [], name="level 0 backup")
         self.growth_plot.addItem(self.recovery_curve)
@@ -145,8 +143,9 @@ class RpoGrowthPanel(PlanPanel):
         if rpo.target_s is not None:
             self.target_line.setPos(rpo.target_s)
             self.target_line.setPen(mkpen(VERDICT_COLORS["misses"], 2, Qt.PenStyle.DashLine))
-            self.target_label.setText(f"RPO {format_duration(rpo.target_s)}")
+            self.target_label.setText(f"RPO {short_duration(rpo.target_s)}")  # fits 1024 px
             self.target_label.setPos(rpo.target_s, -0.5)
+            label_side(self.target_label, self.rpo_plot, rpo.target_s, 0.0, span, 0.0)
         self.rpo_plot.setXRange(0, span, padding=0)
         self.rpo_plot.setYRange(-0.6, 1.4, padding=0)
         verdict_color = VERDICT_COLORS.get(rpo.verdict, th.foreground)
@@ -225,14 +224,16 @@ class RpoGrowthPanel(PlanPanel):
                 self.growth_title.setText(
                     f"<b>Growth ({rate.text if rate else ''}): "
                     f"<span style='color:{VERDICT_COLORS['misses']}'>the plan breaks on "
-                    f"{g.breaks_on.isoformat()}</span></b><br><small>{g.reason}{size}</small>"
+                    f"{g.breaks_on.isoformat()}</span></b><br><small>{g.reason}{size}"
+                    f"<br>{self._key()}</small>"
                 )
             else:
                 self.break_line.hide()
                 self.break_label.hide()
                 self.growth_title.setText(
                     f"<b>Growth: <span style='color:{VERDICT_COLORS['meets']}'>the plan "
-                    f"holds for {g.horizon_years:g} years</span></b>"
+                    f"holds for {g.horizon_years:g} years</span></b><br><small>{self._key()}"
+                    "</small>"
                 )
             gp.setXRange(float(xs.min()), float(xs.max()), padding=0.03)
             gp.setYRange(0, ymax * 1.08, padding=0)
@@ -243,6 +244,15 @@ class RpoGrowthPanel(PlanPanel):
             "its duration, the log switch interval and the off-site delay. Right: the "
             "worst-case recovery and the level 0 backup as the database grows (dashed red: "
             "the RTO; dotted: the backup window)."
+        )
+
+    def _key(self) -> str:
+        """The curves' key, above the plot: a legend inside it covered the break date's
+        label on a small window (issue 23)."""
+        th = self.theme
+        return (
+            f"<span style='color:{th.accent}'>━━ worst-case recovery</span> &nbsp; "
+            f"<span style='color:{th.muted}'>╍╍ level 0 backup</span>"
         )
 
     def rpo_text_at(self, x: float, y: float) -> str:

@@ -81,6 +81,8 @@ def _figures(item: CatalogItem) -> str:
     ):
         if value is not None:
             parts.append(f"{label} {format_duration(value)}")
+    if not item.for_sale:
+        parts.append("not offered by What it takes")
     return ", ".join(parts)
 
 

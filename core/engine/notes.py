@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..scenario import Scenario, Stage
 from ..units import format_duration, format_rate, format_size
-from .path import PathModel
+from .path import PathModel, channel_default
 from .recovery import DEFAULT_LOG_SWITCH_S, archived_log_size
 
 SBT_JOB_OVERHEAD_S = 150.0
@@ -95,12 +95,8 @@ def model_notes(scenario: Scenario, restore: PathModel, backup: PathModel) -> li
             "RMAN compresses the backup pieces, so the tape drives' own compression is not "
             "applied: compressed data does not compress again."
         )
-    if not restore.channel_ceiling_given and restore.active_channels > 1:
-        out.append(
-            "No stage limits one RMAN channel: a channel running alone (the largest file, "
-            "the last channels of a job) is taken to get 1/n of the path. Add a 'channel' "
-            "stage with a measured per-channel rate."
-        )
+    out += _channel_notes(scenario, restore)
+    out += _write_side_notes(scenario)
     sbt = sbt_stage(scenario)
     if b.job_overhead_s == 0 and sbt is not None:
         out.append(
@@ -117,6 +113,60 @@ def model_notes(scenario: Scenario, restore: PathModel, backup: PathModel) -> li
     out += _shoe_shine(scenario, backup)
     out += _redo_log_notes(scenario)
     return out
+
+
+def _channel_notes(scenario: Scenario, restore: PathModel) -> list[str]:
+    """What one RMAN channel is taken to move: the class default of a disk or NFS path,
+    or — on a path through a media manager with no stage that limits one channel — 1/n."""
+    default = channel_default(scenario)
+    if default is not None:
+        return [
+            f"One RMAN channel is taken to move at most {format_rate(default)} of data, a "
+            "class default for a disk or NFS path with no stage that limits one channel "
+            "(Oracle MAA 2009: 'a single RMAN channel … can stream data at … 400 MB/sec or "
+            "greater'): few channels, or a large file on one channel, run at that rate. Add "
+            "a 'channel' stage with your measured rate (a restore with one channel: "
+            "V$RMAN_BACKUP_JOB_DETAILS OUTPUT_BYTES_PER_SEC)."
+        ]
+    if not restore.channel_ceiling_given and restore.active_channels > 1:
+        return [
+            "No stage limits one RMAN channel: a channel running alone (the largest file, "
+            "the last channels of a job) is taken to get 1/n of the path. Add a 'channel' "
+            "stage with a measured per-channel rate."
+        ]
+    return []
+
+
+WRITE_SIDE_SOURCE = (
+    "Oracle ASM: normal redundancy mirrors each extent twice, high redundancy three times "
+    "(Oracle Automatic Storage Management Administrator's Guide, 'Mirroring, Redundancy, "
+    "and Failure Group Options')"
+)
+
+
+def has_write_side(scenario: Scenario) -> bool:
+    """The restore path names the storage the datafiles are written to: a `storage_write`
+    stage, a disk or NAS head that carries datafile bytes, or a measured stage (the whole
+    path, writes included)."""
+    return any(
+        st.kind in ("storage_write", "measured")
+        or (st.kind in ("disk", "nas_head") and st.carries == "data")
+        for st in scenario.path
+    )
+
+
+def _write_side_notes(scenario: Scenario) -> list[str]:
+    """No silent omission: a restore writes every datafile byte, and a path without the
+    target storage takes those writes to keep up."""
+    if has_write_side(scenario):
+        return []
+    return [
+        "The write side of the restore is not in the path: the target storage is taken to "
+        "write the datafiles as fast as they arrive. A restore writes every data byte, "
+        f"twice or three times under ASM normal or high redundancy ({WRITE_SIDE_SOURCE}). "
+        "Add a 'storage_write' stage with the target's write rate and write_factor (a "
+        "timed restore: V$RMAN_BACKUP_JOB_DETAILS OUTPUT_BYTES_PER_SEC)."
+    ]
 
 
 def _redo_log_notes(scenario: Scenario) -> list[str]:
@@ -164,6 +214,9 @@ SBT_WORDS = ("sbt", "tape", "boost", "zdlra", "recovery appliance", "networker",
              "cloud module", "media manager")  # fmt: skip
 """Words in a stage's name that say it is reached through a media manager (SBT)."""
 
+SBT_KINDS = ("tape_drive", "media_server", "object_storage")
+"""Stage kinds always reached through SBT (a cloud backup module is an SBT library)."""
+
 
 def sbt_stage(scenario: Scenario) -> Stage | None:
     """The first stage reached through RMAN's SBT interface: a tape drive, a media
@@ -171,7 +224,7 @@ def sbt_stage(scenario: Scenario) -> Stage | None:
     …); None for a disk-only path."""
     for st in scenario.path:
         name = (st.name or "").lower()
-        if st.kind in ("tape_drive", "media_server") or any(w in name for w in SBT_WORDS):
+        if st.kind in SBT_KINDS or any(w in name for w in SBT_WORDS):
             return st
     return None
 

@@ -11,7 +11,8 @@ import math
 from dataclasses import dataclass
 
 from ..errors import ModelError
-from ..scenario import Scenario, Stage
+from ..scenario import PER_CHANNEL_KINDS, Scenario, Stage
+from ..scenario.channel_rate import default_channel_rate
 from ..units import format_rate
 from ..wording import plural
 from .shapes import all_true, first, is_batch, isfinite, minimum, where
@@ -66,6 +67,9 @@ class PathModel:
     """Data bytes one tape cartridge holds (restore from tape; DESIGN §3.7)."""
     cartridge_s: float = 0.0
     """Load + locate time a channel pays per cartridge it reads."""
+    per_channel_default: bool = False
+    """The per-channel ceiling is the class default of a disk or NFS path (no stage of
+    the path limits one channel: `core/scenario/channel_rate.py`)."""
 
     @property
     def active_channels(self) -> int:
@@ -148,9 +152,11 @@ class PathModel:
         """One sentence on what limits the path, in a DBA's words."""
         idx = self.bottleneck_index
         if idx is None:
+            each = "each (the class default for one channel on a disk or NFS path)" if (
+                self.per_channel_default) else "each"  # fmt: skip
             return (
                 f"only {plural(self.channels, 'RMAN channel')} run, at "
-                f"{format_rate(self.per_channel_Bps)} each; more channels would help"
+                f"{format_rate(self.per_channel_Bps)} {each}; more channels would help"
             )
         st = self.stages[idx]
         if idx == self.shared_index and st.total_Bps == self.shared_Bps:
@@ -192,9 +198,10 @@ def stage_unit_capacity(stage: Stage, ratio: float, direction: str) -> float:
 
 def stage_capacity(stage: Stage, index: int, ratio: float, direction: str) -> StageCapacity:
     """Path stage `index`'s capacity: one unit's and all its units' together (a
-    `channel` stage is a per-channel ceiling, not a count of units)."""
+    per-channel kind, such as a `channel` stage, is a ceiling per channel, not a count
+    of units)."""
     unit = stage_unit_capacity(stage, ratio, direction)
-    per_only = stage.kind == "channel"
+    per_only = stage.kind in PER_CHANNEL_KINDS
     return StageCapacity(
         index=index,
         label=stage.label,
@@ -272,6 +279,14 @@ def build_path_model(scenario: Scenario, direction: str = RESTORE) -> PathModel:
         if first(cpu.total_Bps) < first(shared):
             shared_i = cpu.index
         shared = minimum(shared, cpu.total_Bps)
+    default = channel_default(scenario)
+    per_default = False
+    if default is not None:
+        # The class default ceiling of one channel (a disk or NFS path with no stage
+        # that limits one channel); a compression CPU ceiling, if any, still applies.
+        if first(default) < first(per):
+            per_i, per_default = None, True
+        per = minimum(per, default)
     cart_bytes, cart_s = _cartridges(scenario, direction)
     return PathModel(
         direction=direction,
@@ -285,7 +300,17 @@ def build_path_model(scenario: Scenario, direction: str = RESTORE) -> PathModel:
         bind_index=bind_i,
         cartridge_data_bytes=cart_bytes,
         cartridge_s=cart_s,
+        per_channel_default=per_default,
     )
+
+
+def channel_default(scenario: Scenario) -> float | None:
+    """The class default ceiling of one RMAN channel (data bytes/s; an array in a Monte
+    Carlo run) while the path is still one it applies to; None otherwise."""
+    rate = scenario.backup.channel_rate_Bps
+    if rate is None or default_channel_rate(scenario.path) is None:
+        return None
+    return rate
 
 
 def _cartridges(scenario: Scenario, direction: str) -> tuple[float, float]:

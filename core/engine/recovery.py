@@ -313,6 +313,8 @@ def _incrementals(tl: _Timeline, state: FailureState) -> None:
     rate = s.recovery.incremental_apply_rate_Bps
     if rate is None:  # the class default: the apply keeps pace with its own restore
         rate = where(restore.duration_s > 0, divide(volume, restore.duration_s), math.inf)
+        factor = s.recovery.incremental_apply_factor
+        rate = rate if factor is None else rate * factor
     elif not is_batch(rate) and not rate:
         raise ModelError("recovery.incremental_apply_rate must be above 0 to apply incrementals")
     apply_s = where(volume > 0, divide(volume, rate) + s.recovery.incremental_overhead_s * n, 0.0)

@@ -29,7 +29,7 @@ alone, so the identity is exact by construction; it is the per-job overhead.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..engine.flow import cartridge_time, channel_loads, ramp_time
 from ..engine.path import PathModel
@@ -246,40 +246,82 @@ def _failover(db: EstateDatabase, recovery: RecoveryResult) -> RecoveryResult | 
     return failover_timeline(db.estate_scenario, recovery)
 
 
-def build_jobs(estate: Estate) -> list[Job]:
-    """One Job per database, each from its own plan (the engine's formulas, run once).
+def _own_job(db: EstateDatabase, resource_index: dict[str, int]) -> Job:
+    """The database's job from its own plan (the engine's formulas), before its place in
+    the estate (`index`, `name`, `priority`, `tier`, `start_s`) is set."""
+    restore, _backup, recovery, _jobs, _rpo = compute_core(db.estate_scenario)
+    private, fluid, pool = _limits(db, restore, resource_index)
+    failover = _failover(db, recovery)
+    if failover is None:
+        steps = _steps(db, recovery, restore)
+    else:
+        recovery, fluid, pool = failover, [], None
+        steps = tuple(Step(p.name, False, duration_s=p.duration_s) for p in failover.phases)
+    return Job(
+        index=0,
+        name="",
+        priority=0,
+        steps=steps,
+        channel_init_s=db.estate_scenario.backup.channel_init_s,
+        channels=restore.active_channels,
+        per_channel_Bps=restore.per_channel_Bps,
+        channel_alone_Bps=restore.channel_alone_Bps,
+        private_Bps=private,
+        fluid=tuple(fluid),
+        pool=pool,
+        alone=recovery,
+        rto_s=recovery.rto_s,
+        risk_margin_s=recovery.risk_margin_s,
+    )
+
+
+class JobCache:
+    """Databases' own jobs by what they are computed from — the scenario's database,
+    backup, path, recovery and targets (all `compute_core` reads), its route and which
+    shared resources its stages are — so that databases with the same scenario (an
+    estate of many alike) and the same database across the trials of a search (another
+    runbook, a purchase of a resource it does not use) are planned once (issue 22.3).
+    Holds the jobs of the last two estates built with it (`build_jobs`), no more."""
+
+    def __init__(self) -> None:
+        self._now: dict[object, Job] = {}
+        self._before: dict[object, Job] = {}
+
+    def next_estate(self) -> None:
+        if self._now:
+            self._before, self._now = self._now, {}
+
+    def own_job(self, db: EstateDatabase, resource_index: dict[str, int]) -> Job:
+        s = db.estate_scenario
+        used = tuple(resource_index.get(st.shared) for st in s.path if st.shared is not None)
+        key = (db.route, used, s.database, s.backup, s.path, s.recovery, s.targets)
+        try:
+            job = self._now.get(key)
+        except TypeError:  # a value that cannot be a key: planned every time
+            return _own_job(db, resource_index)
+        if job is None:
+            job = self._before.get(key) or _own_job(db, resource_index)
+            self._now[key] = job
+        return job
+
+
+def build_jobs(estate: Estate, cache: JobCache | None = None) -> list[Job]:
+    """One Job per database, each from its own plan (the engine's formulas, run once per
+    distinct scenario: `JobCache`; pass one to reuse the plans across estates).
     A database that fails over to its standby reads no backup: its phases are fixed and
     it uses nothing shared."""
+    cache = JobCache() if cache is None else cache
+    cache.next_estate()
     resource_index = {r.name: i for i, r in enumerate(estate.shared)}
     rank = ranks(estate.databases, estate.policy)
-    jobs = []
-    for i, db in enumerate(estate.databases):
-        restore, _backup, recovery, _jobs, _rpo = compute_core(db.estate_scenario)
-        private, fluid, pool = _limits(db, restore, resource_index)
-        failover = _failover(db, recovery)
-        if failover is None:
-            steps = _steps(db, recovery, restore)
-        else:
-            recovery, fluid, pool = failover, [], None
-            steps = tuple(Step(p.name, False, duration_s=p.duration_s) for p in failover.phases)
-        jobs.append(
-            Job(
-                index=i,
-                name=db.name,
-                priority=rank[i],
-                steps=steps,
-                channel_init_s=db.estate_scenario.backup.channel_init_s,
-                channels=restore.active_channels,
-                per_channel_Bps=restore.per_channel_Bps,
-                channel_alone_Bps=restore.channel_alone_Bps,
-                private_Bps=private,
-                fluid=tuple(fluid),
-                pool=pool,
-                alone=recovery,
-                rto_s=recovery.rto_s,
-                risk_margin_s=recovery.risk_margin_s,
-                tier=db.priority,
-                start_s=estate.policy.start_of(db.priority),
-            )
+    return [
+        replace(
+            cache.own_job(db, resource_index),
+            index=i,
+            name=db.name,
+            priority=rank[i],
+            tier=db.priority,
+            start_s=estate.policy.start_of(db.priority),
         )
-    return jobs
+        for i, db in enumerate(estate.databases)
+    ]

@@ -45,6 +45,8 @@ from ..errors import CoreError
 from ..fix.model import FREE, Change, Cost, merged_edits
 from ..fix.prices import PriceBook
 from ..scenario import Stage
+from .bound import tier1_cannot_meet
+from .jobs import JobCache, build_jobs
 from .least_candidates import SharedDimension, shared_dimensions, with_shared_stages
 from .model import Estate, EstateDatabase, with_shared_count
 from .policy import Policy
@@ -159,6 +161,8 @@ class LeastHardware:
     alone_fixes: tuple[AloneFix, ...] = ()
     simulations: int = 0
     combinations: int = 0
+    ruled_out: int = 0
+    """Candidates the bound proved to miss without simulating (`bound.tier1_cannot_meet`)."""
     cap_hit: bool = False
     notes: tuple[str, ...] = field(default_factory=tuple)
     policy: PolicyAnswer | None = None
@@ -193,20 +197,41 @@ def tier1_view(estate: Estate) -> Estate:
     return estate.with_databases(tier1).with_policy(Policy(order=estate.policy.order))
 
 
+class _Trials:
+    """Candidates simulated with priority 1 alone (`tier1_view`), unless the bound
+    (`bound.tier1_cannot_meet`) proves without simulating that priority 1 misses:
+    counts both."""
+
+    def __init__(self, should_cancel: Callable[[], bool] | None) -> None:
+        self.should_cancel = should_cancel or (lambda: False)
+        self.simulations = 0
+        self.ruled_out = 0
+        self.jobs = JobCache()
+        """The databases' own plans, computed once across the candidates."""
+
+    def tier1(self, estate: Estate) -> EstateResult | None:
+        """`estate`'s priority 1 alone, simulated; None when proven to miss."""
+        if self.should_cancel():
+            raise LeastCancelled
+        trial = tier1_view(estate)
+        jobs = build_jobs(trial, self.jobs)
+        if tier1_cannot_meet(jobs, [r.stage.count for r in trial.shared]):
+            self.ruled_out += 1
+            return None
+        self.simulations += 1
+        return run_estate(trial, trace=False, should_cancel=self.should_cancel, jobs=jobs)
+
+
 class _Bisection:
     """Each resource on its own: the least count that meets, by bisection."""
 
-    def __init__(self, estate: Estate, should_cancel: Callable[[], bool] | None) -> None:
+    def __init__(self, estate: Estate, trials: _Trials) -> None:
         self.estate = estate
-        self.should_cancel = should_cancel
-        self.simulations = 0
+        self.trials = trials
 
     def meets(self, name: str, count: int) -> bool:
-        if self.should_cancel is not None and self.should_cancel():
-            raise LeastCancelled
-        self.simulations += 1
-        trial = tier1_view(with_shared_count(self.estate, name, count))
-        return run_estate(trial, trace=False, should_cancel=self.should_cancel).tier1_all_meet
+        result = self.trials.tier1(with_shared_count(self.estate, name, count))
+        return result is not None and result.tier1_all_meet
 
     def least_count(self, name: str) -> int | None:
         return _least_count(self.estate, name, self.meets)
@@ -246,13 +271,13 @@ class _Search:
         self,
         estate: Estate,
         dims: list[SharedDimension],
-        should_cancel: Callable[[], bool] | None,
+        trials: _Trials,
         progress: Progress | None,
         max_simulations: int,
     ) -> None:
         self.estate = estate
         self.dims = dims
-        self.should_cancel = should_cancel or (lambda: False)
+        self.trials = trials
         self.progress = progress
         self.max_simulations = max_simulations
         self.simulations = 0
@@ -262,19 +287,17 @@ class _Search:
         opts = (d.options[i] for d, i in zip(self.dims, combo, strict=True))
         return tuple(o.change for o in opts if o.change is not None)
 
-    def evaluate(self, combo: tuple[int, ...]) -> EstatePoint:
-        if self.should_cancel():
-            raise LeastCancelled
+    def evaluate(self, combo: tuple[int, ...]) -> EstatePoint | None:
+        """The combination's point, simulated; None when the bound proves it misses (no
+        point: its margin is not known, and it is not on the frontier)."""
         stages: dict[str, Stage] = {}
         for d, i in zip(self.dims, combo, strict=True):
             opt = d.options[i]
             if opt.change is not None and opt.stage is not None:
                 stages[d.resource] = opt.stage
-        result = run_estate(
-            tier1_view(with_shared_stages(self.estate, stages)),
-            trace=False,
-            should_cancel=self.should_cancel,
-        )
+        result = self.trials.tier1(with_shared_stages(self.estate, stages))
+        if result is None:
+            return None
         self.simulations += 1
         changes = self.changes(combo)
         point = _point(result, changes, _total(changes))
@@ -293,14 +316,14 @@ class _Search:
     def run(self) -> tuple[EstatePoint | None, bool, int]:
         """(the cheapest point that meets, whether the cap stopped the search, combinations)."""
         order = self.ordered()
-        budget = min(len(order), self.max_simulations)
         for n, combo in enumerate(order):
             if self.simulations >= self.max_simulations:
                 return None, True, len(order)
             if self.progress is not None:
-                self.progress(n / max(1, budget), "searching the cheapest combination")
+                done = max(n / len(order), self.simulations / self.max_simulations)
+                self.progress(min(1.0, done), "searching the cheapest combination")
             point = self.evaluate(combo)
-            if point.meets:
+            if point is not None and point.meets:
                 self.beyond(order[n + 1 :])
                 return point, False, len(order)
         return None, False, len(order)
@@ -475,10 +498,11 @@ def _hardware(
 ) -> LeastHardware:
     """The least hardware on top of the estate's runbook (`tier1_view`)."""
     report(0.0, "bounding each shared resource")
-    counts, bisection = _least_counts(estate, result, should_cancel)
+    trials = _Trials(should_cancel)
+    counts = _least_counts(estate, result, trials)
     at_least = {c.resource: c.needed for c in counts if c.needed is not None}
     dims, trimmed = _trim(shared_dimensions(estate, catalog, prices, at_least), MAX_COMBINATIONS)
-    search = _Search(estate, dims, should_cancel, lambda f, m: report(0.1 + 0.9 * f, m),
+    search = _Search(estate, dims, trials, lambda f, m: report(0.1 + 0.9 * f, m),
                      max_simulations)  # fmt: skip
     answer, cap_hit, combos = search.run()
     today = _point(run_estate(tier1_view(estate), trace=False), (), FREE)
@@ -497,24 +521,22 @@ def _hardware(
         answer=answer,
         proven=proven,
         frontier=frontier([today, *search.points], answer),
-        simulations=search.simulations + bisection.simulations + 1,
+        simulations=trials.simulations + 1,
         combinations=combos,
+        ruled_out=trials.ruled_out,
         cap_hit=cap_hit,
         notes=tuple(notes),
     )
 
 
-def _least_counts(
-    estate: Estate, result: EstateResult, should_cancel: Callable[[], bool] | None
-) -> tuple[list[LeastCount], _Bisection]:
+def _least_counts(estate: Estate, result: EstateResult, trials: _Trials) -> list[LeastCount]:
     """Each shared resource's least count on its own, by bisection (the deciding one first)."""
     order = sorted(estate.shared, key=lambda r: (r.name != result.deciding, r.name))
-    bisection = _Bisection(estate, should_cancel)
-    counts = [
+    bisection = _Bisection(estate, trials)
+    return [
         LeastCount(r.name, r.stage.kind, r.stage.count, bisection.least_count(r.name))
         for r in order
     ]
-    return counts, bisection
 
 
 TRIMMED_NOTE = (
@@ -573,6 +595,8 @@ def _cheapest_verified(search: _Search, counts: Sequence[LeastCount]) -> EstateP
             continue
         combo = tuple(idx if j == k else 0 for j in range(len(search.dims)))
         point = search.evaluate(combo)
+        if point is None:
+            continue
         if point.meets and (best is None or point.cost.key < best.cost.key):
             best = point
     return best
@@ -636,6 +660,7 @@ def least_to_json(least: LeastHardware) -> dict[str, object]:
         "runbook": None if least.runbook is None else policy_json(least.runbook),
         "simulations": least.simulations,
         "combinations": least.combinations,
+        "ruled_out": least.ruled_out,
         "cap_hit": least.cap_hit,
         "notes": list(least.notes),
         "counts": [

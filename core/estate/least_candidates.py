@@ -103,7 +103,7 @@ def _units_word(kind: str, n: int) -> str:
 
 KIND_UNITS = {"tape_drive": "tape drive", "media_server": "media server", "disk": "disk",
               "nas_head": "NAS head", "network": "link", "cpu": "CPU",
-              "storage_write": "storage unit"}  # fmt: skip
+              "storage_write": "storage unit", "backup_appliance": "appliance rack"}  # fmt: skip
 """What one unit of a shared resource is called, by kind."""
 
 

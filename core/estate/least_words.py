@@ -117,7 +117,17 @@ def _no_answer(least: LeastHardware) -> str:
 def _method(least: LeastHardware) -> str:
     return (
         f"Method: {least.method} ({least.simulations:,} estate simulations, "
-        f"{least.combinations:,} combinations)."
+        f"{least.combinations:,} combinations{_ruled_out(least)})."
+    )
+
+
+def _ruled_out(least: LeastHardware) -> str:
+    """The candidates shown to miss without simulating, when there are any."""
+    if not least.ruled_out:
+        return ""
+    return (
+        f"; {least.ruled_out:,} candidates ruled out without simulating: priority 1's "
+        "restores need more of a shared resource than it has before their RTOs"
     )
 
 

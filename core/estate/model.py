@@ -44,9 +44,11 @@ SHAREABLE_KINDS = (
     "cpu",
     "storage_write",
     "measured",
+    "backup_appliance",
 )
-"""Stage kinds a `[[shared]]` resource may be (a per-channel `channel` ceiling is a
-property of one database's RMAN channels, not something databases share)."""
+"""Stage kinds a `[[shared]]` resource may be (a per-channel `channel` ceiling, or an
+`object_storage` bucket's per-channel rate, is a property of one database's RMAN
+channels, not something databases share)."""
 
 RESTORE, FAILOVER = "restore", "failover"
 ROUTES = (RESTORE, FAILOVER)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from ..errors import CoreError
 from ..units import format_duration
+from .jobs import JobCache, build_jobs
 from .model import FAILOVER, Estate
 from .policy import Policy
 from .run import DatabaseOutcome, EstateResult, run_estate
@@ -155,19 +156,29 @@ class _Search:
                              for name in d.shared_names
                              if estate.resource(name).binds_channel})  # fmt: skip
         self.lower = sorted({d.priority for d in estate.databases if d.priority > 1})
+        self.jobs = JobCache()
+        """The databases' own plans, computed once for every runbook tried."""
+        self.alone_runs: dict[tuple[str, ...], EstateResult] = {}
+        """Priority 1 alone, by order (`alone`)."""
 
     def run(self, estate: Estate) -> EstateResult:
         if self.should_cancel():
             raise PolicyCancelled
         self.simulations += 1
-        return run_estate(estate, trace=False, should_cancel=self.should_cancel)
+        jobs = build_jobs(estate, self.jobs)
+        return run_estate(estate, trace=False, should_cancel=self.should_cancel, jobs=jobs)
 
     def evaluate(self, policy: Policy) -> PolicyPoint:
         return point(self.run(self.estate.with_policy(policy)), policy)
 
     def alone(self, policy: Policy) -> EstateResult:
-        """Priority 1 alone with `policy`'s order: the best any runbook gives it."""
-        return self.run(self.tier1.with_policy(Policy(order=policy.order)))
+        """Priority 1 alone with `policy`'s order: the best any runbook gives it
+        (simulated once per order)."""
+        if policy.order not in self.alone_runs:
+            self.alone_runs[policy.order] = self.run(
+                self.tier1.with_policy(Policy(order=policy.order))
+            )
+        return self.alone_runs[policy.order]
 
     # ------------------------------------------------------------------ candidates
 

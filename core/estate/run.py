@@ -210,9 +210,11 @@ def run_estate(
     *,
     trace: bool = True,
     should_cancel: Callable[[], bool] | None = None,
+    jobs: list[Job] | None = None,
 ) -> EstateResult:
-    """Recover every database of the estate from a site loss at time 0."""
-    jobs = build_jobs(estate)
+    """Recover every database of the estate from a site loss at time 0 (`jobs`: the
+    estate's own `build_jobs(estate)`, when the caller has them already)."""
+    jobs = build_jobs(estate) if jobs is None else jobs
     names = [r.name for r in estate.shared]
     units = [r.stage.count for r in estate.shared]
     reserve = [estate.policy.reserve_of(r.name) for r in estate.shared]

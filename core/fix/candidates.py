@@ -40,8 +40,9 @@ from .prices import (
     PriceBook,
 )
 
-NO_HARDWARE_KINDS = ("channel", "measured")
-"""Stages that are not something to buy: a per-channel ceiling, a measured whole path."""
+NO_HARDWARE_KINDS = ("channel", "measured", "object_storage")
+"""Stages that are not something to buy: a per-channel ceiling (an RMAN channel's, or
+what one channel gets from object storage), a measured whole path."""
 MORE_UNITS = 4
 """More units of a stage: up to twice as many, or this many more."""
 ARCHIVELOG_STEPS_S = (3600.0, 1800.0, 900.0)
@@ -158,10 +159,13 @@ def other_items(
     resolve: ItemResolver,
     at_least: int = 0,
 ) -> list[Option]:
-    """Stage `st` replaced by 1… units of another catalog item of its kind (all bought)."""
+    """Stage `st` replaced by 1… units of another catalog item of its kind (all bought);
+    not an item that is not for sale (a platform's part, discontinued, a test platform)."""
     out: list[Option] = []
     for item in catalog.by_kind(st.kind):
         if item.rate_Bps is None or (st.name and item.name.lower() == st.name.lower()):
+            continue
+        if not item.for_sale:
             continue
         resolved = resolve(item)
         if resolved is None:

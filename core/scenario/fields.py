@@ -74,8 +74,17 @@ STAGE_KINDS = (
     "cpu",
     "storage_write",
     "measured",
+    "backup_appliance",
+    "object_storage",
 )
-CARRIES_BACKUP_BY_DEFAULT = frozenset({"tape_drive", "disk", "nas_head", "media_server", "network"})
+CARRIES_BACKUP_BY_DEFAULT = frozenset({
+    "tape_drive", "disk", "nas_head", "media_server", "network", "backup_appliance",
+    "object_storage",
+})  # fmt: skip
+PER_CHANNEL_KINDS = frozenset({"channel", "object_storage"})
+"""Kinds whose rate is what one RMAN channel gets, whatever `count`: an RMAN channel's own
+ceiling, and object storage, where each channel is one stream of requests to a service
+that scales out (the path's other stages, the host's link above all, bound the sum)."""
 WORKLOADS = ("oltp", "mixed", "batch")
 LEVEL1_KINDS = ("cumulative", "differential", "none")
 STANDBY_KINDS = ("none", "async", "sync")
@@ -276,7 +285,8 @@ FIELDS: tuple[FieldSpec, ...] = (
     entry("path[].kind", "choice", required=True, choices=STAGE_KINDS, label="Kind of stage",
           header="Kind",
           help="What the stage is: tape_drive, disk, nas_head, media_server, network, "
-               "channel, cpu, storage_write or measured."),
+               "channel, cpu, storage_write, measured, backup_appliance (a Recovery "
+               "Appliance rack) or object_storage (a cloud bucket, per RMAN channel)."),
     entry("path[].name", "str", bound=TEXT_CHARS, label="Name",
           help="A label; a catalog item's name fills the rate when no rate is given."),
     entry("path[].count", "int", positive=True, bound=COUNT, label="Units", unit="units",
@@ -297,7 +307,7 @@ FIELDS: tuple[FieldSpec, ...] = (
           help="Each unit serves one channel at a time (tape drives do)."),
     entry("path[].hw_compression", "ratio", positive=True, bound=RATIO,
           provenance="catalog", prior="tape_drive.hw_compression",
-          label="Drive compression", header="HW compression", unit="data bytes per tape byte",
+          label="Drive compression", header="Drive compression", unit="data bytes per tape byte",
           help="Tape drive compression ratio on uncompressed data."),
     entry("path[].max_rate", "rate", positive=True, bound=UNIT_RATE, label="Rate ceiling",
           provenance="catalog",
@@ -307,7 +317,7 @@ FIELDS: tuple[FieldSpec, ...] = (
           label="Rate when backing up", header="Backup rate",
           help="Rate in the backup direction when it differs (compression on CPU)."),
     entry("path[].restore_rate", "rate", positive=True, bound=UNIT_RATE, policy=True,
-          label="Rate when restoring",
+          label="Rate when restoring", header="Restore rate",
           help="Rate in the restore direction when it differs from the rate (restore is not "
                "backup in reverse: reads from tape, decompression, writes with allocation)."),
     entry("path[].write_factor", "float", positive=True, bound=WRITE_FACTOR, policy=True,

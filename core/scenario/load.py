@@ -25,6 +25,7 @@ from ..errors import ScenarioError, ScenarioVersionError, UnitError
 from ..inputfile import InputFileError, read_limited
 from ..units import parse_duration, parse_rate, parse_size
 from .addresses import check_provenance, check_uncertainty, flatten_table
+from .channel_rate import default_channel_rate
 from .fields import (
     CARRIES_BACKUP_BY_DEFAULT,
     FORMAT_VERSION,
@@ -179,6 +180,12 @@ def _check_stage(loader: _Loader, where: str, kind: str, values: dict[str, Any])
         raise loader.error(f"{where}.efficiency", f"{efficiency:g} is above 100 %")
     if hw is not None and kind != "tape_drive":
         raise loader.error(f"{where}.hw_compression", "only tape drives have hardware compression")
+    if kind == "object_storage" and values.get("count", 1) != 1:
+        raise loader.error(
+            f"{where}.count",
+            "object storage has no units to count: its rate is what one RMAN channel gets",
+            "remove count; backup.channels multiplies the rate, the host's link bounds it",
+        )
     if "write_factor" in values and kind != "storage_write":
         raise loader.error(f"{where}.write_factor", "only storage_write stages take a write_factor")
     write_factor = values.get("write_factor", 1.0)
@@ -347,7 +354,19 @@ def _recovery(
 ) -> Recovery:
     recovery = _redo_apply_defaults(Recovery(**_attributes(SECTIONS["recovery"], vals)),
                                     database, catalog)  # fmt: skip
+    if backup.level1 != "none" and recovery.incremental_apply_rate_Bps is None:
+        # The class default: the apply keeps pace with its own restore (factor 1), a
+        # figure with a prior (default.recovery.incremental_apply_factor).
+        recovery = replace(recovery, incremental_apply_factor=1.0)
     return recovery
+
+
+def _channel_default(backup: Backup, stages: tuple[Stage, ...]) -> Backup:
+    """The class default ceiling of one RMAN channel, on a disk or NFS path without one."""
+    found = default_channel_rate(stages)
+    if found is None:
+        return backup
+    return replace(backup, channel_rate_Bps=found[0], channel_rate_source=found[1])
 
 
 def _targets(vals: dict[str, Any]) -> Targets:
@@ -449,6 +468,7 @@ def scenario_from_mapping(
     if prov:
         raw["provenance"] = dict(prov)
     tables = _model_tables(loader, vals, raw, catalog)
+    tables["backup"] = _channel_default(tables["backup"], stages)
     uncertainty = _uncertainty_table(loader, doc.get("uncertainty", {}))
     if uncertainty:
         raw["uncertainty"] = uncertainty

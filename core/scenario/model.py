@@ -62,6 +62,11 @@ class Backup:
     """Data bytes/s one core decompresses at the named level (catalog)."""
     compression_source: str = ""
     """Where the ratio and CPU rates of the named level come from."""
+    channel_rate_Bps: float | None = None
+    """Data bytes/s one RMAN channel moves at most on a disk or NFS path that has no stage
+    limiting one channel: a class default (`core/scenario/channel_rate.py`); None: none."""
+    channel_rate_source: str = ""
+    """Where that default comes from."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +115,9 @@ class Recovery:
     tape_recall_s: float = 0.0
     incremental_apply_rate_Bps: float | None = None
     incremental_overhead_s: float = 0.0
+    incremental_apply_factor: float | None = None
+    """With level 1 backups and no `incremental_apply_rate`: the apply's rate as a share of
+    the incremental restore's own (the class default, 1: it keeps pace); None otherwise."""
     redo_apply_rate_Bps: float | None = None
     redo_apply_source: str = "scenario"
     redo_log_cost_s: float | None = None

@@ -30,7 +30,9 @@ evidence replaces), or give an explicit range in `[uncertainty]`.
 Figures the catalog adds that are not keys of the scenario format — a tape drive's load
 and locate times, the per-core compress and decompress rates of an RMAN level — are
 inputs too (`EXTRA_FIGURES`), named `path[i].load_time`, `path[i].locate_time`,
-`backup.compress_rate` and `backup.decompress_rate`. This module is numpy-free.
+`backup.compress_rate` and `backup.decompress_rate`; so is the class default ceiling of
+one RMAN channel on a disk or NFS path, `backup.channel_rate` (`channel_rate.py`).
+This module is numpy-free.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..bounds import SHORT_DURATION, UNIT_RATE
+from ..bounds import APPLY_FACTOR, SHORT_DURATION, UNIT_RATE
 from ..catalog import Catalog
 from ..errors import UnitError
 from .fields import FieldSpec, spec_for_key
@@ -85,11 +87,14 @@ class ExtraFigure:
     prior: str
 
 
+_EXTRA_BOUNDS = {"rate": UNIT_RATE, "duration": SHORT_DURATION, "ratio": APPLY_FACTOR}
+
+
 def _extra(dotted: str, kind: str, attr: str, prior: str, label: str, help: str) -> ExtraFigure:
     section, _, key = dotted.rpartition(".")
-    spec = FieldSpec(key, kind, positive=kind == "rate", section=section, label=label,
-                     phrase=label.lower(), help=help,
-                     bound=UNIT_RATE if kind == "rate" else SHORT_DURATION)  # fmt: skip
+    spec = FieldSpec(key, kind, positive=kind in ("rate", "ratio"), section=section,
+                     label=label, phrase=label.lower(), help=help,
+                     bound=_EXTRA_BOUNDS[kind])  # fmt: skip
     return ExtraFigure(spec, attr, prior)
 
 
@@ -101,6 +106,18 @@ EXTRA_FIGURES: dict[str, tuple[ExtraFigure, ...]] = {
         _extra("backup.decompress_rate", "rate", "decompress_core_Bps",
                "rman_compression.decompress_rate", "Decompression per core",
                "Data bytes/s one core decompresses at the named RMAN level (catalog)."),
+        _extra("backup.channel_rate", "rate", "channel_rate_Bps",
+               "default.backup.channel_rate", "RMAN channel ceiling (class default)",
+               "Data bytes/s one RMAN channel moves at most on a disk or NFS path with no "
+               "stage that limits one channel (a class default; a 'channel' stage with a "
+               "measured rate replaces it)."),
+    ),
+    "recovery": (
+        _extra("recovery.incremental_apply_factor", "ratio", "incremental_apply_factor",
+               "default.recovery.incremental_apply_factor",
+               "Incremental apply pace (class default)",
+               "With level 1 backups and no incremental apply rate: the apply's rate as a "
+               "share of the incremental restore's own (1: it keeps pace; a class default)."),
     ),
     "path": (
         _extra("path.load_time", "duration", "load_s", "tape_drive.load_time",
@@ -285,6 +302,11 @@ def _stated_origin(key: str, text: str, scenario: Scenario, catalog: Catalog | N
 
 _HELD_CATALOG_KEYS = ("efficiency", "max_rate")
 
+INCREMENTAL_APPLY_SOURCE = (
+    "class default: the apply keeps pace with the incremental restore it follows "
+    "(docs/model.md); give recovery.incremental_apply_rate from a timed test recovery"
+)
+
 
 def _stage_origin(
     i: int, name: str, given: Any, scenario: Scenario, catalog: Catalog | None
@@ -323,6 +345,10 @@ def _section_origin(
     if key == "backup.compression_ratio" and bk.compression_source:
         return _with_prior("catalog", _catalog_words(bk.compression_source),
                            prior_of(key, scenario, catalog))  # fmt: skip
+    if key == "recovery.incremental_apply_factor" and rc.incremental_apply_factor is not None:
+        return _with_prior("default", INCREMENTAL_APPLY_SOURCE, prior_of(key, scenario, catalog))
+    if key == "backup.channel_rate" and bk.channel_rate_source:
+        return _with_prior("default", bk.channel_rate_source, prior_of(key, scenario, catalog))
     if key in ("backup.compress_rate", "backup.decompress_rate") and bk.compression_source:
         return _with_prior("default", _catalog_words(bk.compression_source),
                            prior_of(key, scenario, catalog))  # fmt: skip

@@ -26,6 +26,9 @@ from .sampling import default_seed, draw_inputs, failure_times
 
 DEFAULT_TRIALS = 100_000
 HIST_BINS = 40
+TUKEY_FAR = 3.0
+"""The histogram's range ends at quartile ∓ this many interquartile ranges (Tukey's
+'far out' fences): a normal distribution's 100,000 trials all fall inside."""
 MAX_TRIALS = 10_000_000
 CANCEL_CHUNK = 2_500
 """With a `should_cancel`, the trials run this many at a time and the run stops between
@@ -40,19 +43,43 @@ class RiskCancelled(CoreError):
     """The caller's `should_cancel()` asked to stop."""
 
 
+def histogram_range(ordered: np.ndarray) -> tuple[float, float]:
+    """The span the histogram covers: the trials' range, cut at Tukey's far-out fences
+    (quartile ∓ 3 × the interquartile range) where a long tail would squeeze the body of
+    the distribution into a few bars (a redo apply prior −85 %..+55 % gave 1 h..2 years:
+    every trial but a few in the first of 40 bars). The trials cut off are counted
+    (`Distribution.hist_below`, `hist_beyond`) and the charts state them."""
+    lo, hi = float(ordered[0]), float(ordered[-1])
+    q1, q3 = (float(v) for v in quantiles(ordered, np.array([0.25, 0.75])))
+    iqr = q3 - q1
+    if iqr > 0:
+        lo, hi = max(lo, q1 - TUKEY_FAR * iqr), min(hi, q3 + TUKEY_FAR * iqr)
+    if hi <= lo:
+        pad = max(abs(lo) * 1e-3, 1.0)
+        lo, hi = lo - pad, hi + pad
+    return lo, hi
+
+
+def histogram(totals: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, int, int, int]:
+    """(counts of HIST_BINS equal bins over [lo, hi], trials below lo, trials beyond hi,
+    trials in range); the last bin holds hi itself."""
+    inside = (totals >= lo) & (totals <= hi)
+    within = totals[inside]
+    bins = np.minimum(((within - lo) * (HIST_BINS / (hi - lo))).astype(np.intp), HIST_BINS - 1)
+    hist = np.bincount(bins, minlength=HIST_BINS)
+    below = int(np.count_nonzero(totals < lo))
+    return hist, below, int(totals.size - below - within.size), int(within.size)
+
+
 def distribution(mode: str, totals: np.ndarray, rto_s: float, risk_s: float) -> Distribution:
     """The statistics of one failure-time mode's recovery totals."""
     codes = verdict_codes(totals, rto_s, risk_s)
     counts = np.bincount(codes, minlength=3) / totals.size
     ordered = np.sort(totals)
     qs = quantiles(ordered, np.linspace(0.0, 1.0, 101))
-    lo, hi = float(qs[0]), float(qs[-1])
-    if hi <= lo:
-        pad = max(abs(lo) * 1e-3, 1.0)
-        lo, hi = lo - pad, hi + pad
+    lo, hi = histogram_range(ordered)
     edges = np.linspace(lo, hi, HIST_BINS + 1)
-    bins = np.clip(((totals - lo) * (HIST_BINS / (hi - lo))).astype(np.intp), 0, HIST_BINS - 1)
-    hist = np.bincount(bins, minlength=HIST_BINS)
+    hist, below, beyond, _ = histogram(totals, lo, hi)
     pcts = quantiles(ordered, np.array(PERCENTILES) / 100.0)
     return Distribution(
         mode=mode,
@@ -66,6 +93,8 @@ def distribution(mode: str, totals: np.ndarray, rto_s: float, risk_s: float) -> 
         hist_edges_s=tuple(float(e) for e in edges),
         hist_counts=tuple(int(c) for c in hist),
         cdf_s=tuple(float(q) for q in qs),
+        hist_below=below,
+        hist_beyond=beyond,
     )
 
 

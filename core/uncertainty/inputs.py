@@ -109,10 +109,19 @@ class UncertainInput(InputRow):
         return describe_value(self.kind, x)
 
 
+_STAGE_WORDS = {"rate": "rate", "max_rate": "rate ceiling"}
+"""A stage's figure after its name ("LTO-4: rate"); other figures read as the field
+table's label ("LTO-4: drive compression", never the key's "hw compression")."""
+
+
 def label_for(key: str, scenario: Scenario) -> str:
     m = STAGE_INDEX.match(key)
     if m:
-        return f"{scenario.path[int(m.group(1))].label}: {m.group(2).replace('_', ' ')}"
+        spec = spec_for_key(key)
+        words = _STAGE_WORDS.get(m.group(2)) or (
+            spec.label[0].lower() + spec.label[1:] if spec else m.group(2).replace("_", " ")
+        )
+        return f"{scenario.path[int(m.group(1))].label}: {words}"
     spec = spec_for_key(key)
     return _LABELS.get(key) or (spec.phrase if spec else key.partition(".")[2].replace("_", " "))
 

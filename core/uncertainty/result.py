@@ -33,6 +33,11 @@ class Distribution:
     hist_counts: tuple[int, ...]
     cdf_s: tuple[float, ...]
     """The recovery time at each whole percent 0..100 (101 points): the CDF's inverse."""
+    hist_below: int = 0
+    """Trials faster than the histogram's first edge (a long tail is cut, not squeezed
+    into the bars: `analysis.histogram_range`)."""
+    hist_beyond: int = 0
+    """Trials slower than the histogram's last edge."""
 
     def percentile(self, p: int) -> float:
         return self.percentiles_s[p]
@@ -152,7 +157,12 @@ def _dist_json(d: Distribution) -> dict[str, Any]:
         "mean_s": d.mean_s,
         "min_s": d.min_s,
         "max_s": d.max_s,
-        "histogram": {"edges_s": list(d.hist_edges_s), "counts": list(d.hist_counts)},
+        "histogram": {
+            "edges_s": list(d.hist_edges_s),
+            "counts": list(d.hist_counts),
+            "below": d.hist_below,
+            "beyond": d.hist_beyond,
+        },
         "cdf_s": list(d.cdf_s),
     }
 

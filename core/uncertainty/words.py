@@ -68,14 +68,37 @@ def whole_plan_sentence(r: RiskResult, confidence: float) -> str:
     moment); 90 % is required.' — with the target least likely to be met."""
     text = (
         f"Every target of the plan is met at once in {percent(r.p_meets_all)} of the trials "
-        f"(a failure at the worst moment); {percent(confidence)} is required "
-        "(targets.confidence)."
+        f"(a failure at the worst moment); {percent(confidence)} is required."
     )
     weak = [c for c in r.checks if c.p_met < 1.0]
     if weak:
         c = min(weak, key=lambda c: c.p_met)
-        text += f" Least sure: {check_title(c.name, c.title)} ({percent(c.p_met)})."
+        title = check_title(c.name, c.title)
+        title = title if title[:3].isupper() else title[0].lower() + title[1:]
+        text += f" Least sure: {title} ({percent(c.p_met)})."
     return text
+
+
+def histogram_tails(d: Distribution, trials: int, short: bool = False) -> tuple[str, str]:
+    """What the histogram leaves out at its two ends, in words for each end ('' when
+    nothing): '← 12 trials (< 0.1 %) below 1 h 05 min', '4,112 trials (4.1 %) beyond
+    3 d 11 h →'; `short` for a narrow plot: '4.1 % beyond / 3 d 11 h →' on two lines.
+    The GUI and the PDF print these beside the bars they cut."""
+    trials = max(trials, 1)
+    ends = (
+        (d.hist_below, "← ", "below", format_duration(d.hist_edges_s[0]), ""),
+        (d.hist_beyond, "", "beyond", format_duration(d.hist_edges_s[-1]), " →"),
+    )
+    words = []
+    for n, before, where, edge, after in ends:
+        if not n:
+            words.append("")
+        elif short:
+            words.append(f"{before}{percent(n / trials)} {where}\n{edge}{after}")
+        else:
+            many = "trial" if n == 1 else "trials"
+            words.append(f"{before}{n:,} {many} ({percent(n / trials)}) {where} {edge}{after}")
+    return words[0], words[1]
 
 
 def spread(d: Distribution) -> str:

@@ -24,9 +24,10 @@ DERIVED = {
     m.Scenario: {"database", "backup", "path", "recovery", "targets", "provenance",
                  "uncertainty", "raw", "comments"},
     m.Database: {"growth"},
-    m.Backup: {"compress_core_Bps", "decompress_core_Bps", "compression_source"},
+    m.Backup: {"compress_core_Bps", "decompress_core_Bps", "compression_source",
+               "channel_rate_Bps", "channel_rate_source"},
     m.Stage: {"source", "load_s", "locate_s", "capacity_bytes", "min_streaming_Bps"},
-    m.Recovery: {"redo_apply_source", "redo_log_cost_source"},
+    m.Recovery: {"redo_apply_source", "redo_log_cost_source", "incremental_apply_factor"},
     m.Targets: {"risk_margin_fraction", "risk_margin_s"},
 }  # fmt: skip
 """Attributes no key sets directly: the loader works them out (growth and risk_margin

@@ -94,6 +94,7 @@ def test_rto_override_and_scenario_paths(folder):
         ("count = 4", "count = -1", ":7: shared[0].count"),
         ('rate = "300 MB/s"', 'rate = "fast"', ":8: shared[0].rate"),
         ('kind = "tape_drive"', 'kind = "channel"', ":6: shared[0].kind"),
+        ('kind = "tape_drive"', 'kind = "object_storage"', ":6: shared[0].kind"),
         ('name = "E"', 'title = "E"', ":2: title"),
         ("format = 1", "format = 2", ":1: format"),
         ('scenario = "b.toml"', 'scenario = "a.toml"', "database[1].scenario"),

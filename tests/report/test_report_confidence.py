@@ -30,7 +30,8 @@ def test_the_section_says_how_likely_the_plan_holds(path):
     assert worst[0] == "Worst moment of the cycle"
     assert f"Worst moment of the cycle {worst[1]} {worst[2]} {worst[3]}" in text
     assert "The ranges used" in text and "stated in the scenario" in text  # issue 23
-    assert sum(b.share for b in part.confidence_hist) == pytest.approx(1.0)
+    shown = sum(b.share for b in part.confidence_hist)  # a long tail is cut, and said
+    assert shown == pytest.approx(1.0) or (shown < 1.0 and any(part.confidence_tails))
     assert part.confidence_tornado, "the demos give ranges that move the recovery"
 
 

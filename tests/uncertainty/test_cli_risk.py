@@ -44,7 +44,8 @@ def test_json_has_the_documented_keys(capsys):
         assert set(d) == {"p_meets", "p_at_risk", "p_misses", "percentiles_s", "mean_s",
                           "min_s", "max_s", "histogram", "cdf_s"}  # fmt: skip
         assert set(d["percentiles_s"]) == {"p10", "p50", "p90", "p95", "p99"}
-        assert sum(d["histogram"]["counts"]) == 300
+        h = d["histogram"]
+        assert sum(h["counts"]) + h["below"] + h["beyond"] == 300
         assert len(d["histogram"]["edges_s"]) == len(d["histogram"]["counts"]) + 1
         assert len(d["cdf_s"]) == 101 and d["cdf_s"] == sorted(d["cdf_s"])
     bar = doc["tornado"][0]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from reportlab.graphics.shapes import Group, Line, PolyLine, Rect
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, KeepTogether
+from reportlab.platypus import CondPageBreak, Flowable, KeepTogether
 
 from ...units import format_duration
 from .. import charts
@@ -59,6 +59,8 @@ class ConfidencePart:
     confidence_hist: tuple[HistBar, ...]
     confidence_cdf_s: tuple[float, ...]
     confidence_cdf_any_s: tuple[float, ...]
+    confidence_tails: tuple[str, str]
+    """What the histogram leaves out at each end, in words (`words.histogram_tails`)."""
     confidence_rto_s: float
     confidence_risk_s: float
     confidence_plan_s: float
@@ -89,6 +91,19 @@ def _origin(row: Any) -> str:
     return f"stated in the scenario (else {PROVENANCE_WORDS[row.default_origin]}: {otherwise})"
 
 
+def _capital(label: str) -> str:
+    """A figure's words at the head of a row: 'Redo apply rate', 'LTO-4: rate'."""
+    return label[:1].upper() + label[1:]
+
+
+def _row_label(label: str, range_text: str) -> str:
+    """'Database size, P10..P90 -23%..+29%': one pair of brackets, never two nested
+    ('database size (-23%..+29% (P10..P90))')."""
+    text, _, band = range_text.partition(" (")
+    band = band.removesuffix(")")
+    return f"{_capital(label)}, {band + ' ' if band else ''}{text}"
+
+
 def _verdict(total_s: float, rto_s: float, risk_s: float) -> str:
     if total_s > rto_s:
         return "misses"
@@ -101,6 +116,7 @@ def build(ctx: ReportContext) -> ConfidencePart:
         CHECK_HEADER,
         check_rows,
         headline,
+        histogram_tails,
         percent,
         spread,
         whole_plan_sentence,
@@ -135,7 +151,7 @@ def build(ctx: ReportContext) -> ConfidencePart:
     by_key = {row.key: row for row in r.inputs}
     bars = [b for b in r.tornado if b.swing_s > 0][:TORNADO_ROWS]
     tornado = tuple(
-        TornadoRow(f"{b.label} ({by_key[b.key].range_text})", b.low_total_s, b.high_total_s)
+        TornadoRow(_row_label(b.label, by_key[b.key].range_text), b.low_total_s, b.high_total_s)
         for b in bars
     )
     if bars:
@@ -143,7 +159,7 @@ def build(ctx: ReportContext) -> ConfidencePart:
         tornado_text = (
             f"Each bar is the recovery time with one figure at the low (blue) or high (orange) "
             f"end of its range and every other figure at its most likely value. "
-            f"{top.label.capitalize()} decides most: between "
+            f"{_capital(top.label)} decides most: between "
             f"{format_duration(min(top.low_total_s, top.high_total_s))} and "
             f"{format_duration(max(top.low_total_s, top.high_total_s))}, "
             f"{100 * top.variance_share:.0f} % of the spread of the trials. Measuring it "
@@ -155,7 +171,8 @@ def build(ctx: ReportContext) -> ConfidencePart:
     ranges = Table(
         ("Figure", "Value", "Range", "Low end", "High end", "Range from"),
         tuple(
-            (row.label, describe_value(row.kind, row.value, ctx.binary), row.range_text,
+            (_capital(row.label), describe_value(row.kind, row.value, ctx.binary),
+             row.range_text,
              describe_value(row.kind, row.low, ctx.binary),
              describe_value(row.kind, row.high, ctx.binary), _origin(row))
             for row in sorted(r.varied, key=lambda row: order.get(row.key, len(order)))
@@ -182,6 +199,7 @@ def build(ctx: ReportContext) -> ConfidencePart:
         confidence_hist=hist,
         confidence_cdf_s=w.cdf_s,
         confidence_cdf_any_s=r.uniform.cdf_s,
+        confidence_tails=histogram_tails(w, r.trials),
         confidence_rto_s=r.rto_s,
         confidence_risk_s=r.risk_margin_s,
         confidence_plan_s=r.deterministic_s,
@@ -212,7 +230,12 @@ def render(r: ReportRenderer, part: ConfidencePart) -> list[Flowable]:
     else:
         out.append(r.para(part.confidence_tornado_text))
     if part.confidence_ranges.rows:
-        out.append(r.heading("The ranges used", 1))
+        # The heading goes with the table's first rows, not the whole table: kept with
+        # all of it, a table taller than what was left of the page left half a page
+        # blank under the tornado (issue 23.8).
+        heading = r.heading("The ranges used", 1)
+        heading.keepWithNext = 0  # type: ignore[attr-defined]
+        out += [CondPageBreak(40 * mm), heading]
         cols = [42 * mm, 18 * mm, 25 * mm, 20 * mm, 20 * mm]
         cols.append(r.width - sum(cols))
         out.append(r.table(part.confidence_ranges, cols))
@@ -270,8 +293,9 @@ def distribution_chart(part: ConfidencePart, width: float, height: float = 170.0
     g = Group()
     y0, y1 = 46.0 + extra, height + extra - 14
     bars = part.confidence_hist
-    any_moment = part.confidence_cdf_any_s
-    ends = (bars[0].start_s, bars[-1].end_s, any_moment[0], any_moment[-1],
+    # The bars' span (a long tail cut off and stated), the RTO and the plan; the CDFs
+    # run off the right edge, never squeeze the bars (issue 23).
+    ends = (bars[0].start_s, bars[-1].end_s, part.confidence_cdf_any_s[0],
             part.confidence_rto_s, part.confidence_plan_s)  # fmt: skip
     X = _time_axis(g, x0, x1, y0, y1, min(ends), max(ends))
     top = max(b.share for b in bars) * 100 * 1.15 or 1.0
@@ -291,14 +315,20 @@ def distribution_chart(part: ConfidencePart, width: float, height: float = 170.0
         g.add(charts._text(x1 + 3, y - 2.5, f"{p} %", SMALL, MUTED))
     for cdf, colour, dash in ((part.confidence_cdf_any_s, GREY, True),
                               (part.confidence_cdf_s, INK, False)):  # fmt: skip
-        pts: list[float] = []
         n = len(cdf) - 1
-        for i, t in enumerate(cdf):
-            pts += [X(t), y0 + i / n * (y1 - y0)]
+        shown = [(t, i) for i, t in enumerate(cdf) if t <= max(ends)]
+        pts = [v for t, i in shown for v in (X(t), y0 + i / n * (y1 - y0))]
+        if len(pts) < 4:
+            continue
         line = PolyLine(pts, strokeColor=colour, strokeWidth=1.1)
         if dash:
             line.strokeDashArray = [3, 2]
         g.add(line)
+    left, right = part.confidence_tails
+    if left:
+        g.add(charts._text(x0 + 2, y1 + 4, left, SMALL, MUTED))
+    if right:
+        g.add(charts._text(x1, y1 + 4, right, SMALL, MUTED, "end"))
     xr = X(part.confidence_rto_s)
     g.add(Line(xr, y0, xr, y1, strokeColor=RED, strokeWidth=1.3))
     if part.confidence_risk_s > 0:

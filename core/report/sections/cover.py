@@ -39,7 +39,13 @@ class CoverPart:
 
 def build(ctx: ReportContext) -> CoverPart:
     decisive = tuple(
-        (a.title, a.value, f"{a.share * 100:.0f} %", a.source, for_reader(a.how_to_measure))
+        (
+            a.title,
+            a.value,
+            f"{a.share * 100:.0f} %",
+            for_reader(a.source),
+            for_reader(a.how_to_measure),
+        )
         for a in decisive_assumptions(ctx.plan)
     )
     return CoverPart(key_figures(ctx), decisive)

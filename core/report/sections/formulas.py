@@ -17,7 +17,7 @@ FORMULAS = (
     Formula(
         "Stage capacity",
         "capacity = count × rate × efficiency × (r if the stage carries backup bytes) "
-        "× (hw_compression if a tape drive and r = 1) ÷ write_factor",
+        "× (the drive compression if a tape drive and r = 1) ÷ write_factor",
         "Every capacity is in datafile (data) bytes per second. r is the RMAN compression "
         "ratio (data bytes per backup byte); write_factor (any factor of at least 1: 2 or 3 "
         "under ASM normal or high redundancy, about 4/3 for RAID 5) divides restore writes "

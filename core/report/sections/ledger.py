@@ -8,6 +8,7 @@ the per-core compression rates) have rows of their own."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -64,6 +65,8 @@ _EXTRA_UNITS = {
     "locate_time": "time per cartridge",
     "compress_rate": "data bytes/s per core",
     "decompress_rate": "data bytes/s per core",
+    "channel_rate": "data bytes/s per channel",
+    "incremental_apply_factor": "× the incremental restore's rate",
 }
 """The units of the figures only the catalog gives (not keys of the field table)."""
 _TITLES = {
@@ -123,7 +126,7 @@ class _Ledger:
 
     def row(self, key: str, value: str, unit: str, origin: str, source: str) -> tuple[str, ...]:
         """The input in words, its key below in small print, then its figures."""
-        return (f"{label_for_key(key)}\n{key}", value, unit, origin, source)
+        return (f"{label_for_key(key)}\n{key}", value, unit, origin, for_reader(source))
 
     def origin(self, dotted: str, given: Any, catalog_source: str | None) -> tuple[str, str]:
         """(origin in words, source) of one ledger row: a figure's provenance, else a
@@ -164,7 +167,7 @@ class _Ledger:
             catalog_source: str | None = None) -> None:  # fmt: skip
         """One input's row: its value (text as written, "18 TiB/h"; bare numbers as the
         model reads them) and range, unit, provenance and source."""
-        shown = given if isinstance(given, str) else model_text
+        shown = _spaced(spec.kind, given) if isinstance(given, str) else model_text
         if spec.kind == "choice" and isinstance(given, str):
             shown = choice_words(given)
         origin, source = self.origin(dotted, given, catalog_source)
@@ -247,6 +250,19 @@ _COUNT_WORDS = (
     ("given", "settings given"),
     ("default", "left at the default"),
 )
+
+
+_GLUED = re.compile(r"(?<=[0-9])(?=[A-DF-Za-df-z])|(?<=[A-DF-Za-df-z])(?=[0-9])")
+"""Between a number and its unit, and a unit and the next number ("1h30min"); an
+exponent's e (1e3) is neither."""
+
+
+def _spaced(kind: str, text: str) -> str:
+    """A figure as written, its number and unit apart as everywhere else in the plan:
+    "1h" read beside "8 h" (issue 23.6), "7d" beside "7 d"."""
+    if kind not in ("duration", "size", "rate"):
+        return text
+    return _GLUED.sub(" ", text)
 
 
 def _ledger_text(counts: Mapping[str, int]) -> str:

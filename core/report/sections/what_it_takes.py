@@ -85,7 +85,7 @@ def build(ctx: ReportContext) -> WhatItTakesPart | None:
         rows.append(
             (
                 f"{n}{' ★' if p.recommended else ''}",
-                p.cost.text(result.currency),
+                p.cost.short_text(result.currency),  # the items: in Changes and the note
                 format_duration(p.recovery_s),
                 VERDICT_WORDS[p.verdict],
                 first + ("\n" + "; ".join(rest.split("\n")) if rest else ""),

@@ -1,0 +1,101 @@
+"""The bound that rules out least-hardware candidates without simulating (issue 22.3):
+sound against the simulator on random estates, and the least-hardware answer the same
+with it as without it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rtoplanner.core.estate import least as least_module
+from rtoplanner.core.estate import run_estate
+from rtoplanner.core.estate.bound import tier1_cannot_meet
+from rtoplanner.core.estate.jobs import build_jobs
+from rtoplanner.core.estate.least import least_hardware
+from rtoplanner.core.estate.least_words import least_summary
+from rtoplanner.core.estate.policy import Policy
+
+from .estate_helpers import estate, scenario
+from .test_estate_least_exact import PRICES, book, contended, small_catalog
+from .test_estate_reference import DATABASE, LIB, MS, NAS, POLICY, nas_path, own_path, tape_path
+
+
+def _random_estate(dbs, drives, media, nas, policy):
+    scenarios = []
+    for i, (size, ch, tier, init, detect, l1, logs, r, path, net, overhead) in enumerate(dbs):
+        chosen = (tape_path(ch, net) if path == "tape" else nas_path(net) if path == "nas"
+                  else own_path())  # fmt: skip
+        s = scenario(
+            f"db{i}", size=size, channels=ch, init=init, path=chosen,
+            detect=f"{detect * 60 + 7 * i} s", level1=l1, logs_on_disk=logs, compression=r,
+            extra={"backup": {"job_overhead": "2 min"}} if overhead else None,
+        )  # fmt: skip
+        scenarios.append((s, tier))
+    shared = [{**LIB, "count": drives}, {**MS, "rate": media}, {**NAS, "rate": nas}]
+    est = estate(scenarios, shared=shared)
+    if policy is not None:
+        first, kept, start2, start3 = policy
+        order = tuple(f"db{k}" for k in first if k < len(scenarios))
+        tiers = {d.priority for d in est.databases}
+        start = {t: s + 7.0 * t for t, s in ((2, start2), (3, start3)) if t in tiers and s}
+        est = est.with_policy(Policy(order, (("LIB", min(kept, drives)),), tuple(start.items())))
+    return est
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    dbs=st.lists(DATABASE, min_size=1, max_size=6),
+    drives=st.integers(1, 8),
+    media=st.sampled_from(["400 MB/s", "1 GB/s", "5 GB/s"]),
+    nas=st.sampled_from(["500 MB/s", "2 GB/s"]),
+    policy=st.none() | POLICY,
+)
+def test_the_bound_never_rules_out_an_estate_that_meets(dbs, drives, media, nas, policy):
+    """Each priority-1 database's RTO set to exactly the time it opens in the simulation:
+    priority 1 meets (just), so the bound must not say it cannot (the lower tiers, the
+    runbook's reserve and starts as drawn)."""
+    est = _random_estate(dbs, drives, media, nas, policy)
+    jobs = build_jobs(est)
+    units = [r.stage.count for r in est.shared]
+    result = run_estate(est, trace=False, jobs=jobs)
+    opens = {d.name: d.open_s for d in result.databases}
+    tight = [replace(j, rto_s=opens[j.name]) if j.tier == 1 else j for j in jobs]
+    assert not tier1_cannot_meet(tight, units)
+
+
+def test_the_bound_rules_out_a_database_whose_bytes_cannot_pass_in_time():
+    """Two priority-1 databases of 2 TB through one 1 GB/s media server, each due by
+    30 min after its start: 4 TB need over an hour of the server — proven to miss, and
+    the simulation agrees. With a day to go, the bound proves nothing."""
+    path = tape_path(4)
+    a = scenario("a", size="2 TB", channels=4, path=path, detect="0 s", rto="40 min")
+    b = scenario("b", size="2 TB", channels=4, path=path, detect="0 s", rto="40 min")
+    est = estate([(a, 1), (b, 1)], shared=[{**LIB, "count": 8}, MS])
+    jobs = build_jobs(est)
+    assert tier1_cannot_meet(jobs, [8, 1])
+    assert not run_estate(est, trace=False).tier1_all_meet
+    relaxed = [replace(j, rto_s=86400.0) for j in jobs]
+    assert not tier1_cannot_meet(relaxed, [8, 1])
+
+
+def test_least_hardware_is_the_same_with_the_bound_and_simulates_less(monkeypatch):
+    """The answer (its cost and changes), the counts and the runbook are those of the
+    search that simulates every candidate; fewer simulations, the rest said as ruled
+    out."""
+    catalog = small_catalog()
+    for link in (False, True):
+        est = contended(link=link)
+        prices = book(catalog, PRICES["drives cheap"])
+        fast = least_hardware(est, catalog=catalog, prices=prices)
+        with monkeypatch.context() as m:
+            m.setattr(least_module, "tier1_cannot_meet", lambda jobs, units: False)
+            slow = least_hardware(est, catalog=catalog, prices=prices)
+        assert slow.ruled_out == 0 and fast.ruled_out > 0
+        assert fast.simulations < slow.simulations
+        assert fast.answer is not None and slow.answer is not None
+        assert fast.answer.cost.key == slow.answer.cost.key
+        assert fast.answer.changes == slow.answer.changes
+        assert fast.counts == slow.counts and fast.runbook == slow.runbook
+        assert "ruled out without simulating" in least_summary(fast)[-1]

@@ -1,0 +1,48 @@
+"""The Confidence view's histogram on a long-tailed demo (issue 23): the bars filled a
+few pixels at the left of an axis that ran to the slowest of the trials."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rtoplanner.core.uncertainty.words import histogram_tails
+
+from .conftest import close_window, show_window
+
+pytestmark = pytest.mark.gui
+
+DEMOS = Path(__file__).resolve().parents[2] / "data" / "scenarios"
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1440, 900)])
+def test_the_bars_fill_the_plot_and_the_tail_is_stated(qtbot, size):
+    win = show_window(qtbot, path=DEMOS / "oltp_zfs_nas.toml", size=size)
+    try:
+        assert win.doc.wait_idle()
+        win.show_view("confidence")
+        panel = win.results.panel("confidence")
+        assert panel.wait_idle()
+        r = panel.result
+        qtbot.wait(50)
+        (x_lo, x_hi), _ = panel.dist_plot.getPlotItem().getViewBox().viewRange()
+        x0, x1 = panel.bars.opts["x0"], panel.bars.opts["x1"]
+        # The bars span most of the x-range (they held 3 % of it: the tail ran to years).
+        assert (max(x1) - min(x0)) > 0.6 * (x_hi - x_lo)
+        assert max(panel.bars.opts["height"]) < 25.0
+        # What the bars leave out is said, in the core's words, inside the plot.
+        beyond = histogram_tails(r.worst, r.trials, short=True)[1]
+        assert r.worst.hist_beyond > 0 and beyond.endswith("→")
+        label = panel.tail_beyond
+        assert label.isVisible() and label.toPlainText() == beyond
+        label.updateTransform(force=True)
+        area = panel.dist_plot.getPlotItem().getViewBox().sceneBoundingRect()
+        rect = label.sceneBoundingRect()
+        assert area.left() - 1 <= rect.left() and rect.right() <= area.right() + 1
+        assert area.top() - 1 <= rect.top() and rect.bottom() <= area.bottom() + 1
+        # Heights are shares of all the trials: the bars plus the tails make 100 %.
+        cut = 100.0 * (r.worst.hist_below + r.worst.hist_beyond) / r.trials
+        assert sum(panel.bars.opts["height"]) + cut == pytest.approx(100.0)
+    finally:
+        close_window(win)
