@@ -26,3 +26,14 @@ def test_every_header_fits_its_column(window):
         need = metrics.horizontalAdvance(text) + margin
         assert need <= view.columnWidth(col), (text, view.columnWidth(col))
     assert "Drive compression" in names and "HW compression" not in names
+
+
+def test_the_price_header_fits_its_column(window):
+    """The What it takes panel's prices read "rice of one uni" at 1440 px."""
+    window.show_view("fix")
+    table = window.results.panel("fix").price_table
+    header = table.horizontalHeader()
+    text = str(table.model().headerData(2, Qt.Orientation.Horizontal))
+    margin = 2 * header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin)
+    assert text == "Price of one unit"
+    assert header.fontMetrics().horizontalAdvance(text) + margin <= table.columnWidth(2)
