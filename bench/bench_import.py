@@ -69,6 +69,7 @@ def sysstat_export(path: Path, rows: int) -> Path:
 
 
 def bench_sysstat(rows: int, runs: int, python: bool = False) -> int:
+    from rtoplanner.core.importers.duck_batch import SysstatBatch
     from rtoplanner.core.importers.readfile import read_input
     from rtoplanner.core.importers.store_import import (
         _write_batch,
@@ -76,7 +77,6 @@ def bench_sysstat(rows: int, runs: int, python: bool = False) -> int:
         parse_for_store,
         rows_from_bytes,
     )
-    from rtoplanner.core.importers.sysstat_sql import SysstatBatch
 
     with tempfile.TemporaryDirectory(prefix="rto-bench-sysstat-") as tmp:
         export = sysstat_export(Path(tmp) / "sysstat.csv", rows)
@@ -85,11 +85,14 @@ def bench_sysstat(rows: int, runs: int, python: bool = False) -> int:
         for run in range(runs):
             with Store(Path(tmp) / f"s{run}.duckdb") as store:
                 t0, c0 = time.perf_counter(), time.process_time()
-                parse = rows_from_bytes if python else parse_for_store
-                _kind, parsed = parse(data, str(export))
+                if python:
+                    _kind, parsed = rows_from_bytes(data, str(export))
+                else:  # as `import` does: DuckDB's rows in the store's DuckDB instance
+                    _kind, parsed = parse_for_store(data, str(export), store=store)
                 t1 = time.perf_counter()
                 if isinstance(parsed, SysstatBatch):
                     store.write(_write_batch(parsed, str(export), None))
+                    parsed.close()
                 else:
                     store.write(_write_rows(parsed, str(export), None))
                 t2, c2 = time.perf_counter(), time.process_time()

@@ -42,13 +42,14 @@ from ..store.workloads import (
     WorkloadRow,
     assign_database,
     delete_row,
-    insert_columns,
     insert_row,
     insert_rows,
-    stored_hashes,
+    insert_select,
+    stored_among,
     stored_keys,
 )
 from . import sanity
+from .duck_batch import STORED_COLUMNS, Reads, SysstatBatch
 from .errors import CsvImportError, NotAReportError, ReportError
 from .exports import Export, read_export_bytes
 from .extract import CUT_OFF_WARNING
@@ -57,7 +58,7 @@ from .reader import iter_report_files, parse_bytes
 from .readfile import read_input
 from .rman_csv import BackupJob
 from .series import RedoInterval
-from .sysstat_sql import SysstatBatch, sysstat_batch
+from .sysstat_sql import sysstat_batch
 
 Status = Literal["imported", "duplicate", "error"]
 
@@ -320,17 +321,23 @@ def rows_from_bytes(data: bytes, source: str) -> tuple[str, list[WorkloadRow]]:
 
 
 def parse_for_store(
-    data: bytes, source: str, progress: FileProgress | None = None
+    data: bytes, source: str, progress: FileProgress | None = None, store: Reads | None = None
 ) -> tuple[str, Parsed]:
     """`rows_from_bytes`, except that a plain DBA_HIST_SYSSTAT export is read by DuckDB
-    into columns (the same rows, many times faster: `sysstat_sql`); what DuckDB cannot
-    vouch for goes the Python way, which names a bad cell. `progress(fraction, phase)`
-    names each way tried (fractions of the reading, 0 to 1)."""
-    return _parse(data, source, columns=True, progress=progress or _quiet)
+    (the same rows, many times faster: `sysstat_sql`), in `store`'s DuckDB instance when
+    given, where `_write_batch` takes them without a copy; what DuckDB cannot vouch for
+    goes the Python way, which names a bad cell. `progress(fraction, phase)` names each
+    way tried (fractions of the reading, 0 to 1). Close a `SysstatBatch` once stored."""
+    return _parse(data, source, columns=True, progress=progress or _quiet, store=store)
 
 
 def _parse(
-    data: bytes, source: str, *, columns: bool, progress: FileProgress = _quiet
+    data: bytes,
+    source: str,
+    *,
+    columns: bool,
+    progress: FileProgress = _quiet,
+    store: Reads | None = None,
 ) -> tuple[str, Parsed]:
     file_hash = hashlib.sha256(normalise_content(data)).hexdigest()
     try:
@@ -344,7 +351,7 @@ def _parse(
         return rows[0].kind, rows
     if columns:
         progress(0.05, "reading it as a DBA_HIST_SYSSTAT export")
-    batch = sysstat_batch(data, source, file_hash) if columns else None
+    batch = sysstat_batch(data, source, file_hash, store) if columns else None
     if batch is not None:
         return batch.kind, batch
     progress(0.1, "reading its rows one by one")
@@ -450,47 +457,29 @@ def _write_batch(
     database: str | None,
     progress: Callable[[float, str], None] = _quiet,
 ) -> Callable[[duckdb.DuckDBPyConnection], _WriteResult]:
-    """`_write_rows` for rows given as columns (a DBA_HIST_SYSSTAT export: no snapshot
-    keys, no cut-off reports): the stored and repeated hashes left out, the rest inserted
-    in one statement."""
+    """`_write_rows` for rows DuckDB computed (a DBA_HIST_SYSSTAT export: no snapshot
+    keys, no cut-off reports): the stored and repeated hashes left out, the rest read
+    from the batch's table straight into `workload`, chunk by chunk (`duck_batch`)."""
 
     def write(con: duckdb.DuckDBPyConnection) -> _WriteResult:
-        column = batch.hashes()
-        keep, dup_files = _first_new(column.tolist(), dict(stored_hashes(con, column)))
-        now = datetime.now(UTC).replace(tzinfo=None)
-        columns = batch.take(keep, database)
-        kind = {"kind": batch.kind}
-        _stored_in_chunks(
-            len(keep),
-            lambda a, b: insert_columns(
-                con, {k: v[a:b] for k, v in columns.items()}, file_name, now, kind
-            ),
-            progress,
-        )
-        assigned = 0
-        if database and len(keep) < len(column):
-            assigned = assign_database(con, database, column.tolist())
-        return _WriteResult(len(keep), len(column) - len(keep), tuple(dup_files), assigned)
+        with batch.table_in(con) as rows:
+            stored = dict(stored_among(con, rows.hashes_sql()))
+            kept, dup_files = rows.pick_new(stored)
+            now = datetime.now(UTC).replace(tzinfo=None)
+            kind = {"kind": batch.kind}
+            _stored_in_chunks(
+                kept,
+                lambda a, b: insert_select(
+                    con, *rows.chunk(a, b, database), STORED_COLUMNS, file_name, now, kind
+                ),
+                progress,
+            )
+            assigned = 0
+            if database and kept < len(batch):
+                assigned = assign_database(con, database, rows.hashes())
+        return _WriteResult(kept, len(batch) - kept, tuple(dup_files), assigned)
 
     return write
-
-
-def _first_new(hashes: list[str], seen: dict[str, str]) -> tuple[list[int], list[str]]:
-    """(indexes of the hashes neither stored nor earlier in the file, files of the stored)."""
-    if not seen and len(set(hashes)) == len(hashes):  # the usual case: all new
-        return list(range(len(hashes))), []
-    keep: list[int] = []
-    new_in_file: set[str] = set()
-    dup_files: list[str] = []
-    for i, h in enumerate(hashes):
-        earlier = seen.get(h)
-        if earlier is not None or h in new_in_file:
-            if earlier and earlier not in dup_files:
-                dup_files.append(earlier)
-            continue
-        new_in_file.add(h)
-        keep.append(i)
-    return keep, dup_files
 
 
 def _is_cut_off(warnings_json: str | None) -> bool:
@@ -568,7 +557,7 @@ def import_file(
         def reading(fraction: float, phase: str) -> None:
             tell(0.02 + 0.78 * fraction, f"{phase} ({size})")
 
-        kind, rows = parse_for_store(data, str(p), reading)
+        kind, rows = parse_for_store(data, str(p), reading, store)
     except ReportError as exc:
         return ImportOutcome(p, "error", message=" ".join(str(exc).split()), error=exc)
     del data
@@ -588,6 +577,9 @@ def import_file(
     except StoreError as exc:  # rolled back: nothing of this file is stored
         err = ReportError(f"not stored, nothing of it was kept: {exc}", source=str(p))
         return ImportOutcome(p, "error", kind, message=" ".join(str(err).split()), error=err)
+    finally:
+        if isinstance(rows, SysstatBatch):
+            rows.close()  # its DuckDB database: the rows are in the store (or not)
     names = tuple(sorted(_db_names(rows) or ({database} if database else set())))
     if result.imported:
         msg = _describe(kind, rows, result.imported)

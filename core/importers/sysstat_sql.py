@@ -6,7 +6,9 @@ Python reader took ~40 µs a row).
 cell with one query, and computes the intervals (the previous snapshot of the same
 instance by a window), their content hashes, payloads and rates in SQL: the same rows,
 byte for byte, as `sysstat_csv.intervals_from_sysstat` and `store_import.rows_from_export`
-give (tested on the fixtures and on generated exports).
+give (tested on the fixtures and on generated exports). The rows stay in that in-memory
+DuckDB database (`SysstatBatch`) until the store reads them from it as Arrow streams,
+chunk by chunk: no Python object per row or cell on the way.
 
 It answers only for the plain files it can vouch for — ASCII, one record per line, no
 blank line inside, plain integers and `YYYY-MM-DD HH:MM:SS` times, no interval the sanity
@@ -21,17 +23,14 @@ import csv
 import json
 import os
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 
 import duckdb
 import numpy as np
 
 from .csv_common import _delimiter
+from .duck_batch import Reads, SysstatBatch, Workspace
 from .sanity import MAX_REDO_Bps
-
-KIND = "sysstat"
 
 _PLAIN_BYTES = bytes(range(0x20, 0x7F)) + b"\t\r\n"
 """What the fast reader takes: printable ASCII, tab and line ends. Other control
@@ -39,50 +38,6 @@ characters split lines in Python but not in DuckDB; the Python reader takes thos
 
 MAX_DELTA = 1e15
 """Redo between two snapshots above 1 PB: left to Python (its float repr is 1e+15 style)."""
-
-_COLUMNS = ("content_hash", "db_name", "dbid", "instance", "begin_time", "end_time",
-            "elapsed_s", "redo_bytes_per_s", "payload")  # fmt: skip
-
-Progress = Callable[[float, str], None]
-
-
-@dataclass(frozen=True)
-class SysstatBatch:
-    """The rows of one export as columns (NumPy arrays, None for NULL), in the order the
-    Python reader gives them, ready for `core.store.workloads.insert_columns`."""
-
-    source: str
-    columns: dict[str, np.ndarray]
-
-    def __len__(self) -> int:
-        return len(self.columns["content_hash"])
-
-    @property
-    def kind(self) -> str:
-        return KIND
-
-    def hashes(self) -> np.ndarray:
-        return self.columns["content_hash"]
-
-    def db_names(self) -> set[str]:
-        return {n for n in set(self.columns["db_name"].tolist()) if n}
-
-    def times(self) -> tuple[datetime, datetime]:
-        begin, end = self.columns["begin_time"], self.columns["end_time"]
-        return _py_time(begin.min()), _py_time(end.max())
-
-    def take(self, index: list[int], database: str | None) -> dict[str, np.ndarray]:
-        """The columns of rows `index`; `database` names rows whose export names none."""
-        rows = np.asarray(index, dtype=np.int64)
-        out = {name: col[rows] for name, col in self.columns.items()}
-        if database:
-            names = out["db_name"]
-            names[np.equal(names, None)] = database
-        return out
-
-
-def _py_time(value: np.datetime64) -> datetime:
-    return value.astype("datetime64[us]").item()
 
 
 def _header(data: bytes) -> tuple[int, list[str], str] | None:
@@ -107,23 +62,37 @@ def _header(data: bytes) -> tuple[int, list[str], str] | None:
 
 
 def _plain(data: bytes) -> bytes | None:
-    """The bytes without a UTF-8 BOM, when the fast reader can vouch for them."""
+    """The bytes without a UTF-8 BOM, when the fast reader can vouch for them. One pass
+    over the bytes for what is rare (a quote, a carriage return: `in` is memchr) before
+    looking closer; no copy of the body (each pass over 9 MB counts)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if data.translate(None, _PLAIN_BYTES):
         return None
-    if b' "' in data or b'\t"' in data:  # Python's csv keeps a quote after a blank
+    if b'"' in data and (b' "' in data or b'\t"' in data):  # Python's csv keeps a quote
+        return None  # after a blank
+    crlf = b"\r" in data
+    if crlf and data.count(b"\r") != data.count(b"\r\n"):  # a lone CR ends a line
         return None
-    if data.count(b"\r") != data.count(b"\r\n"):  # a lone carriage return ends a line
-        return None
-    body = data.rstrip(b"\r\n")
-    if b"\n\n" in body or b"\n\r\n" in body:  # a blank line shifts DuckDB's row numbers
-        return None
+    end = _body_end(data)
+    if data.find(b"\n\n", 0, end) >= 0 or (crlf and data.find(b"\n\r\n", 0, end) >= 0):
+        return None  # a blank line shifts DuckDB's row numbers
     return data
 
 
-def sysstat_batch(data: bytes, source: str, file_hash: str) -> SysstatBatch | None:
-    """The export's rows, computed by DuckDB; None when the Python reader must read it."""
+def _body_end(data: bytes) -> int:
+    """Where the bytes end without their trailing line ends (`rstrip` without a copy)."""
+    end = len(data)
+    while end and data[end - 1] in (0x0A, 0x0D):
+        end -= 1
+    return end
+
+
+def sysstat_batch(
+    data: bytes, source: str, file_hash: str, store: Reads | None = None
+) -> SysstatBatch | None:
+    """The export's rows, computed by DuckDB (in `store`'s DuckDB instance when it can be
+    written: `duck_batch.Workspace`); None when the Python reader must read it."""
     plain = _plain(data)
     head = _header(plain) if plain is not None else None
     if plain is None or head is None:
@@ -133,15 +102,15 @@ def sysstat_batch(data: bytes, source: str, file_hash: str) -> SysstatBatch | No
     value_col = "VALUE" if "REDO_SIZE" not in where and "VALUE" in where else "REDO_SIZE"
     if not {"DBID", "INSTANCE_NUMBER", "SNAP_ID", "END_INTERVAL_TIME", value_col} <= set(where):
         return None
-    lines = plain.rstrip(b"\r\n").count(b"\n") - first
+    lines = plain.count(b"\n", 0, _body_end(plain)) - first
     try:
         with tempfile.TemporaryDirectory(prefix="rto-sysstat-") as tmp:
             path = os.path.join(tmp, "export.csv")
             with open(path, "wb") as f:
                 f.write(plain)
-            return _query(path, len(names), first, lines, delim, where, value_col,
-                          source, file_hash, _padded(plain, delim))  # fmt: skip
-    except (OSError, duckdb.Error):
+            shape = _Shape(len(names), first, lines, delim, where, value_col, _padded(plain, delim))
+            return _query(path, shape, source, file_hash, store)
+    except OSError:
         return None  # the Python reader reads it and names what is wrong
 
 
@@ -168,66 +137,74 @@ def _cell(where: dict[str, str], name: str, padded: bool) -> str:
     return f"coalesce(trim({col}, ' ' || chr(9)), '')" if padded else f"coalesce({col}, '')"
 
 
+@dataclass(frozen=True)
+class _Shape:
+    """What the header says: columns, where the rows start, which column is which."""
+
+    n_columns: int
+    first: int
+    lines: int
+    delim: str
+    where: dict[str, str]
+    value_col: str
+    padded: bool
+
+
 def _query(
-    path: str,
-    n_columns: int,
-    first: int,
-    lines: int,
-    delim: str,
-    where: dict[str, str],
-    value_col: str,
-    source: str,
-    file_hash: str,
-    padded: bool,
+    path: str, shape: _Shape, source: str, file_hash: str, store: Reads | None
 ) -> SysstatBatch | None:
-    con = duckdb.connect(":memory:", config={"threads": 1})
+    space = Workspace(store)
     try:
-        types = ", ".join(f"'c{i}': 'VARCHAR'" for i in range(n_columns))
+        if space.run(lambda con: _compute(con, space.db, path, shape, source, file_hash)):
+            batch, space = SysstatBatch(source, space), None
+            return batch
+        return None
+    finally:
+        if space is not None:
+            space.close()
+
+
+def _compute(
+    con: duckdb.DuckDBPyConnection, db: str, path: str, shape: _Shape, source: str, file_hash: str
+) -> bool:
+    """Fill table `db.iv` with the export's rows; False (or a DuckDB error) when the
+    Python reader must read it."""
+    try:
+        types = ", ".join(f"'c{i}': 'VARCHAR'" for i in range(shape.n_columns))
         con.execute(
-            f"CREATE TEMP TABLE raw AS SELECT * FROM read_csv(?, delim = ?, quote = '\"', "
-            f"escape = '\"', header = false, skip = {first + 1}, auto_detect = false, "
+            f"CREATE TABLE {db}.raw AS SELECT * FROM read_csv(?, delim = ?, quote = '\"', "
+            f"escape = '\"', header = false, skip = {shape.first + 1}, auto_detect = false, "
             f"null_padding = true, parallel = false, columns = {{{types}}})",
-            [path, delim],
+            [path, shape.delim],
         )
-        if con.execute("SELECT count(*) FROM raw").fetchone()[0] != lines:
-            return None  # a record over two lines: the line numbers would not be the file's
+        if con.execute(f"SELECT count(*) FROM {db}.raw").fetchall()[0][0] != shape.lines:
+            return False  # a record over two lines: the line numbers would not be the file's
         prefix = json.dumps(f"{source}:")[:-1]  # the payload's "source", JSON-escaped as Python
         # a cell the Python reader would read another way or refuse raises: it then reads
-        sql = _intervals_sql(where, value_col, first, n_columns, padded)
-        con.execute(sql, [prefix, file_hash, MAX_DELTA])
-        if con.execute(_BAD_INTERVALS, [MAX_DELTA, MAX_REDO_Bps]).fetchone()[0]:
-            return None
-        fetched = con.execute(
-            f"SELECT {', '.join(_COLUMNS)} FROM iv ORDER BY dbid_t, instance, snap, line"
-        ).fetchnumpy()
-    finally:
-        con.close()
-    if not len(fetched["content_hash"]):
-        return None  # no interval: the Python reader says so
-    return SysstatBatch(source, {k: _plain_array(fetched[k]) for k in _COLUMNS})
+        con.execute(_intervals_sql(db, shape), [prefix, file_hash, MAX_DELTA])
+        con.execute(f"DROP TABLE {db}.raw")
+        bad, rows = con.execute(
+            _BAD_INTERVALS.replace("<db>", db), [MAX_DELTA, MAX_REDO_Bps]
+        ).fetchall()[0]
+        if bad or not rows:  # no interval: the Python reader says so
+            return False
+        return not con.execute(_OUT_OF_ORDER.replace("<db>", db)).fetchall()[0][0]
+    except duckdb.Error:
+        return False
 
 
-def _plain_array(col: np.ndarray) -> np.ndarray:
-    """A fetched column without a mask: None where DuckDB had NULL."""
-    if isinstance(col, np.ma.MaskedArray):
-        out = col.data.astype(object)
-        out[np.ma.getmaskarray(col)] = None
-        return out
-    return col
-
-
-def _intervals_sql(
-    where: dict[str, str], value_col: str, first: int, n_columns: int, padded: bool
-) -> str:
-    lengths = ", ".join(f"coalesce(strlen(c{i}), 0)" for i in range(n_columns))
+def _intervals_sql(db: str, shape: _Shape) -> str:
+    where, value_col, first, padded = shape.where, shape.value_col, shape.first, shape.padded
+    lengths = ", ".join(f"coalesce(strlen(c{i}), 0)" for i in range(shape.n_columns))
     names = {"dbid_t": "DBID", "inst": "INSTANCE_NUMBER", "snap_t": "SNAP_ID",
              "end_t": "END_INTERVAL_TIME", "value_t": value_col, "startup": "STARTUP_TIME",
              "db_name": "DB_NAME"}  # fmt: skip
     chosen = ", ".join(f"{_cell(where, col, padded)} AS {as_}" for as_, col in names.items())
     cells = (
-        f"SELECT rowid + {first + 2} AS line, greatest(0, {lengths}) AS longest, {chosen} FROM raw"
+        f"SELECT *, try_strptime(end_t, '%Y-%m-%d %H:%M:%S') AS end_ts FROM (SELECT rowid + "
+        f"{first + 2} AS line, greatest(0, {lengths}) AS longest, {chosen} FROM {db}.raw)"
     )
-    return _INTERVALS.replace("<cells>", cells).replace("<valid>", _VALID)
+    return _INTERVALS.replace("<cells>", cells).replace("<valid>", _VALID).replace("<db>", db)
 
 
 _VALID = r"""
@@ -235,26 +212,27 @@ _VALID = r"""
     AND regexp_full_match(snap_t, '[0-9]{1,15}')
     AND regexp_full_match(value_t, '[0-9]{1,30}')
     AND regexp_full_match(end_t, '[1-9][0-9]{3}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}')
-    AND try_strptime(end_t, '%Y-%m-%d %H:%M:%S') IS NOT NULL
+    AND end_ts IS NOT NULL
     AND regexp_full_match(inst, '[A-Za-z0-9_.+-]*')
     AND longest < 100000
 """
 """A row the fast reader reads as the Python reader does (a cell over 128 KiB is an error
-of Python's csv)."""
+of Python's csv). `end_ts` is `end_t` read by DuckDB's strptime, which refuses what
+Python's refuses (2023-02-29, 24:00:00, 23:59:60): its text is then `end_t` itself."""
 
 _INTERVALS = r"""
-CREATE TEMP TABLE iv AS
+CREATE TABLE <db>.iv AS
 WITH cells AS (<cells>), typed AS (
-    SELECT line, dbid_t, inst, startup, db_name,
+    SELECT line, dbid_t, inst, startup, db_name, end_t, end_ts,
            CASE WHEN dbid_t = '' THEN NULL
                 ELSE CAST(regexp_replace(dbid_t, '\.0$', '') AS BIGINT) END AS dbid,
            CASE WHEN <valid> THEN CAST(snap_t AS DOUBLE) ELSE error('not plain') END AS snap,
-           strptime(end_t, '%Y-%m-%d %H:%M:%S') AS end_ts,
            CAST(value_t AS DOUBLE) AS value
     FROM cells
 ), paired AS (
     SELECT *,
-           lag(end_ts) OVER w AS begin_ts, lag(value) OVER w AS prev_value,
+           lag(end_ts) OVER w AS begin_ts, lag(end_t) OVER w AS begin_t,
+           lag(value) OVER w AS prev_value,
            lag(startup) OVER w AS prev_startup, lag(line) OVER w AS prev_line
     FROM typed
     WINDOW w AS (PARTITION BY dbid_t, inst ORDER BY snap, line)
@@ -266,10 +244,11 @@ WITH cells AS (<cells>), typed AS (
     FROM paired
     WHERE prev_line IS NOT NULL AND startup = prev_startup
       AND value - prev_value >= 0 AND end_ts > begin_ts
+    ORDER BY dbid_t, inst, snap, line
 )
-SELECT dbid_t, snap, line, delta,
-       sha256('["sysstat","' || db || '","' || inst || '","' || CAST(begin_ts AS VARCHAR)
-              || '","' || CAST(end_ts AS VARCHAR) || '",' || delta_text || ']') AS content_hash,
+SELECT row_number() OVER () - 1 AS ord, dbid_t, snap, line, delta,
+       sha256('["sysstat","' || db || '","' || inst || '","' || begin_t
+              || '","' || end_t || '",' || delta_text || ']') AS content_hash,
        nullif(db_name, '') AS db_name, dbid, inst AS instance,
        begin_ts AS begin_time, end_ts AS end_time,
        epoch(end_ts - begin_ts) AS elapsed_s,
@@ -281,10 +260,21 @@ FROM kept
 """
 """One row per pair of consecutive snapshots of one instance (see `intervals_from_sysstat`):
 the hash text and payload are the ones `store_import` builds, `1234.0` as Python prints
-a whole float."""
+a whole float; `ord` numbers the rows in the Python reader's order, sorted before the
+wide text columns are made (sorting them took a quarter of the query). That order
+surviving the outer query is checked (`_OUT_OF_ORDER`), not assumed."""
 
 _BAD_INTERVALS = (
-    "SELECT count(*) FROM iv WHERE delta >= $1 OR content_hash IS NULL OR redo_bytes_per_s > $2"
+    "SELECT count(*) FILTER (delta >= $1 OR content_hash IS NULL OR redo_bytes_per_s > $2), "
+    "count(*) FROM <db>.iv"
 )
 """Intervals the sanity bounds refuse (the Python reader names the row) or whose float
 Python would print in exponent form."""
+
+_OUT_OF_ORDER = """
+SELECT count(*) FROM <db>.iv a JOIN <db>.iv b ON b.ord = a.ord + 1
+WHERE a.dbid_t > b.dbid_t OR a.dbid_t = b.dbid_t AND (a.instance > b.instance
+      OR a.instance = b.instance AND (a.snap > b.snap OR a.snap = b.snap AND a.line > b.line))
+"""
+"""Consecutive rows (by `ord`) out of the Python reader's order: none, or the Python
+reader reads the file."""

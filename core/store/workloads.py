@@ -100,27 +100,42 @@ def insert_columns(
     with one value for every row (`kind`); a column given neither way is NULL."""
     if not len(columns["content_hash"]):
         return
+    con.register(_BATCH_VIEW, columns)
+    try:
+        insert_select(con, f"SELECT * FROM {_BATCH_VIEW}", {}, tuple(columns), file_name, now,
+                      constants)  # fmt: skip
+    finally:
+        con.unregister(_BATCH_VIEW)
+
+
+def insert_select(
+    con: duckdb.DuckDBPyConnection,
+    select: str,
+    params: dict[str, object],
+    names: tuple[str, ...],
+    file_name: str,
+    now: datetime,
+    constants: dict[str, object] | None = None,
+) -> None:
+    """Insert the rows of `select` (named `$parameters` in `params`), whose columns are
+    `names`, in its order, in one statement: rows another table of the same DuckDB
+    instance holds go in without a copy through Python. `constants` as `insert_columns`."""
     fixed: dict[str, object] = {**(constants or {}), "file_name": file_name, "imported_at": now}
-    params: list[object] = []
+    bound = dict(params)
 
     def value(c: str) -> str:
         cast = _CASTS.get(c, "VARCHAR")
-        if c in columns:
+        if c in names:
             return f"CAST({c} AS {cast})"
         if c in fixed:
-            params.append(fixed[c])
-            return f"CAST(? AS {cast})"
+            bound[f"_rto_{c}"] = fixed[c]
+            return f"CAST(${'_rto_' + c} AS {cast})"
         return f"CAST(NULL AS {cast})"
 
-    select = ", ".join(value(c) for c in _COLUMNS)
-    con.register(_BATCH_VIEW, columns)
-    try:
-        con.execute(
-            f"INSERT INTO workload ({', '.join(_COLUMNS)}) SELECT {select} FROM {_BATCH_VIEW}",
-            params,
-        )
-    finally:
-        con.unregister(_BATCH_VIEW)
+    columns = ", ".join(value(c) for c in _COLUMNS)
+    con.execute(
+        f"INSERT INTO workload ({', '.join(_COLUMNS)}) SELECT {columns} FROM ({select})", bound
+    )
 
 
 def delete_row(con: duckdb.DuckDBPyConnection, row_id: int) -> None:
@@ -143,22 +158,12 @@ def stored_keys(
     return con.execute(f"{select} WHERE {column} IN (SELECT unnest(?))", [unique]).fetchall()
 
 
-def stored_hashes(con: duckdb.DuckDBPyConnection, hashes: np.ndarray) -> list[tuple[str, str]]:
-    """(content hash, file name) of the stored rows among `hashes` (a NumPy column: a
-    large export's hundred thousand keys go to DuckDB without a Python list)."""
-    if not len(hashes):
-        return []
-    con.register(_KEYS_VIEW, {"h": hashes})
-    try:
-        return con.execute(
-            f"SELECT content_hash, file_name FROM workload "
-            f"WHERE content_hash IN (SELECT h FROM {_KEYS_VIEW})"
-        ).fetchall()
-    finally:
-        con.unregister(_KEYS_VIEW)
-
-
-_KEYS_VIEW = "_rto_keys"
+def stored_among(con: duckdb.DuckDBPyConnection, hashes: str) -> list[tuple[str, str]]:
+    """(content hash, file name) of the stored rows whose hash the query `hashes` gives
+    (a table of the same DuckDB instance: no key goes through Python)."""
+    return con.execute(
+        f"SELECT content_hash, file_name FROM workload WHERE content_hash IN ({hashes})"
+    ).fetchall()
 
 
 def assign_database(con: duckdb.DuckDBPyConnection, database: str, hashes: list[str]) -> int:

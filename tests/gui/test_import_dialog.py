@@ -236,13 +236,13 @@ def test_stop_in_a_large_file_keeps_nothing_of_it(
     big = _big_sysstat(tmp_path / "year.csv", 8760)
     dlg = ImportDialog(store_window, [])
     qtbot.addWidget(dlg)
-    real = si.insert_columns
+    real = si.insert_select
 
     def insert_then_stop(*args, **kwargs):
         real(*args, **kwargs)
         dlg._stop.set()  # what Stop sets, once the first rows went in (a threading.Event)
 
-    monkeypatch.setattr(si, "insert_columns", insert_then_stop)
+    monkeypatch.setattr(si, "insert_select", insert_then_stop)
     dlg.show()
     assert dlg.start([big])
     _wait(qtbot, dlg, 60000)

@@ -10,6 +10,7 @@ every row (id order included; only `imported_at` differs) is compared.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 
 import duckdb
@@ -36,25 +37,50 @@ HEADER = (
 )
 
 
-def _stored(write) -> list[tuple]:
-    """The rows `write` stores into a DuckDB database of the store's schema."""
+def _stored(write, data: bytes | None = None, source: str = "", database=None) -> list[tuple]:
+    """The rows `write` stores into a DuckDB database of the store's schema; with `data`,
+    `write` is `_write_batch` of the rows DuckDB reads from it in that database's own
+    DuckDB instance (as `import` does with its store)."""
     con = duckdb.connect(":memory:")
     try:
         apply_migrations(con, 0, app_version="test")
+        if data is not None:
+            _kind, batch = parse_for_store(data, source, store=_InStore(con))
+            assert isinstance(batch, SysstatBatch), "DuckDB did not read this export"
+            assert batch.workspace.seen_from(con)  # no copy between two databases
+            write = write(batch, source, database)
         write(con)
         return con.execute("SELECT * EXCLUDE (imported_at) FROM workload ORDER BY id").fetchall()
     finally:
         con.close()
 
 
+class _InStore:
+    """What `parse_for_store` needs of a store: reads on cursors of its connection."""
+
+    read_only = False
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+
+    def read(self, fn):
+        cur = self.con.cursor()
+        try:
+            return fn(cur)
+        finally:
+            cur.close()
+
+
 def both_ways(data: bytes, source: str = "redo.csv", database: str | None = None) -> list[tuple]:
-    """The rows each path stores, asserted equal; the fast path must have been taken."""
+    """The rows each path stores, asserted equal; the fast path must have been taken, in
+    a DuckDB database of its own and in the store's DuckDB instance."""
     _kind, reference = rows_from_bytes(data, source)
     _kind, fast = parse_for_store(data, source)
     assert isinstance(fast, SysstatBatch), "DuckDB did not read this export"
     python = _stored(_write_rows(reference, source, database))
     duck = _stored(_write_batch(fast, source, database))
     assert duck == python
+    assert _stored(_write_batch, data, source, database) == python
     return duck
 
 
@@ -182,3 +208,45 @@ def test_import_file_takes_the_duckdb_path_and_reports_as_before(tmp_path: Path)
     assert again.message == f"already imported (same report as {path})" or again.message == (
         "already imported"
     )
+
+
+@pytest.mark.parametrize("in_store", [False, True])
+def test_a_partly_stored_export_goes_in_chunk_by_chunk_in_the_reference_order(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, in_store: bool
+) -> None:
+    """Rows stored before and rows repeated in the file are left out before the chunks
+    are counted: chunks of 7 rows over what is new store, id for id, what the Python
+    reader stores, and name the file that stored the rest."""
+    from rtoplanner.core.importers import store_import as si
+
+    monkeypatch.setattr(si, "CHUNK_ROWS", 7)
+    first = sysstat_csv(tmp_path / "a.csv", hours=12, instances=2)
+    second = sysstat_csv(tmp_path / "b.csv", hours=30, instances=2)  # a.csv's hours again
+    data = second.read_bytes()
+    again = b"".join(b"1234.0" + line[4:] for line in data.splitlines(keepends=True)[20:24])
+    data += again  # three intervals of the file again, under DBID 1234.0: repeats
+
+    def stored(parse, write) -> tuple[list[tuple], list]:
+        progress: list[str] = []
+        con = duckdb.connect(":memory:")
+        try:
+            apply_migrations(con, 0, app_version="test")
+            if parse is parse_for_store and in_store:
+                parse = partial(parse_for_store, store=_InStore(con))
+            write(parse(first.read_bytes(), str(first))[1], str(first), None)(con)
+            rows = parse(data, str(second))[1]
+            result = write(rows, str(second), None, lambda _f, m: progress.append(m))(con)
+            table = con.execute("SELECT * EXCLUDE (imported_at) FROM workload ORDER BY id")
+            return table.fetchall(), [result, progress]
+        finally:
+            con.close()
+
+    duck, (result, progress) = stored(parse_for_store, _write_batch)
+    python, (reference, _) = stored(rows_from_bytes, _write_rows)
+    assert duck == python and len(duck) == 60
+    assert (result.imported, result.duplicates) == (reference.imported, reference.duplicates)
+    assert (result.imported, result.duplicates) == (36, 27)
+    assert result.duplicate_of == reference.duplicate_of == (str(first),)
+    assert [m for m in progress if m.startswith("storing ")] == [
+        f"storing {n} of 36 rows" for n in range(0, 36, 7)
+    ]

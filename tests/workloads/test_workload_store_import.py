@@ -91,13 +91,14 @@ def test_a_file_failing_half_way_leaves_nothing(store, monkeypatch) -> None:
 
 
 def test_an_exception_in_the_write_rolls_back_and_propagates(store, monkeypatch) -> None:
-    real = si.insert_columns  # a DBA_HIST_SYSSTAT export is stored as columns
+    real = si.insert_select  # a DBA_HIST_SYSSTAT export goes in from DuckDB's own table
 
-    def insert(con, columns, file_name, now, constants=None):
-        real(con, columns, file_name, now, constants)
-        raise RuntimeError(f"injected after {len(columns['content_hash'])} rows")
+    def insert(con, *args):
+        real(con, *args)
+        n = con.execute("SELECT count(*) FROM workload").fetchone()[0]
+        raise RuntimeError(f"injected after {n} rows")
 
-    monkeypatch.setattr(si, "insert_columns", insert)
+    monkeypatch.setattr(si, "insert_select", insert)
     path = sysstat_csv(Path(tempfile.mkdtemp()) / "redo.csv", hours=6)
     with pytest.raises(RuntimeError, match="injected after 6 rows"):
         import_file(store, path)
