@@ -96,6 +96,7 @@ def model_notes(scenario: Scenario, restore: PathModel, backup: PathModel) -> li
             "applied: compressed data does not compress again."
         )
     out += _channel_notes(scenario, restore)
+    out += _write_side_notes(scenario)
     sbt = sbt_stage(scenario)
     if b.job_overhead_s == 0 and sbt is not None:
         out.append(
@@ -134,6 +135,38 @@ def _channel_notes(scenario: Scenario, restore: PathModel) -> list[str]:
             "stage with a measured per-channel rate."
         ]
     return []
+
+
+WRITE_SIDE_SOURCE = (
+    "Oracle ASM: normal redundancy mirrors each extent twice, high redundancy three times "
+    "(Oracle Automatic Storage Management Administrator's Guide, 'Mirroring, Redundancy, "
+    "and Failure Group Options')"
+)
+
+
+def has_write_side(scenario: Scenario) -> bool:
+    """The restore path names the storage the datafiles are written to: a `storage_write`
+    stage, a disk or NAS head that carries datafile bytes, or a measured stage (the whole
+    path, writes included)."""
+    return any(
+        st.kind in ("storage_write", "measured")
+        or (st.kind in ("disk", "nas_head") and st.carries == "data")
+        for st in scenario.path
+    )
+
+
+def _write_side_notes(scenario: Scenario) -> list[str]:
+    """No silent omission: a restore writes every datafile byte, and a path without the
+    target storage takes those writes to keep up."""
+    if has_write_side(scenario):
+        return []
+    return [
+        "The write side of the restore is not in the path: the target storage is taken to "
+        "write the datafiles as fast as they arrive. A restore writes every data byte, "
+        f"twice or three times under ASM normal or high redundancy ({WRITE_SIDE_SOURCE}). "
+        "Add a 'storage_write' stage with the target's write rate and write_factor (a "
+        "timed restore: V$RMAN_BACKUP_JOB_DETAILS OUTPUT_BYTES_PER_SEC)."
+    ]
 
 
 def _redo_log_notes(scenario: Scenario) -> list[str]:

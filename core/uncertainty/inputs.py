@@ -77,6 +77,8 @@ _LABELS = {
     "backup.job_overhead": "overhead per RMAN job",
     "backup.compress_rate": "compression per core",
     "backup.decompress_rate": "decompression per core",
+    "backup.channel_rate": "RMAN channel ceiling (class default)",
+    "recovery.incremental_apply_factor": "incremental apply pace (class default)",
 }
 
 

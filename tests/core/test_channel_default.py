@@ -84,6 +84,7 @@ def test_the_default_is_a_ranged_input_with_its_prior_and_source():
     assert row.low == pytest.approx(0.5 * DISK_CHANNEL_BPS, rel=1e-6)
     assert row.high == pytest.approx(2.0 * DISK_CHANNEL_BPS, rel=1e-6)
     assert "400 MB/sec or greater" in row.source and "Oracle MAA" in row.prior_source
+    assert row.label == "RMAN channel ceiling (class default)"  # not the bare "channel rate"
 
 
 def test_the_plan_notes_and_the_ledger_say_it_is_a_default():

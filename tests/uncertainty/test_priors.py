@@ -192,7 +192,8 @@ def test_item_priors_win_over_the_kinds_and_any_kind_is_the_fallback():
     p = shipped.find("tape_drive", "rate", own)
     assert (p.p10, p.p90, p.source) == (pytest.approx(0.8), pytest.approx(1.1), "drill")
     assert shipped.find("tape_drive", "rate", "LTO-9") is shipped.find("tape_drive", "rate")
-    assert shipped.find("storage_write", "rate").kind == "*"
+    assert shipped.find("disk", "rate").kind == "*"
+    assert shipped.find("storage_write", "rate").kind == "storage_write"  # writes: their own
     assert Priors().find("tape_drive", "rate") is None
 
 
