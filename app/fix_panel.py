@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSplitter,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -178,7 +179,10 @@ class WhatItTakesPanel(QWidget):
         self.price_table = read_only_table(self.price_model, "fix_prices")
         self.price_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.price_table.setColumnWidth(0, 85)
-        self.price_table.setColumnWidth(2, 95)
+        head = self.price_table.horizontalHeader()  # "Price of one unit" whole (issue 23)
+        self.price_table.setColumnWidth(2, head.fontMetrics().horizontalAdvance(
+            self.price_model.HEADERS[2]) + 2 * head.style().pixelMetric(
+            QStyle.PixelMetric.PM_HeaderMargin) + 4)  # fmt: skip
         self.price_table.doubleClicked.connect(lambda _i: self._ask_price())
         prices_box.addWidget(self.price_table)
         ll.addLayout(prices_box, 2)

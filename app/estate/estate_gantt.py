@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtGui import QFontMetrics
 
 from rtoplanner.core.estate import DatabaseOutcome, EstateResult
 from rtoplanner.core.estate.run import beside_earlier
@@ -64,6 +65,10 @@ class _RowsViewBox(pg.ViewBox):
         if self.rows:
             self.show_rows()
             self.setMouseEnabled(x=True, y=self.scrolls())
+
+
+def _far_text(d: DatabaseOutcome) -> str:
+    return f"RTO {format_duration(d.rto_s)} →"
 
 
 class EstateGantt(pg.PlotWidget):
@@ -126,8 +131,20 @@ class EstateGantt(pg.PlotWidget):
         category_axis(self, [f"P{d.priority} · {d.name}" for d in rows])
         last = max([d.open_s for d in rows] + [1.0])
         near = [d.rto_s for d in rows if d.rto_s <= 1.5 * last]
-        self.setXRange(0, max([last, *near]) * 1.05, padding=0)
+        right = max([last, *near]) * 1.05
+        self.setXRange(0, right / (1 - self._far_share(rows, right)), padding=0)
         self._show_rows(len(rows))
+
+    def _far_share(self, rows: list[DatabaseOutcome], right: float) -> float:
+        """The share of the width kept right of the last opening for 'RTO 2 d →': at the
+        edge over the bars, it covered the last database's opening (issue 23)."""
+        texts = [_far_text(d) for d in rows if d.rto_s > right]
+        if not texts:
+            return 0.0
+        metrics = QFontMetrics(self.font())
+        need = max(metrics.horizontalAdvance(t) for t in texts) + 16
+        width = self.view.width()
+        return min(need / width, 0.4) if width > need else 0.15
 
     def _show_rows(self, n: int) -> None:
         """The first rows (all of them if they fit), the rest a scroll away."""
@@ -152,7 +169,7 @@ class EstateGantt(pg.PlotWidget):
         for i in range(first, last + 1):
             d = self.rows[i]
             if d.rto_s > x1:
-                item = pg.TextItem(f"RTO {format_duration(d.rto_s)} →", color=colour,
+                item = pg.TextItem(_far_text(d), color=colour,
                                    anchor=(1.0, 0.5))  # fmt: skip
                 item.setPos(x1, i)
                 self.addItem(item)

@@ -42,10 +42,6 @@ def units_line(model: PathModel, st: StageCapacity, fmt) -> str:
     return f"{st.count} × {fmt(st.unit_Bps)} = {fmt(st.total_Bps)} of data"
 
 
-LEGEND_BAND = 1.0
-"""Rows of empty space above the first stage, where the legend sits."""
-
-
 class PathPanel(PlanPanel):
     title = "Path"
 
@@ -63,31 +59,12 @@ class PathPanel(PlanPanel):
         self.backup_line = pg.InfiniteLine(angle=90, movable=False)
         self.plot.addItem(self.restore_line)
         self.plot.addItem(self.backup_line)
-        self.legend = item.addLegend(offset=(-10, 10))
-        self.legend.addItem(self.restore_bars, "restore (data bytes/s)")
-        self.legend.addItem(self.backup_bars, "backup (data bytes/s)")
         self.labels: list[pg.TextItem] = []
         self.rows: list[tuple[str, StageCapacity | None, StageCapacity | None]] = []
         self.factor = 1.0
-        self.n_rows = 0
-        item.getViewBox().sigResized.connect(self._fit_rows)
         self.add_plot(self.plot)
         self.finish_layout()
         self.hover = HoverTip(self.plot, self.text_at)
-
-    def _fit_rows(self, *_args) -> None:
-        """The rows with an empty band above them as tall as the legend: a band of one
-        row's height was too low on a short plot (1024 × 700), the legend covered the
-        first stage's figures."""
-        if not self.n_rows:
-            return
-        n = self.n_rows
-        height = self.plot.getPlotItem().getViewBox().height()
-        need = self.legend.boundingRect().height() + 14  # its offset and a gap
-        band = LEGEND_BAND
-        if height > need:
-            band = max(band, need * n / (height - need))
-        self.plot.setYRange(-0.6 - min(band, 2.0 * n), n - 0.4, padding=0)
 
     def _label(self, i: int) -> pg.TextItem:
         while len(self.labels) <= i:
@@ -134,7 +111,13 @@ class PathPanel(PlanPanel):
         self.restore_bars.opts["brush"] = pg.mkBrush(th.accent)
         self.backup_bars.opts["brush"] = pg.mkBrush(th.backup)
         category_axis(self.plot, [label for label, _, _ in rows])
-        self.plot.getPlotItem().setLabel("bottom", "Capacity in data bytes per second", unit)
+        # The key in the axis title: a legend inside the plot covered the first stage's
+        # figures, and on a short plot (1024 × 700) squeezed the rows (issue 23.7).
+        self.plot.getPlotItem().setLabel(
+            "bottom",
+            f"Capacity, data bytes/s ({unit}): <span style='color:{th.accent}'>■</span> "
+            f"restore <span style='color:{th.backup}'>■</span> backup",
+        )
 
         for i, label in enumerate(self.labels):
             label.setVisible(i < 2 * n)
@@ -157,10 +140,7 @@ class PathPanel(PlanPanel):
         self.backup_line.setPen(mkpen(th.backup, 1.5, Qt.PenStyle.DotLine))
         top = max(finite or [1.0]) / factor
         self.plot.setXRange(0, top * 1.35, padding=0)
-        # An empty band above the first row holds the legend, clear of the bars' values
-        # (the legend covered the first row's figures, issue 23.7).
-        self.n_rows = n
-        self._fit_rows()
+        self.plot.setYRange(-0.6, n - 0.4, padding=0)
 
         self.headline.setText(
             f"Restore {format_rate(restore.rate_Bps, binary=self.binary)} "

@@ -196,6 +196,26 @@ def stage_unit_capacity(stage: Stage, ratio: float, direction: str) -> float:
     return cap / stage.write_factor if direction == RESTORE else cap
 
 
+def stage_capacity(stage: Stage, index: int, ratio: float, direction: str) -> StageCapacity:
+    """Path stage `index`'s capacity: one unit's and all its units' together (a
+    per-channel kind, such as a `channel` stage, is a ceiling per channel, not a count
+    of units)."""
+    unit = stage_unit_capacity(stage, ratio, direction)
+    per_only = stage.kind in PER_CHANNEL_KINDS
+    return StageCapacity(
+        index=index,
+        label=stage.label,
+        kind=stage.kind,
+        carries=stage.carries,
+        count=stage.count,
+        unit_Bps=unit,
+        total_Bps=unit if per_only else unit * stage.count,
+        binds_channel=stage.binds_channel,
+        per_channel_only=per_only,
+        source=stage.source,
+    )
+
+
 CPU_LABEL = "RMAN {level} {what} CPU"
 
 
@@ -234,23 +254,9 @@ def build_path_model(scenario: Scenario, direction: str = RESTORE) -> PathModel:
     per, per_i = math.inf, None
     bind, bind_i = 1 << 30, None
     for i, st in enumerate(scenario.path):
-        unit = stage_unit_capacity(st, ratio, direction)
-        per_only = st.kind in PER_CHANNEL_KINDS
-        total = unit if per_only else unit * st.count
-        caps.append(
-            StageCapacity(
-                index=i,
-                label=st.label,
-                kind=st.kind,
-                carries=st.carries,
-                count=st.count,
-                unit_Bps=unit,
-                total_Bps=total,
-                binds_channel=st.binds_channel,
-                per_channel_only=per_only,
-                source=st.source,
-            )
-        )
+        cap = stage_capacity(st, i, ratio, direction)
+        caps.append(cap)
+        unit, total, per_only = cap.unit_Bps, cap.total_Bps, cap.per_channel_only
         # Capacities may be arrays (one per trial): the minimum is taken per element;
         # the index (a label) follows the first trial.
         if st.binds_channel or per_only:

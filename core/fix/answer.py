@@ -37,17 +37,18 @@ def _parts_of(
     """Stages and parsed deltas that make these changes (each change knows its own)."""
     stages: dict[int, Stage] = {}
     deltas: list[Deltas] = []
-    by_id = {}
-    for dim in search.hw:
-        for opt in dim.options:
-            if opt.change is not None:
-                by_id[id(opt.change)] = ("stage", dim.stage_index, opt.stage)
-    for opt in (*search.free, *search.level1, *search.compression, *search.on_disk):
-        if opt is not None and opt.change is not None:
-            by_id[id(opt.change)] = ("deltas", None, opt.deltas)
-    for ropt in search.rpo:
-        for c, part in zip(ropt.changes, ropt.parts, strict=True):
-            by_id[id(c)] = ("deltas", None, part)
+    by_id = search.parts_by_change
+    if not by_id:
+        for dim in search.hw:
+            for opt in dim.options:
+                if opt.change is not None:
+                    by_id[id(opt.change)] = ("stage", dim.stage_index, opt.stage)
+        for opt in (*search.free, *search.level1, *search.compression, *search.on_disk):
+            if opt is not None and opt.change is not None:
+                by_id[id(opt.change)] = ("deltas", None, opt.deltas)
+        for ropt in search.rpo:
+            for c, part in zip(ropt.changes, ropt.parts, strict=True):
+                by_id[id(c)] = ("deltas", None, part)
     for c in changes:
         kind, idx, what = by_id.get(id(c), ("dynamic", None, None))
         if kind == "stage":
@@ -60,13 +61,20 @@ def _parts_of(
 
 
 def _outcome_of(search: _Search, changes: tuple[Change, ...]) -> Outcome | None:
-    stages, deltas = _parts_of(search, changes)
-    try:
-        result = outcome(variant(search.base, stages, deltas))
-    except CoreError:
-        return None
-    search.count += 1
-    return result
+    """The outcome of the base with these changes; each set computed once (dropping
+    changes one by one and trying the fewest ask for many sets twice). The changes are
+    the search's own, alive as long as it is: keyed by their ids."""
+    key = tuple(map(id, changes))
+    if key not in search.outcome_of_changes:
+        stages, deltas = _parts_of(search, changes)
+        try:
+            result: Outcome | None = outcome(variant(search.base, stages, deltas))
+        except CoreError:
+            result = None
+        else:
+            search.count += 1
+        search.outcome_of_changes[key] = result
+    return search.outcome_of_changes[key]
 
 
 def _minimal(search: _Search, ev: _Eval) -> _Eval:

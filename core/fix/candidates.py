@@ -277,8 +277,7 @@ def _with_capacity(capacity: Capacity, opt: Option) -> Option:
 
 def _path_capacity(base: Scenario, i: int) -> Capacity:
     def capacity(stage: Stage) -> tuple[float, float]:
-        scen = replace(base, path=tuple(stage if j == i else s for j, s in enumerate(base.path)))
-        return stage_capacity(scen, i)
+        return stage_capacity(base, i, stage)
 
     return capacity
 
@@ -628,10 +627,14 @@ def rpo_options(base: Scenario, catalog: Catalog, prices: PriceBook) -> list[Rpo
         singles.append([Change("backup.standby", words, edits, cost=cost, category=RPO,
                                item=item, notes=notes)])  # fmt: skip
     out: list[RpoOption] = []
+    alone: dict[int, Option | None] = {}  # a change shared by several options: parsed once
     for changes in singles:
         edits = {k: v for c in changes for k, v in c.edits.items()}
         opt = _config_option(base, catalog, Change("rpo", "", edits))
-        parts = [_config_option(base, catalog, c) for c in changes]
+        for c in changes:
+            if id(c) not in alone:
+                alone[id(c)] = _config_option(base, catalog, c)
+        parts = [alone[id(c)] for c in changes]
         if opt is not None and all(p is not None for p in parts):
             out.append(RpoOption(tuple(changes), opt.deltas, tuple(p.deltas for p in parts)))  # type: ignore[union-attr]
     return sorted(out, key=lambda o: (o.cost.key, len(o.changes)))

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..catalog import Catalog
 from ..engine.path import BACKUP, RESTORE, build_path_model
+from ..engine.path import stage_capacity as path_stage_capacity
 from ..plan import Plan, compute_core
 from ..scenario import Scenario, Stage, with_values
 from .model import Outcome
@@ -64,12 +65,18 @@ def variant(base: Scenario, stages: Mapping[int, Stage], deltas: list[Deltas]) -
     return dataclasses.replace(base, path=path, **parts)
 
 
-def stage_capacity(scenario: Scenario, index: int) -> tuple[float, float]:
-    """(restore, backup) data bytes/s that stage `index` lets through with all its units."""
+def stage_capacity(
+    scenario: Scenario, index: int, stage: Stage | None = None
+) -> tuple[float, float]:
+    """(restore, backup) data bytes/s that stage `index` (or `stage` in its place) lets
+    through with all its units: its capacity in the path model, which depends on the
+    stage and the scenario's compression only."""
+    st = scenario.path[index] if stage is None else stage
+    ratio = scenario.backup.compression_ratio
     out = []
     for direction in (RESTORE, BACKUP):
-        st = build_path_model(scenario, direction).stages[index]
-        out.append(st.total_Bps if not st.per_channel_only else st.unit_Bps)
+        cap = path_stage_capacity(st, index, ratio, direction)
+        out.append(cap.total_Bps if not cap.per_channel_only else cap.unit_Bps)
     return out[0], out[1]
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import bisect
 import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..catalog import Catalog
 from ..errors import CoreError
@@ -94,7 +94,12 @@ class _Search:
         self._dynamic: dict[int, tuple[list[Change], list[Deltas]]] = {}
         self._costs: dict[tuple[int, ...], Cost] = {}
         self._signatures: dict[tuple, tuple] = {}
-        self._configs: dict[tuple[int, int, int], Scenario] = {}
+        self._configs: dict[tuple[int, int, int, int], Scenario] = {}
+        self._compressions: dict[tuple[int, int], Scenario] = {}
+        self._static_costs: dict[tuple, Cost] = {}
+        # For `answer`: how each change is made, and the outcome of each set of changes.
+        self.parts_by_change: dict[int, tuple] = {}
+        self.outcome_of_changes: dict[tuple[int, ...], Outcome | None] = {}
 
     # ------------------------------------------------------------------ building variants
 
@@ -116,13 +121,24 @@ class _Search:
         path = [stages.get(i, s) for i, s in enumerate(self.base.path)]
         return cand.channel_count(self.base, path, config.channels)
 
-    def _configured(self, config: _Config) -> Scenario:
-        """The scenario with the configuration's changes (and the free ones) made: the
-        base of every variant of the configuration (the hardware and channels on top)."""
-        key = (id(config.level1), id(config.compression), id(config.on_disk))
+    def _configured(self, config: _Config, n: int) -> Scenario:
+        """The scenario with the configuration's changes (and the free ones) made, and `n`
+        channels: the base of every variant of the configuration with as many channels
+        (the hardware on top)."""
+        key = (id(config.level1), id(config.compression), id(config.on_disk), n)
         if key not in self._configs:
-            self._configs[key] = variant(self.base, {}, self._config_deltas(config))
+            deltas = self._config_deltas(config) + self._dynamic_of(n)[1]
+            self._configs[key] = variant(self.base, {}, deltas)
         return self._configs[key]
+
+    def _compressed(self, config: _Config, n: int) -> Scenario:
+        """The base with only the configuration's compression level and `n` channels:
+        what a signature is taken on."""
+        key = (id(config.compression), n)
+        if key not in self._compressions:
+            deltas = [o.deltas for o in (config.compression,) if o is not None]
+            self._compressions[key] = variant(self.base, {}, deltas + self._dynamic_of(n)[1])
+        return self._compressions[key]
 
     def _dynamic_of(self, n: int) -> tuple[list[Change], list[Deltas]]:
         """The channel and section changes of `n` channels, and their parsed deltas."""
@@ -144,7 +160,8 @@ class _Search:
 
     def evaluate(self, config: _Config, hardware: tuple[int, ...]) -> _Eval | None:
         stages = self._stages(hardware)
-        dynamic, dynamic_deltas = self._dynamic_of(self._channels(config, stages))
+        n = self._channels(config, stages)
+        dynamic = self._dynamic_of(n)[0]
         # Keyed by what is changed, not by how it was chosen ("one channel per drive" and
         # "as is" are one variant when the counts agree).
         key = (id(config.level1), id(config.compression), id(config.on_disk),
@@ -159,7 +176,7 @@ class _Search:
         ]
         real = tuple(c for c in changes if c is not None)
         try:
-            result = outcome(variant(self._configured(config), stages, dynamic_deltas))
+            result = outcome(variant(self._configured(config, n), stages, []))
         except CoreError:
             self.seen[key] = None  # type: ignore[assignment]
             return None
@@ -181,17 +198,9 @@ class _Search:
                 base = variant(self.base, {}, [config.compression.deltas])
                 caps = []
                 for d in self.hw:
-                    row = []
-                    for o in d.options:
-                        scen = replace(
-                            base,
-                            path=tuple(
-                                o.stage if j == d.stage_index else s
-                                for j, s in enumerate(base.path)
-                            ),
-                        )
-                        row.append(stage_capacity(scen, d.stage_index))  # type: ignore[arg-type]
-                    caps.append(row)
+                    i = d.stage_index
+                    assert i is not None
+                    caps.append([stage_capacity(base, i, o.stage) for o in d.options])
             self._caps[key] = caps
         return self._caps[key]
 
@@ -230,11 +239,13 @@ class _Search:
         for restore_masks in dict.fromkeys(all_restore):
             for masks_b in backup_masks:
                 reach = tuple(r & b for r, b in zip(restore_masks, masks_b, strict=True))
+                if not all(reach):
+                    # A stage has nothing that fast, nor at any higher backup level (the
+                    # options reaching a higher level are fewer: a subset).
+                    break
                 if reach in seen:
                     continue  # every stage's options reaching as at an earlier level
                 seen.add(reach)
-                if not all(reach):
-                    continue  # a stage has nothing that fast
                 choices = [stage.choices(m) for stage, m in zip(stages, reach, strict=True)]
                 for combo in itertools.product(*choices):
                     sets[combo] = None
@@ -274,17 +285,16 @@ class _Search:
             # window, the RPO (the archived-log backup's duration) or the worst-case redo
             # (a failure while the level 0 runs): search backup-rate breakpoints too.
             with_backup = self._backup_matters(config, keep, ceiling, bound)
-            signatures: set[tuple] = set()
+            signatures = _Signatures(lambda h, config=config: self._signature(config, h))
             for hardware in self.level_sets(config, with_backup):
-                signature = self._signature(config, hardware)
-                if signature in signatures:
-                    continue  # a cheaper set moves data exactly as fast
-                signatures.add(signature)
-                cost = self._cost(self._static_changes(config, hardware))
+                cost = self._static_cost(config, hardware)
                 if self._dominated(cost, best_time_s) and not (
                     can_meet and (best_meets is None or cost.key < best_meets.key)
                 ):
+                    signatures.skipped(hardware, cost.key)
                     continue
+                if signatures.seen(hardware, cost.key):
+                    continue  # a cheaper set moves data exactly as fast
                 ev = self.evaluate(config, hardware)
                 if ev is None:
                     continue
@@ -319,9 +329,8 @@ class _Search:
         n = self._channels(config, stages)
         key = (id(config.compression), n, hardware)
         if key not in self._signatures:
-            deltas = [d for o in (config.compression,) if o is not None for d in (o.deltas,)]
-            deltas += self._dynamic_of(n)[1]
-            self._signatures[key] = path_signature(variant(self.base, stages, deltas))
+            scenario = variant(self._compressed(config, n), stages, [])
+            self._signatures[key] = path_signature(scenario)
         return self._signatures[key]
 
     def _fastest(self, config: _Config) -> tuple[tuple[int, ...], bool]:
@@ -342,6 +351,13 @@ class _Search:
         ev = self.evaluate(config, hardware)
         return ev is not None and ev.outcome.windows_ok
 
+    def _static_cost(self, config: _Config, hardware: tuple[int, ...]) -> Cost:
+        """What a set's purchases and the configuration cost (whatever the channels)."""
+        key = (id(config.level1), id(config.compression), id(config.on_disk), hardware)
+        if key not in self._static_costs:
+            self._static_costs[key] = self._cost(self._static_changes(config, hardware))
+        return self._static_costs[key]
+
     def _static_changes(self, config: _Config, hardware: tuple[int, ...]) -> list[Change]:
         out = [dim.options[i].change for dim, i in zip(self.hw, hardware, strict=True)]
         out += [o.change for o in config.options]
@@ -356,8 +372,8 @@ class _Search:
 
     def _dominated(self, cost: Cost, best_time_s: float) -> bool:
         """Some point found costs no more and is as fast as this configuration can be."""
-        key = cost.key
-        return any(k <= key and s <= best_time_s + 0.5 for k, s in self.front)
+        key, limit = cost.key, best_time_s + 0.5
+        return any(s <= limit and k <= key for k, s in self.front)
 
     # ------------------------------------------------------------------ RPO completion
 
@@ -374,11 +390,10 @@ class _Search:
         if ev.outcome.rpo_verdict != "misses" or not self.rpo or not _meets_but_rpo(ev.outcome):
             return ev
         stages = self._stages(ev.hardware)
-        dynamic_deltas = self._dynamic_of(self._channels(ev.config, stages))[1]
-        base_deltas = self._config_deltas(ev.config) + dynamic_deltas
+        configured = self._configured(ev.config, self._channels(ev.config, stages))
         for opt in self.rpo:
             try:
-                result = outcome(variant(self.base, stages, [*base_deltas, opt.deltas]))
+                result = outcome(variant(configured, stages, [opt.deltas]))
             except CoreError:
                 continue
             self.count += 1
@@ -386,6 +401,37 @@ class _Search:
                 changes = (*ev.changes, *opt.changes)
                 return _Eval(ev.config, ev.hardware, changes, _total(changes), result)
         return ev
+
+
+class _Signatures:
+    """The signatures of a configuration's hardware sets so far, in the search's order: a
+    set whose signature an earlier set had is skipped (that one moves data exactly as
+    fast). A set skipped as dominated still counts, but its signature is worked out only
+    when needed: a later set that is not dominated and costs no more would have been
+    dominated too (the front only grows, the cheapest meeting cost only falls), so only
+    the skipped sets that cost more than it can share its signature."""
+
+    def __init__(self, sign: Callable[[tuple[int, ...]], tuple]) -> None:
+        self.sign = sign
+        self.known: set[tuple] = set()
+        self.pending: list[tuple[tuple, tuple[int, ...]]] = []
+        """(cost key, set) of the sets skipped as dominated, not yet signed."""
+
+    def skipped(self, hardware: tuple[int, ...], cost_key: tuple) -> None:
+        self.pending.append((cost_key, hardware))
+
+    def seen(self, hardware: tuple[int, ...], cost_key: tuple) -> bool:
+        """Whether an earlier set had this set's signature (else it is now known)."""
+        if self.pending:
+            dearer = [h for k, h in self.pending if k > cost_key]
+            if dearer:
+                self.known.update(map(self.sign, dearer))
+                self.pending = [(k, h) for k, h in self.pending if not k > cost_key]
+        signature = self.sign(hardware)
+        if signature in self.known:
+            return True
+        self.known.add(signature)
+        return False
 
 
 class _Cancelled(CoreError):
@@ -415,7 +461,8 @@ def _total(changes: Sequence[Change]) -> Cost:
 
 def _costs_nothing(change: Change) -> bool:
     """Free, no processors added, no licence that depends on the others (`_total`)."""
-    return change.cost == FREE and not change.processors and change.aco_per_added is None
+    cost = change.cost
+    return (cost is FREE or cost == FREE) and not change.processors and change.aco_per_added is None
 
 
 def _meets_but_rpo(o: Outcome) -> bool:

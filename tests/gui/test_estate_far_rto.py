@@ -1,0 +1,32 @@
+"""The Estate window's Gantt (issue 23): "RTO 2 d →", at the chart's right edge over the
+bars, covered the Data warehouse's opening (the last of the estate)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rtoplanner.app.estate.estate_window import EstateWindow
+from rtoplanner.core.paths import estates_dir
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1440, 900)])
+def test_far_rto_labels_leave_the_openings_clear(qtbot, size):
+    win = EstateWindow()
+    qtbot.addWidget(win)
+    assert win.open_estate(estates_dir() / "site_loss.toml")
+    win.resize(*size)
+    win.show()
+    qtbot.waitUntil(lambda: not win.runner.busy and win.result is not None, timeout=20000)
+    gantt = win.gantt
+    gantt.set_result(win.result, gantt.rows)  # laid out at the window's size
+    assert gantt.far
+    view = gantt.view
+    for item in gantt.far:
+        item.updateTransform(force=True)
+        left = view.mapSceneToView(item.sceneBoundingRect().topLeft()).x()
+        row = round(item.pos().y())
+        d = gantt.rows[row]
+        assert left > d.open_s, (item.toPlainText(), d.name)
+    win.close()
