@@ -33,7 +33,7 @@ def test_far_rto_labels_leave_the_openings_clear(qtbot, size):
 
 
 def test_the_least_tab_points_to_the_runbook_tab(qtbot):
-    """"the runbook order above" on the PDF page; in the window the runbook is a tab."""
+    """ "the runbook order above" on the PDF page; in the window the runbook is a tab."""
     win = EstateWindow()
     qtbot.addWidget(win)
     assert win.open_estate(estates_dir() / "site_loss.toml")

@@ -51,7 +51,7 @@ def test_a_long_tail_is_stated_and_the_bars_are_readable(path):
 
 @pytest.mark.parametrize("path", DEMOS, ids=[p.stem for p in DEMOS])
 def test_the_failure_column_reads_on_one_line(path):
-    """"Worst moment of the / cycle" wrapped in its 38 mm column on every demo."""
+    """ "Worst moment of the / cycle" wrapped in its 38 mm column on every demo."""
     pages = PdfReader(io.BytesIO(rendered(path).pdf)).pages
     text = "\n".join(p.extract_text() for p in pages)
     assert "Worst moment of the cycle" in text
