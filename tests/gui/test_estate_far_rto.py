@@ -30,3 +30,14 @@ def test_far_rto_labels_leave_the_openings_clear(qtbot, size):
         d = gantt.rows[row]
         assert left > d.open_s, (item.toPlainText(), d.name)
     win.close()
+
+
+def test_the_least_tab_points_to_the_runbook_tab(qtbot):
+    """ "the runbook order above" on the PDF page; in the window the runbook is a tab."""
+    win = EstateWindow()
+    qtbot.addWidget(win)
+    assert win.open_estate(estates_dir() / "site_loss.toml")
+    qtbot.waitUntil(lambda: not win.runner.busy and win.result is not None, timeout=20000)
+    text = win.least_panel.summary.text()
+    assert "runbook order (its tab)" in text and "above" not in text
+    win.close()
