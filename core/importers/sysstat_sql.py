@@ -23,6 +23,7 @@ import csv
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import duckdb
@@ -31,6 +32,13 @@ import numpy as np
 from .csv_common import _delimiter
 from .duck_batch import Reads, SysstatBatch, Workspace
 from .sanity import MAX_REDO_Bps
+
+Progress = Callable[[float, str], None]
+
+
+def _quiet(_fraction: float, _phase: str) -> None:
+    pass
+
 
 _PLAIN_BYTES = bytes(range(0x20, 0x7F)) + b"\t\r\n"
 """What the fast reader takes: printable ASCII, tab and line ends. Other control
@@ -89,10 +97,15 @@ def _body_end(data: bytes) -> int:
 
 
 def sysstat_batch(
-    data: bytes, source: str, file_hash: str, store: Reads | None = None
+    data: bytes,
+    source: str,
+    file_hash: str,
+    store: Reads | None = None,
+    progress: Progress | None = None,
 ) -> SysstatBatch | None:
     """The export's rows, computed by DuckDB (in `store`'s DuckDB instance when it can be
-    written: `duck_batch.Workspace`); None when the Python reader must read it."""
+    written: `duck_batch.Workspace`); None when the Python reader must read it.
+    `progress(fraction, phase)` is told each step (it may raise: nothing is kept)."""
     plain = _plain(data)
     head = _header(plain) if plain is not None else None
     if plain is None or head is None:
@@ -109,7 +122,7 @@ def sysstat_batch(
             with open(path, "wb") as f:
                 f.write(plain)
             shape = _Shape(len(names), first, lines, delim, where, value_col, _padded(plain, delim))
-            return _query(path, shape, source, file_hash, store)
+            return _query(path, shape, source, file_hash, store, progress or _quiet)
     except OSError:
         return None  # the Python reader reads it and names what is wrong
 
@@ -151,11 +164,17 @@ class _Shape:
 
 
 def _query(
-    path: str, shape: _Shape, source: str, file_hash: str, store: Reads | None
+    path: str,
+    shape: _Shape,
+    source: str,
+    file_hash: str,
+    store: Reads | None,
+    progress: Progress,
 ) -> SysstatBatch | None:
     space = Workspace(store)
     try:
-        if space.run(lambda con: _compute(con, space.db, path, shape, source, file_hash)):
+        where = (space.db, path, shape, source, file_hash, progress)
+        if space.run(lambda con: _compute(con, *where)):
             batch, space = SysstatBatch(source, space), None
             return batch
         return None
@@ -165,10 +184,16 @@ def _query(
 
 
 def _compute(
-    con: duckdb.DuckDBPyConnection, db: str, path: str, shape: _Shape, source: str, file_hash: str
+    con: duckdb.DuckDBPyConnection,
+    db: str,
+    path: str,
+    shape: _Shape,
+    source: str,
+    file_hash: str,
+    progress: Progress,
 ) -> bool:
     """Fill table `db.iv` with the export's rows; False (or a DuckDB error) when the
-    Python reader must read it."""
+    Python reader must read it. `progress` between the statements (Stop is heard there)."""
     try:
         types = ", ".join(f"'c{i}': 'VARCHAR'" for i in range(shape.n_columns))
         con.execute(
@@ -179,6 +204,7 @@ def _compute(
         )
         if con.execute(f"SELECT count(*) FROM {db}.raw").fetchall()[0][0] != shape.lines:
             return False  # a record over two lines: the line numbers would not be the file's
+        progress(0.3, f"pairing the snapshots of its {shape.lines:,} rows")
         prefix = json.dumps(f"{source}:")[:-1]  # the payload's "source", JSON-escaped as Python
         # a cell the Python reader would read another way or refuse raises: it then reads
         con.execute(_intervals_sql(db, shape), [prefix, file_hash, MAX_DELTA])
@@ -186,6 +212,7 @@ def _compute(
             con.execute(f"DROP TABLE {db}.iv")
             con.execute(_intervals_sql(db, shape, sort=True), [prefix, file_hash, MAX_DELTA])
         con.execute(f"DROP TABLE {db}.raw")
+        progress(0.9, "checking the intervals")
         bad, rows = con.execute(
             _BAD_INTERVALS.replace("<db>", db), [MAX_DELTA, MAX_REDO_Bps]
         ).fetchall()[0]

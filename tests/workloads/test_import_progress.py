@@ -139,13 +139,14 @@ def test_an_export_read_row_by_row_reports_rows_read(store, tmp_path: Path) -> N
     assert fractions == sorted(fractions) and fractions[-1] == 1.0
 
 
-@pytest.mark.parametrize("stop", [False, True])
+@pytest.mark.parametrize("stop", [None, "pairing", "storing"])
 def test_a_large_export_is_read_in_the_stores_duckdb_on_one_thread_then_as_before(
-    store, tmp_path: Path, stop: bool
+    store, tmp_path: Path, stop: str | None
 ) -> None:
     """The export's rows are computed in an in-memory database attached to the store's
-    own DuckDB instance, single-threaded (cheaper in CPU); afterwards — imported or
-    stopped half-way — the store has its thread count back and no database left over."""
+    own DuckDB instance, single-threaded (cheaper in CPU), saying which step it is on;
+    afterwards — imported, or stopped while DuckDB pairs the snapshots or half-way
+    through storing — the store has its thread count back and no database left over."""
     from workload_helpers import count
 
     from rtoplanner.core.importers import store_import as si
@@ -158,12 +159,14 @@ def test_a_large_export_is_read_in_the_stores_duckdb_on_one_thread_then_as_befor
     store.read(lambda cur: cur.execute("SET threads = 3"))
     before = store.read(setting)
     during: list[tuple[str, list[str]]] = []
+    phases: list[tuple[float, str]] = []
 
-    def progress(_fraction: float, phase: str) -> None:
-        if phase.startswith("storing "):
+    def progress(fraction: float, phase: str) -> None:
+        phases.append((fraction, phase))
+        if phase.startswith(("pairing ", "storing ")):
             during.append(store.read(setting))
-            if stop and not phase.startswith("storing 0 "):
-                raise si.ImportStopped
+        if stop and phase.startswith(stop) and not phase.startswith("storing 0 "):
+            raise si.ImportStopped
 
     path = sysstat_csv(tmp_path / "big.csv", hours=30_000)
     if stop:
@@ -171,6 +174,13 @@ def test_a_large_export_is_read_in_the_stores_duckdb_on_one_thread_then_as_befor
             si.import_file(store, path, progress=progress)
     else:
         assert si.import_file(store, path, progress=progress).imported == 30_000
+        steps = [m.split(" (")[0] for _, m in phases[1:5]]
+        assert steps == [
+            "reading its rows", "reading it as a DBA_HIST_SYSSTAT export",
+            "pairing the snapshots of its 30,001 rows", "checking the intervals",
+        ]  # fmt: skip
+        fractions = [f for f, _ in phases]
+        assert fractions == sorted(fractions) and fractions[-1] == 1.0
     threads, names = during[0]
     assert threads == "1" and [n for n in names if n.startswith("rto_import_")]
     assert store.read(setting) == before == ("3", before[1])
