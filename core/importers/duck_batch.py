@@ -136,14 +136,15 @@ class SysstatBatch:
     def __init__(self, source: str, workspace: Workspace) -> None:
         self.source = source
         self.workspace = workspace
-        self._n, distinct, first, last, names = workspace.run(
+        self._n, distinct, first, last, names, moved = workspace.run(
             lambda con: con.execute(
                 f"SELECT count(*), count(DISTINCT content_hash), min(begin_time), "
-                f"max(end_time), list(DISTINCT db_name) FILTER (db_name IS NOT NULL) "
-                f"FROM {workspace.db}.iv"
+                f"max(end_time), list(DISTINCT db_name) FILTER (db_name IS NOT NULL), "
+                f"count(*) FILTER (ord <> rowid) FROM {workspace.db}.iv"
             ).fetchall()[0]
         )
         self._repeats = self._n > distinct
+        self._in_order = not moved  # stored in `ord` order: a chunk needs no sort
         self._times: tuple[datetime, datetime] = (first, last)
         self._db_names = set(names or ())
 
@@ -167,15 +168,16 @@ class SysstatBatch:
     def table_in(self, con: duckdb.DuckDBPyConnection) -> Iterator[Rows]:
         """The rows as `con` (inside the store's write) reads them: the workspace's table
         itself, or a temporary copy when the workspace is another database."""
-        table = f"{self.workspace.db}.iv"
+        table, in_order = f"{self.workspace.db}.iv", self._in_order
         if not self.workspace.seen_from(con):
+            in_order = False
             con.register(_COPY, self.workspace.stream(f"SELECT * FROM {table}"))
             try:
                 con.execute(f"CREATE OR REPLACE TEMP TABLE {_COPY}_t AS SELECT * FROM {_COPY}")
             finally:
                 con.unregister(_COPY)
             table = f"temp.{_COPY}_t"
-        rows = Rows(con, table, self._n, self._repeats)
+        rows = Rows(con, table, self._n, self._repeats, in_order)
         yield rows
         con.execute(f"DROP TABLE IF EXISTS temp.{_COPY}_t; DROP TABLE IF EXISTS temp.{_PICK}")
 
@@ -189,9 +191,11 @@ class Rows:
     """A batch's rows as one connection reads them (table `table`): which to leave out,
     and the statements that give the rest chunk by chunk."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, table: str, n: int, repeats: bool):
+    def __init__(
+        self, con: duckdb.DuckDBPyConnection, table: str, n: int, repeats: bool, in_order: bool
+    ) -> None:
         self.con, self.table, self.n = con, table, n
-        self._repeats = repeats
+        self._repeats, self._in_order = repeats, in_order
         self._picked = False
 
     def hashes_sql(self) -> str:
@@ -247,5 +251,7 @@ class Rows:
         columns = ", ".join(
             "coalesce(db_name, $db) AS db_name" if c == "db_name" else c for c in STORED_COLUMNS
         )
-        sql = f"SELECT {columns} FROM {rows} WHERE {key} >= $start AND {key} < $stop ORDER BY {key}"
+        sql = f"SELECT {columns} FROM {rows} WHERE {key} >= $start AND {key} < $stop"
+        if self._picked or not self._in_order:  # a scan of one table with a filter keeps
+            sql += f" ORDER BY {key}"  # its order (DuckDB's order preservation): no sort
         return sql, {"db": database, "start": start, "stop": stop}

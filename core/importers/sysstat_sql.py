@@ -182,18 +182,19 @@ def _compute(
         prefix = json.dumps(f"{source}:")[:-1]  # the payload's "source", JSON-escaped as Python
         # a cell the Python reader would read another way or refuse raises: it then reads
         con.execute(_intervals_sql(db, shape), [prefix, file_hash, MAX_DELTA])
+        if con.execute(_OUT_OF_ORDER.replace("<db>", db)).fetchall()[0][0]:
+            con.execute(f"DROP TABLE {db}.iv")
+            con.execute(_intervals_sql(db, shape, sort=True), [prefix, file_hash, MAX_DELTA])
         con.execute(f"DROP TABLE {db}.raw")
         bad, rows = con.execute(
             _BAD_INTERVALS.replace("<db>", db), [MAX_DELTA, MAX_REDO_Bps]
         ).fetchall()[0]
-        if bad or not rows:  # no interval: the Python reader says so
-            return False
-        return not con.execute(_OUT_OF_ORDER.replace("<db>", db)).fetchall()[0][0]
+        return not bad and rows > 0  # no interval: the Python reader says so
     except duckdb.Error:
         return False
 
 
-def _intervals_sql(db: str, shape: _Shape) -> str:
+def _intervals_sql(db: str, shape: _Shape, sort: bool = False) -> str:
     where, value_col, first, padded = shape.where, shape.value_col, shape.first, shape.padded
     lengths = ", ".join(f"coalesce(strlen(c{i}), 0)" for i in range(shape.n_columns))
     names = {"dbid_t": "DBID", "inst": "INSTANCE_NUMBER", "snap_t": "SNAP_ID",
@@ -204,7 +205,10 @@ def _intervals_sql(db: str, shape: _Shape) -> str:
         f"SELECT *, try_strptime(end_t, '%Y-%m-%d %H:%M:%S') AS end_ts FROM (SELECT rowid + "
         f"{first + 2} AS line, greatest(0, {lengths}) AS longest, {chosen} FROM {db}.raw)"
     )
-    return _INTERVALS.replace("<cells>", cells).replace("<valid>", _VALID).replace("<db>", db)
+    order = "ORDER BY dbid_t, inst, snap, line"
+    sql = _INTERVALS.replace("<order>", order if sort else "")
+    sql = sql.replace("<sorted>", "ORDER BY ord" if sort else "")
+    return sql.replace("<cells>", cells).replace("<valid>", _VALID).replace("<db>", db)
 
 
 _VALID = r"""
@@ -235,10 +239,11 @@ WITH cells AS (<cells>), typed AS (
 ), paired AS (
     SELECT *,
            lag(end_ts) OVER w AS begin_ts, lag(end_t) OVER w AS begin_t,
-           lag(value) OVER w AS prev_value,
-           lag(startup) OVER w AS prev_startup, lag(line) OVER w AS prev_line
+           lag(value) OVER w AS prev_value, lag(startup) OVER w AS prev_startup,
+           CASE WHEN lag(dbid_t) OVER w = dbid_t AND lag(inst) OVER w = inst
+                THEN lag(line) OVER w END AS prev_line  -- the same instance's
     FROM typed
-    WINDOW w AS (PARTITION BY dbid_t, inst ORDER BY snap, line)
+    WINDOW w AS (ORDER BY dbid_t, inst, snap, line)
 ), kept AS (
     SELECT *, value - prev_value AS delta,
            CAST(CASE WHEN value - prev_value < $3 THEN CAST(value - prev_value AS BIGINT) END
@@ -247,9 +252,8 @@ WITH cells AS (<cells>), typed AS (
     FROM paired
     WHERE prev_line IS NOT NULL AND startup = prev_startup
       AND value - prev_value >= 0 AND end_ts > begin_ts
-    ORDER BY dbid_t, inst, snap, line
 )
-SELECT row_number() OVER () - 1 AS ord, dbid_t, snap, line, delta,
+SELECT row_number() OVER (<order>) - 1 AS ord, dbid_t, snap, line, delta,
        sha256(concat('["sysstat","', db, '","', inst, '","', begin_t, '","', end_t, '",',
                      delta_text, ']')) AS content_hash,
        nullif(db_name, '') AS db_name, dbid, inst AS instance,
@@ -258,13 +262,16 @@ SELECT row_number() OVER () - 1 AS ord, dbid_t, snap, line, delta,
        delta / epoch(end_ts - begin_ts) AS redo_bytes_per_s,
        concat('{"redo_bytes": ', delta_text, ', "db": "', db, '", "source": ', $1, line,
               '", "file_hash": "', $2, '"}') AS payload
-FROM kept
+FROM kept <sorted>
 """
 """One row per pair of consecutive snapshots of one instance (see `intervals_from_sysstat`):
 the hash text and payload are the ones `store_import` builds, `1234.0` as Python prints
-a whole float; `ord` numbers the rows in the Python reader's order, sorted before the
-wide text columns are made (sorting them took a quarter of the query). That order
-surviving the outer query is checked (`_OUT_OF_ORDER`), not assumed."""
+a whole float; `ord` numbers the rows in the Python reader's order. The previous
+snapshot of the same instance is the previous row in one window over every row in that
+order: DuckDB's window hands its rows on in that order, so `row_number() OVER ()` numbers
+them without sorting the wide rows again (that took a quarter of the query). That is
+checked (`_OUT_OF_ORDER`), not assumed; if it ever fails, the query runs again with the
+order asked for (`sort=True`)."""
 
 _BAD_INTERVALS = (
     "SELECT count(*) FILTER (delta >= $1 OR content_hash IS NULL OR redo_bytes_per_s > $2), "
