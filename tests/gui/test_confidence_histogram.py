@@ -62,3 +62,14 @@ def test_a_priors_range_reads_whole(window):
     assert "(P10..P90)" in text
     need = panel.table.fontMetrics().horizontalAdvance(text) + 8
     assert need <= panel.table.columnWidth(COL_RANGE)
+
+
+def test_tornado_rows_of_one_stage_stay_apart():
+    """Two figures of one long-named stage read alike once cut to the axis' width."""
+    from rtoplanner.app.plots.confidence_charts import _short
+
+    rate = _short("EFS-CG NAS head (one GigE NFS path): rate")
+    eff = _short("EFS-CG NAS head (one GigE NFS path): efficiency")
+    assert rate != eff and rate.endswith(": rate") and eff.endswith(": efficiency")
+    assert len(rate) <= 26 and len(eff) <= 26
+    assert _short("apply cost per archived log") == "apply cost per archived log"[:25] + "…"
