@@ -41,3 +41,15 @@ def test_the_least_tab_points_to_the_runbook_tab(qtbot):
     text = win.least_panel.summary.text()
     assert "runbook order (its tab)" in text and "above" not in text
     win.close()
+
+
+def test_the_legend_breaks_between_entries_only():
+    """At 1440 px the legend's last line read "(verdict colour)" under "● opens"."""
+    from rtoplanner.app.estate.estate_words import phase_legend
+
+    html = phase_legend()
+    entries = html.split("&nbsp;&nbsp; ")
+    assert len(entries) >= 5
+    for entry in entries:
+        text = entry.split("</span>")[-1]
+        assert " " not in text, entry
