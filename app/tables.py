@@ -20,3 +20,18 @@ def read_only_table(model: QAbstractItemModel, name: str) -> QTableView:
     view.verticalHeader().hide()
     view.verticalHeader().setDefaultSectionSize(22)
     return view
+
+
+CELL_PADDING = 16
+"""A cell's text margins and the sort arrow's or the editor's room, in pixels."""
+
+
+def kind_column_width(view: QTableView) -> int:
+    """A Kind column as wide as the longest stage kind's short words ("backup appliance",
+    "object storage"): at 95–100 px they read "object stora…" (issue 23)."""
+    from rtoplanner.core.wording import STAGE_KIND_WORDS, stage_kind_short
+
+    metrics = view.fontMetrics()
+    return max(metrics.horizontalAdvance(stage_kind_short(k)) for k in STAGE_KIND_WORDS) + (
+        CELL_PADDING
+    )

@@ -76,6 +76,12 @@ def stage_kind_words(kind: str) -> str:
     return STAGE_KIND_WORDS.get(kind, kind.replace("_", " "))
 
 
+def stage_kind_short(kind: str) -> str:
+    """A stage kind for a table's Kind column: its words without the bracket
+    ("object storage", "datafile storage"); the cell's tooltip has them all."""
+    return stage_kind_words(kind).split(" (", 1)[0]
+
+
 def describe_cycle_time(since_level0_s: float, period_s: float, level0_s: float = 0.0) -> str:
     """'just before the next level 0', 'just before the next level 0 finishes' (a backup
     is usable only when it has finished) or 'on day 2 at 05:00 after the level 0'."""

@@ -70,6 +70,7 @@ from ..models.catalog_table_model import (
     SortRole,
     rows_from_catalog,
 )
+from ..tables import kind_column_width
 from .confirm import confirm
 
 APP_NAME = "RTO Planner"
@@ -288,7 +289,7 @@ class CatalogBrowser(QDialog):
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        widths = (100, 190, 90, 60, 105, 95, 125, 95, 90)
+        widths = (kind_column_width(self.view), 190, 90, 60, 105, 95, 125, 95, 90)
         for col, width in enumerate(widths):
             self.view.setColumnWidth(col, width)
         self.view.doubleClicked.connect(lambda _i: self.edit_item())

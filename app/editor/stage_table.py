@@ -51,6 +51,7 @@ from ..models.stage_table_model import (
     SPECS,
     StageTableModel,
 )
+from ..tables import kind_column_width
 from .fields import EXAMPLES, not_set_text
 from .section_form import ERROR_STYLE
 
@@ -241,6 +242,7 @@ class StageTablePanel(QWidget):
                   COL_BINDS_CHANNEL: 95, COL_HW_COMPRESSION: 125, COL_MAX_RATE: 85,
                   COL_BACKUP_RATE: 88, COL_RESTORE_RATE: 88,
                   COL_WRITE_FACTOR: 85}  # fmt: skip
+        widths[COL_KIND] = kind_column_width(self.view)
         for col, width in widths.items():
             self.view.setColumnWidth(col, width)
         self.view.selectionModel().currentRowChanged.connect(self._on_current_row)

@@ -19,7 +19,7 @@ from rtoplanner.core.catalog import Catalog, CatalogItem
 from rtoplanner.core.fix.prices import PriceBook
 from rtoplanner.core.store import CatalogEntry
 from rtoplanner.core.units import format_duration, format_rate
-from rtoplanner.core.wording import stage_kind_words
+from rtoplanner.core.wording import stage_kind_short, stage_kind_words
 
 from .row_table_model import RIGHT_ALIGNED, RowTableModel, bold_font
 
@@ -134,7 +134,7 @@ class CatalogTableModel(RowTableModel[CatalogRow]):
     def _text(self, r: CatalogRow, col: int) -> str:
         item = r.item
         if col == COL_KIND:
-            return stage_kind_words(item.kind)
+            return stage_kind_short(item.kind)  # the tooltip says it all
         if col == COL_NAME:
             return item.name
         if col == COL_RATE:
@@ -177,7 +177,7 @@ class CatalogTableModel(RowTableModel[CatalogRow]):
 
     def _tooltip(self, r: CatalogRow) -> str:
         item = r.item
-        lines = [f"<b>{escape(item.name)}</b> ({escape(item.kind.replace('_', ' '))})"]
+        lines = [f"<b>{escape(item.name)}</b> ({escape(stage_kind_words(item.kind))})"]
         lines.append(f"<b>Source:</b> {escape(item.source)}")
         if item.notes:
             lines.append(f"<b>Notes:</b> {escape(item.notes)}")

@@ -19,7 +19,7 @@ from rtoplanner.core.engine.path import PathModel, StageCapacity
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.scenario import STAGE_FIELDS, FieldSpec, Scenario
 from rtoplanner.core.units import format_rate
-from rtoplanner.core.wording import stage_kind_words
+from rtoplanner.core.wording import stage_kind_short, stage_kind_words
 
 from ..document import ScenarioDocument
 from ..editor.fields import text_from_value, tooltip_for, value_from_text
@@ -298,7 +298,7 @@ class StageTableModel(RowTableModel[dict[str, Any]]):
                         return f"{derived} (catalog)"
                     return derived
                 if col == COL_KIND and isinstance(value, str):
-                    return stage_kind_words(value)  # `nas_head` is the file's word
+                    return stage_kind_short(value)  # `nas_head` is the file's word
                 return text_from_value(value)
             if role == Qt.ItemDataRole.EditRole:
                 return value if isinstance(value, bool) or value is None else str(value)
@@ -312,6 +312,8 @@ class StageTableModel(RowTableModel[dict[str, Any]]):
                 return font
             if role == Qt.ItemDataRole.ToolTipRole:
                 tip = tooltip_for(SPECS[name])
+                if col == COL_KIND and isinstance(value, str):
+                    tip = f"<b>{stage_kind_words(value)}</b><br>{tip}"
                 if error:
                     return f"<p style='color:#d23c3c'><b>{error}</b></p>{tip}"
                 if value is None and self._derived_text(row, col):

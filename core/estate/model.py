@@ -258,13 +258,19 @@ def _scenario_for(
     base_dir: Path | None,
     catalog: Catalog,
     resolve: ScenarioResolver | None,
+    loaded: dict[str, tuple[Scenario, str]],
 ) -> tuple[Scenario, str]:
-    """A database's scenario: a file next to the estate file, else a stored scenario."""
+    """A database's scenario: a file next to the estate file, else a stored scenario.
+    Each file (and stored name) is read once per estate (`loaded`): databases listing the
+    same scenario share it."""
     looks_like_file = ref.lower().endswith(".toml") or "/" in ref or "\\" in ref
     if looks_like_file and (base_dir is not None or Path(ref).is_absolute()):
         path = ((base_dir or Path("/")) / ref).resolve()
+        if str(path) in loaded:
+            return loaded[str(path)]
         if path.is_file():
-            return load_scenario(path, catalog=catalog), str(path)
+            loaded[str(path)] = (load_scenario(path, catalog=catalog), str(path))
+            return loaded[str(path)]
         if resolve is None:
             raise loader.error(f"{where}.scenario", f"no scenario file {ref!r}",
                                f"looked in {base_dir}")  # fmt: skip
@@ -274,8 +280,11 @@ def _scenario_for(
             f"no scenario file {ref!r} and no store to look it up in",
             "give a .toml file relative to the estate file",
         )
+    if f"store: {ref}" in loaded:
+        return loaded[f"store: {ref}"]
     try:
-        return resolve(ref), f"store: {ref}"
+        loaded[f"store: {ref}"] = (resolve(ref), f"store: {ref}")
+        return loaded[f"store: {ref}"]
     except ScenarioError:
         raise
     except Exception as exc:  # a store's own error: say which key it came from
@@ -376,11 +385,12 @@ def estate_from_mapping(
         )
     databases: list[EstateDatabase] = []
     names: set[str] = set()
+    loaded: dict[str, tuple[Scenario, str]] = {}
     for i, entry in enumerate(db_doc):
         where = f"database[{i}]"
         vals, _ = loader.section(where, entry, DATABASE_FIELDS)
         scenario, origin = _scenario_for(
-            loader, where, vals["scenario"], base_dir, catalog, resolve
+            loader, where, vals["scenario"], base_dir, catalog, resolve, loaded
         )
         name = vals.get("name", scenario.name)
         if name in names:

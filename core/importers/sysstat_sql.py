@@ -182,18 +182,19 @@ def _compute(
         prefix = json.dumps(f"{source}:")[:-1]  # the payload's "source", JSON-escaped as Python
         # a cell the Python reader would read another way or refuse raises: it then reads
         con.execute(_intervals_sql(db, shape), [prefix, file_hash, MAX_DELTA])
+        if con.execute(_OUT_OF_ORDER.replace("<db>", db)).fetchall()[0][0]:
+            con.execute(f"DROP TABLE {db}.iv")
+            con.execute(_intervals_sql(db, shape, sort=True), [prefix, file_hash, MAX_DELTA])
         con.execute(f"DROP TABLE {db}.raw")
         bad, rows = con.execute(
             _BAD_INTERVALS.replace("<db>", db), [MAX_DELTA, MAX_REDO_Bps]
         ).fetchall()[0]
-        if bad or not rows:  # no interval: the Python reader says so
-            return False
-        return not con.execute(_OUT_OF_ORDER.replace("<db>", db)).fetchall()[0][0]
+        return not bad and rows > 0  # no interval: the Python reader says so
     except duckdb.Error:
         return False
 
 
-def _intervals_sql(db: str, shape: _Shape) -> str:
+def _intervals_sql(db: str, shape: _Shape, sort: bool = False) -> str:
     where, value_col, first, padded = shape.where, shape.value_col, shape.first, shape.padded
     lengths = ", ".join(f"coalesce(strlen(c{i}), 0)" for i in range(shape.n_columns))
     names = {"dbid_t": "DBID", "inst": "INSTANCE_NUMBER", "snap_t": "SNAP_ID",
@@ -204,38 +205,45 @@ def _intervals_sql(db: str, shape: _Shape) -> str:
         f"SELECT *, try_strptime(end_t, '%Y-%m-%d %H:%M:%S') AS end_ts FROM (SELECT rowid + "
         f"{first + 2} AS line, greatest(0, {lengths}) AS longest, {chosen} FROM {db}.raw)"
     )
-    return _INTERVALS.replace("<cells>", cells).replace("<valid>", _VALID).replace("<db>", db)
+    order = "ORDER BY dbid_t, inst, snap, line"
+    sql = _INTERVALS.replace("<order>", order if sort else "")
+    sql = sql.replace("<sorted>", "ORDER BY ord" if sort else "")
+    return sql.replace("<cells>", cells).replace("<valid>", _VALID).replace("<db>", db)
 
 
 _VALID = r"""
-    (dbid_t = '' OR regexp_full_match(dbid_t, '[0-9]{1,10}(\.0)?'))
-    AND regexp_full_match(snap_t, '[0-9]{1,15}')
-    AND regexp_full_match(value_t, '[0-9]{1,30}')
-    AND regexp_full_match(end_t, '[1-9][0-9]{3}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}')
+    regexp_full_match(concat(dbid_t, chr(31), snap_t, chr(31), value_t, chr(31), end_t,
+                             chr(31), inst),
+                      '(|[0-9]{1,10}(\.0)?)\x1f[0-9]{1,15}\x1f[0-9]{1,30}\x1f'
+                      || '[1-9][0-9]{3}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\x1f'
+                      || '[A-Za-z0-9_.+-]*')
     AND end_ts IS NOT NULL
-    AND regexp_full_match(inst, '[A-Za-z0-9_.+-]*')
     AND longest < 100000
 """
 """A row the fast reader reads as the Python reader does (a cell over 128 KiB is an error
-of Python's csv). `end_ts` is `end_t` read by DuckDB's strptime, which refuses what
-Python's refuses (2023-02-29, 24:00:00, 23:59:60): its text is then `end_t` itself."""
+of Python's csv): DBID empty or whole, SNAP_ID and the redo whole, the end time plain,
+the instance a plain name — one regular expression over the cells joined by U+001F,
+which `_plain` keeps out of every cell (five took twice the time). `end_ts` is `end_t`
+read by DuckDB's strptime, which refuses what Python's refuses (2023-02-29, 24:00:00,
+23:59:60): its text is then `end_t` itself."""
 
 _INTERVALS = r"""
 CREATE TABLE <db>.iv AS
 WITH cells AS (<cells>), typed AS (
     SELECT line, dbid_t, inst, startup, db_name, end_t, end_ts,
            CASE WHEN dbid_t = '' THEN NULL
-                ELSE CAST(regexp_replace(dbid_t, '\.0$', '') AS BIGINT) END AS dbid,
+                ELSE CAST(CAST(dbid_t AS DOUBLE) AS BIGINT) END AS dbid,  -- 10 digits
            CASE WHEN <valid> THEN CAST(snap_t AS DOUBLE) ELSE error('not plain') END AS snap,
            CAST(value_t AS DOUBLE) AS value
     FROM cells
 ), paired AS (
     SELECT *,
            lag(end_ts) OVER w AS begin_ts, lag(end_t) OVER w AS begin_t,
-           lag(value) OVER w AS prev_value,
-           lag(startup) OVER w AS prev_startup, lag(line) OVER w AS prev_line
+           lag(value) OVER w AS prev_value, lag(startup) OVER w AS prev_startup,
+           CASE WHEN lag(dbid_t) OVER w = dbid_t AND lag(inst) OVER w = inst
+                THEN lag(line) OVER w END AS prev_line  -- the same instance's
     FROM typed
-    WINDOW w AS (PARTITION BY dbid_t, inst ORDER BY snap, line)
+    WINDOW w AS (ORDER BY dbid_t, inst, snap, line)
 ), kept AS (
     SELECT *, value - prev_value AS delta,
            CAST(CASE WHEN value - prev_value < $3 THEN CAST(value - prev_value AS BIGINT) END
@@ -244,25 +252,26 @@ WITH cells AS (<cells>), typed AS (
     FROM paired
     WHERE prev_line IS NOT NULL AND startup = prev_startup
       AND value - prev_value >= 0 AND end_ts > begin_ts
-    ORDER BY dbid_t, inst, snap, line
 )
-SELECT row_number() OVER () - 1 AS ord, dbid_t, snap, line, delta,
-       sha256('["sysstat","' || db || '","' || inst || '","' || begin_t
-              || '","' || end_t || '",' || delta_text || ']') AS content_hash,
+SELECT row_number() OVER (<order>) - 1 AS ord, dbid_t, snap, line, delta,
+       sha256(concat('["sysstat","', db, '","', inst, '","', begin_t, '","', end_t, '",',
+                     delta_text, ']')) AS content_hash,
        nullif(db_name, '') AS db_name, dbid, inst AS instance,
        begin_ts AS begin_time, end_ts AS end_time,
        epoch(end_ts - begin_ts) AS elapsed_s,
        delta / epoch(end_ts - begin_ts) AS redo_bytes_per_s,
-       '{"redo_bytes": ' || delta_text || ', "db": "' || db
-              || '", "source": ' || $1 || CAST(line AS VARCHAR) || '", "file_hash": "'
-              || $2 || '"}' AS payload
-FROM kept
+       concat('{"redo_bytes": ', delta_text, ', "db": "', db, '", "source": ', $1, line,
+              '", "file_hash": "', $2, '"}') AS payload
+FROM kept <sorted>
 """
 """One row per pair of consecutive snapshots of one instance (see `intervals_from_sysstat`):
 the hash text and payload are the ones `store_import` builds, `1234.0` as Python prints
-a whole float; `ord` numbers the rows in the Python reader's order, sorted before the
-wide text columns are made (sorting them took a quarter of the query). That order
-surviving the outer query is checked (`_OUT_OF_ORDER`), not assumed."""
+a whole float; `ord` numbers the rows in the Python reader's order. The previous
+snapshot of the same instance is the previous row in one window over every row in that
+order: DuckDB's window hands its rows on in that order, so `row_number() OVER ()` numbers
+them without sorting the wide rows again (that took a quarter of the query). That is
+checked (`_OUT_OF_ORDER`), not assumed; if it ever fails, the query runs again with the
+order asked for (`sort=True`)."""
 
 _BAD_INTERVALS = (
     "SELECT count(*) FILTER (delta >= $1 OR content_hash IS NULL OR redo_bytes_per_s > $2), "

@@ -37,3 +37,27 @@ def test_the_price_header_fits_its_column(window):
     margin = 2 * header.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin)
     assert text == "Price of one unit"
     assert header.fontMetrics().horizontalAdvance(text) + margin <= table.columnWidth(2)
+
+
+def _fits(view, col: int, text: str) -> bool:
+    return view.fontMetrics().horizontalAdvance(text) + 8 <= view.columnWidth(col)
+
+
+def test_every_kind_reads_whole_in_the_kind_columns(window):
+    """After the catalog's new kinds the Kind columns read "object stora…" and "backup
+    appli…" (lead, 17:25): a kind's short words fit, its tooltip has them all."""
+    from rtoplanner.app.models.stage_table_model import COL_KIND
+    from rtoplanner.core.wording import STAGE_KIND_WORDS, stage_kind_short
+
+    shorts = [stage_kind_short(k) for k in STAGE_KIND_WORDS]
+    assert "object storage" in shorts and "backup appliance" in shorts
+    view = window.stages.view
+    assert all(_fits(view, COL_KIND, t) for t in shorts)
+    index = view.model().index(0, COL_KIND)
+    assert index.data() == stage_kind_short("tape_drive")
+    assert "tape drive" in index.data(Qt.ItemDataRole.ToolTipRole)
+    browser = window.show_catalog_browser()
+    try:
+        assert all(_fits(browser.view, 0, t) for t in shorts)
+    finally:
+        browser.close()
