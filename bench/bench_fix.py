@@ -6,6 +6,8 @@ shared library (100 tape drives, ~100 options for one stage), as the estate's le
 hardware asks for each priority-1 database that misses alone (no target; ~50 s before
 the search worked out each stage's options once per set of them, not per level pair).
 Run: .venv/bin/python bench/bench_fix.py
+Before/after of a change: .venv/bin/python bench/bench_fix_versions.py BEFORE AFTER (the
+same rows, several commits interleaved; docs/what-it-takes.md "Speed" holds the figures).
 """
 
 from __future__ import annotations

@@ -5,10 +5,10 @@
 
 Each REV's `core/` and `data/` are extracted with `git archive` into a temporary folder
 and imported from there (`.` is this worktree as it is). Round by round, each version runs
-in a fresh process: every demo's frontier, as shipped and at twice its size (the rows of
-`bench_fix.py`), once to warm up and then three times, in CPU time of that process. The
-versions are interleaved so that the machine's load falls on each alike; prints the
-median and the minimum of each row per version.
+in a fresh process: every demo's frontier, as shipped and at twice its size, and the
+100-drive library's as is (the rows of `bench_fix.py`), once to warm up and then three
+times, in CPU time of that process. The versions are interleaved so that the machine's
+load falls on each alike; prints the median and the minimum of each row per version.
 """
 
 from __future__ import annotations
@@ -32,12 +32,13 @@ if sys.argv[1]:
 from rtoplanner.core.fix import what_it_takes
 from rtoplanner.core.scenario import load_scenario, with_values
 out = {}
-for path in sorted(Path(sys.argv[2]).glob("*.toml")):
-    if sys.argv[3:] and path.stem not in sys.argv[3:]:
+library = Path(sys.argv[3])
+for path in [*sorted(Path(sys.argv[2]).glob("*.toml")), library]:
+    if sys.argv[4:] and path.stem not in sys.argv[4:]:
         continue
     s = load_scenario(path)
     doubled = with_values(s, {"database.size": f"{s.database.size_bytes * 2} B"})
-    for label, v in (("as is", s), ("2x size", doubled)):
+    for label, v in (("as is", s), ("2x size", doubled))[: 1 if path == library else 2]:
         what_it_takes(v)
         times = []
         for _ in range(3):
@@ -56,12 +57,13 @@ def main() -> None:
     parser.add_argument("--only", action="append", default=[], help="a demo (file stem)")
     args = parser.parse_args()
     demos = str(ROOT / "data" / "scenarios")
+    library = str(ROOT / "tests" / "fixtures" / "scenarios" / "library_100_drives.toml")
     with tempfile.TemporaryDirectory() as tmp:
         where = {rev: extract(rev, Path(tmp)) for rev in args.revs}
         times: dict[str, dict[str, list[float]]] = {rev: {} for rev in args.revs}
         for _ in range(args.rounds):
             for rev in args.revs:
-                cmd = [sys.executable, "-c", CHILD, where[rev], demos, *args.only]
+                cmd = [sys.executable, "-c", CHILD, where[rev], demos, library, *args.only]
                 out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
                 for row, xs in json.loads(out).items():
                     times[rev].setdefault(row, []).extend(xs)

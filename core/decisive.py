@@ -81,7 +81,7 @@ def _redo_assumptions(plan: Plan) -> list[Assumption]:
     if rc.redo_apply_source != "scenario" and rc.redo_apply_rate_Bps:
         out.append(Assumption(
             "recovery.redo_apply_rate", "Redo apply rate",
-            format_rate(rc.redo_apply_rate_Bps, per="h"),
+            format_rate(rc.redo_apply_rate_Bps),  # as the ledger and its source: MB/s
             rc.redo_apply_source.replace("catalog: ", "catalog default: "),
             stream / total, MEASURE_REDO))  # fmt: skip
     if rc.redo_log_cost_source != "scenario" and logs > 0:

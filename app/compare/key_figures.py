@@ -130,7 +130,10 @@ class KeyFiguresModel(RowTableModel[Figure]):
 
     def _format(self, fig: Figure, value: Any, plan: Plan) -> str:
         if fig.kind == "duration":
-            return "—" if value is None else format_duration(value)
+            if value is None:
+                return "—"
+            # One minus sign in the table: the B − A column writes "−1 h 24 min".
+            return ("−" if value < 0 else "") + format_duration(abs(value))
         if fig.kind == "verdict":
             return VERDICT_WORDS.get(value, str(value))
         if fig.kind == "probability":

@@ -25,15 +25,20 @@ def phase_legend(held: bool = True) -> str:
         ]
         which = f" ({', '.join(phases)})" if len(phases) > 1 else ""
         swatch = f"<span style='color:{STYLE_HEX[style]}'>■</span>"
-        items.append(f"{swatch}&nbsp;{words.capitalize()}{which}")
+        items.append(f"{swatch}&nbsp;{_whole(words.capitalize() + which)}")
     tick = VERDICT_COLORS["misses"]
+    # A line breaks between two entries, never inside one ("● opens (verdict / colour)").
     return "&nbsp;&nbsp; ".join(
         [
             *items,
-            f"<span style='color:{tick}'>┃</span>&nbsp;RTO (→: beyond the chart)",
-            "●&nbsp;opens (verdict colour)",
+            f"<span style='color:{tick}'>┃</span>&nbsp;{_whole('RTO (→: beyond the chart)')}",
+            f"●&nbsp;{_whole('opens (verdict colour)')}",
         ]
     )
+
+
+def _whole(words: str) -> str:
+    return words.replace(" ", "&nbsp;")
 
 
 def headline(result: EstateResult) -> str:

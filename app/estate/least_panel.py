@@ -91,7 +91,7 @@ class LeastPanel(QWidget):
         self._can_apply = bool(least is not None and least.answer and least.answer.changes)
         self.apply_button.setEnabled(self._can_apply)
         self.apply_button.setVisible(self._can_apply)
-        sentences = [for_reader(t) for t in least_summary(least)] if least is not None else []
+        sentences = [_in_window(for_reader(t)) for t in least_summary(least)] if least else []
         searched = least is not None and least.purchase_needed and not least.misses_alone
         method = sentences.pop() if searched and sentences else ""
         self.summary.setText("\n".join(sentences) or "Not computed yet.")
@@ -129,3 +129,8 @@ def _fit(view: QTableView) -> None:
     if view.objectName() == "leastChanges":
         rows = view.model().rowCount()
         view.setMaximumHeight(26 + 22 * max(1, rows))
+
+
+def _in_window(text: str) -> str:
+    """The runbook is in its own tab here, not above as on the page (issue 23)."""
+    return text.replace("the runbook order above", "the runbook order (its tab)")

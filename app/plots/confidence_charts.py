@@ -35,8 +35,16 @@ HIGH_END_COLOR = "#e8793a"
 
 
 def _short(label: str, width: int = 26) -> str:
-    """A tornado row's label, short enough to leave the bars room (the table has it all)."""
-    return label if len(label) <= width else label[: width - 1].rstrip() + "…"
+    """A tornado row's label, short enough to leave the bars room (the table has it all).
+    A stage's figure keeps its last words: "EFS-CG NAS h…: rate" and "…: efficiency"
+    both read "EFS-CG NAS head (one GigE…" when cut at the end (issue 23)."""
+    if len(label) <= width:
+        return label
+    stage, sep, figure = label.rpartition(": ")
+    room = width - len(figure) - len(sep) - 1
+    if stage and room >= 6:
+        return stage[:room].rstrip() + "…" + sep + figure
+    return label[: width - 1].rstrip() + "…"
 
 
 class ConfidenceCharts:

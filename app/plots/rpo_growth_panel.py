@@ -174,11 +174,14 @@ class RpoGrowthPanel(PlanPanel):
             self.g_window_line.hide()
             self.g_rto_label.hide()
             self.g_window_label.hide()
+            # No empty plot with a bare date axis ("00.250 00.500"): the words alone.
+            self.growth_plot.hide()
             self.growth_title.setText(
-                "<b>Growth</b>: no growth rate set. Give <i>database.growth</i> (e.g. "
-                "25%/y) to see on which date the plan breaks."
+                "<b>Growth</b>: no growth rate set. Give one on the Database tab "
+                "(<i>Growth</i>, e.g. 25%/y) to see on which date the plan breaks."
             )
         else:
+            self.growth_plot.show()
             self.growth_points = list(g.points)
             xs = np.array([_epoch(p.on) for p in g.points])
             rec = np.array([p.worst_recovery_s for p in g.points])

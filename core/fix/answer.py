@@ -194,7 +194,7 @@ def _notes(search: _Search, result_points: list[FixPoint]) -> tuple[str, ...]:
         rate = s.recovery.redo_apply_rate_Bps
         notes.append(
             f"{MEASURE_FIRST}: the plan uses a default "
-            f"({format_rate(rate, per='h') if rate else 'unknown'}, "
+            f"({format_rate(rate) if rate else 'unknown'}, "
             f"{s.recovery.redo_apply_source}). Read 'Average Apply Rate' in "
             "V$RECOVERY_PROGRESS after a test recovery, or time one; a measured rate "
             "may change every answer below."

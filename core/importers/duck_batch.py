@@ -18,6 +18,7 @@ the rows stored before and store the rest chunk by chunk.
 from __future__ import annotations
 
 import contextlib
+import threading
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import datetime
@@ -68,6 +69,7 @@ class Workspace:
             with contextlib.suppress(duckdb.Error, RuntimeError):  # the store's: StoreError
                 store.read(lambda cur: cur.execute(f"ATTACH ':memory:' AS {name}"))
                 self._store, self.db = store, name
+                _one_thread(store, +1)
         if self._store is None:
             self._own = duckdb.connect(":memory:", config={"threads": 1})
 
@@ -97,6 +99,34 @@ class Workspace:
             store, self._store = self._store, None
             with contextlib.suppress(duckdb.Error, RuntimeError):
                 store.read(lambda cur: cur.execute(f"DETACH {self.db}"))
+            _one_thread(store, -1)
+
+
+_THREADS_LOCK = threading.Lock()
+_SINGLE: dict[int, tuple[int, str]] = {}  # id(store) -> (workspaces open, threads before)
+
+
+def _one_thread(store: Reads, step: int) -> None:
+    """DuckDB's `threads` at 1 while a workspace of the store is open (`step` +1 when one
+    opens, -1 when it closes; the setting before comes back after the last). The import's
+    statements are many small steps over 100,000 rows: a second worker thread cost ~10 %
+    more CPU time for the same file (0.82 s against 0.75 s for 100,000 rows on 2 cores)
+    and saved no wall-clock time on a loaded machine. A DuckDB setting of the whole
+    instance: the store's other readers meanwhile run on one thread too."""
+    with _THREADS_LOCK, contextlib.suppress(duckdb.Error, RuntimeError):
+        open_, before = _SINGLE.get(id(store), (0, ""))
+        if step > 0 and not open_:
+            before = store.read(
+                lambda cur: str(cur.execute("SELECT current_setting('threads')").fetchall()[0][0])
+            )
+            store.read(lambda cur: cur.execute("SET threads = 1"))
+        open_ += step
+        if open_ > 0:
+            _SINGLE[id(store)] = (open_, before)
+            return
+        _SINGLE.pop(id(store), None)
+        if before:
+            store.read(lambda cur: cur.execute(f"SET threads = {int(before)}"))
 
 
 class SysstatBatch:
@@ -106,14 +136,15 @@ class SysstatBatch:
     def __init__(self, source: str, workspace: Workspace) -> None:
         self.source = source
         self.workspace = workspace
-        self._n, distinct, first, last, names = workspace.run(
+        self._n, distinct, first, last, names, moved = workspace.run(
             lambda con: con.execute(
                 f"SELECT count(*), count(DISTINCT content_hash), min(begin_time), "
-                f"max(end_time), list(DISTINCT db_name) FILTER (db_name IS NOT NULL) "
-                f"FROM {workspace.db}.iv"
+                f"max(end_time), list(DISTINCT db_name) FILTER (db_name IS NOT NULL), "
+                f"count(*) FILTER (ord <> rowid) FROM {workspace.db}.iv"
             ).fetchall()[0]
         )
         self._repeats = self._n > distinct
+        self._in_order = not moved  # stored in `ord` order: a chunk needs no sort
         self._times: tuple[datetime, datetime] = (first, last)
         self._db_names = set(names or ())
 
@@ -137,15 +168,16 @@ class SysstatBatch:
     def table_in(self, con: duckdb.DuckDBPyConnection) -> Iterator[Rows]:
         """The rows as `con` (inside the store's write) reads them: the workspace's table
         itself, or a temporary copy when the workspace is another database."""
-        table = f"{self.workspace.db}.iv"
+        table, in_order = f"{self.workspace.db}.iv", self._in_order
         if not self.workspace.seen_from(con):
+            in_order = False
             con.register(_COPY, self.workspace.stream(f"SELECT * FROM {table}"))
             try:
                 con.execute(f"CREATE OR REPLACE TEMP TABLE {_COPY}_t AS SELECT * FROM {_COPY}")
             finally:
                 con.unregister(_COPY)
             table = f"temp.{_COPY}_t"
-        rows = Rows(con, table, self._n, self._repeats)
+        rows = Rows(con, table, self._n, self._repeats, in_order)
         yield rows
         con.execute(f"DROP TABLE IF EXISTS temp.{_COPY}_t; DROP TABLE IF EXISTS temp.{_PICK}")
 
@@ -159,9 +191,11 @@ class Rows:
     """A batch's rows as one connection reads them (table `table`): which to leave out,
     and the statements that give the rest chunk by chunk."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, table: str, n: int, repeats: bool):
+    def __init__(
+        self, con: duckdb.DuckDBPyConnection, table: str, n: int, repeats: bool, in_order: bool
+    ) -> None:
         self.con, self.table, self.n = con, table, n
-        self._repeats = repeats
+        self._repeats, self._in_order = repeats, in_order
         self._picked = False
 
     def hashes_sql(self) -> str:
@@ -217,5 +251,7 @@ class Rows:
         columns = ", ".join(
             "coalesce(db_name, $db) AS db_name" if c == "db_name" else c for c in STORED_COLUMNS
         )
-        sql = f"SELECT {columns} FROM {rows} WHERE {key} >= $start AND {key} < $stop ORDER BY {key}"
+        sql = f"SELECT {columns} FROM {rows} WHERE {key} >= $start AND {key} < $stop"
+        if self._picked or not self._in_order:  # a scan of one table with a filter keeps
+            sql += f" ORDER BY {key}"  # its order (DuckDB's order preservation): no sort
         return sql, {"db": database, "start": start, "stop": stop}

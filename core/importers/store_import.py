@@ -328,7 +328,19 @@ def parse_for_store(
     given, where `_write_batch` takes them without a copy; what DuckDB cannot vouch for
     goes the Python way, which names a bad cell. `progress(fraction, phase)` names each
     way tried (fractions of the reading, 0 to 1). Close a `SysstatBatch` once stored."""
-    return _parse(data, source, columns=True, progress=progress or _quiet, store=store)
+    return _parse(data, source, columns=True, progress=_rising(progress or _quiet), store=store)
+
+
+def _rising(progress: FileProgress) -> FileProgress:
+    """`progress` never told a lower fraction than before (the row-by-row reader starts
+    again at 10 % when DuckDB gave up on a file half-way)."""
+    reached = [0.0]
+
+    def tell(fraction: float, phase: str) -> None:
+        reached[0] = max(reached[0], fraction)
+        progress(reached[0], phase)
+
+    return tell
 
 
 def _parse(
@@ -349,9 +361,14 @@ def _parse(
         sanity.check_reports(reports)
         rows = rows_from_reports(reports, file_hash)
         return rows[0].kind, rows
+    batch = None
     if columns:
         progress(0.05, "reading it as a DBA_HIST_SYSSTAT export")
-    batch = sysstat_batch(data, source, file_hash, store) if columns else None
+
+        def duck(fraction: float, phase: str) -> None:
+            progress(0.05 + 0.75 * fraction, phase)
+
+        batch = sysstat_batch(data, source, file_hash, store, duck)
     if batch is not None:
         return batch.kind, batch
     progress(0.1, "reading its rows one by one")

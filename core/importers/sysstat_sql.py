@@ -23,6 +23,7 @@ import csv
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import duckdb
@@ -31,6 +32,13 @@ import numpy as np
 from .csv_common import _delimiter
 from .duck_batch import Reads, SysstatBatch, Workspace
 from .sanity import MAX_REDO_Bps
+
+Progress = Callable[[float, str], None]
+
+
+def _quiet(_fraction: float, _phase: str) -> None:
+    pass
+
 
 _PLAIN_BYTES = bytes(range(0x20, 0x7F)) + b"\t\r\n"
 """What the fast reader takes: printable ASCII, tab and line ends. Other control
@@ -89,10 +97,15 @@ def _body_end(data: bytes) -> int:
 
 
 def sysstat_batch(
-    data: bytes, source: str, file_hash: str, store: Reads | None = None
+    data: bytes,
+    source: str,
+    file_hash: str,
+    store: Reads | None = None,
+    progress: Progress | None = None,
 ) -> SysstatBatch | None:
     """The export's rows, computed by DuckDB (in `store`'s DuckDB instance when it can be
-    written: `duck_batch.Workspace`); None when the Python reader must read it."""
+    written: `duck_batch.Workspace`); None when the Python reader must read it.
+    `progress(fraction, phase)` is told each step (it may raise: nothing is kept)."""
     plain = _plain(data)
     head = _header(plain) if plain is not None else None
     if plain is None or head is None:
@@ -109,7 +122,7 @@ def sysstat_batch(
             with open(path, "wb") as f:
                 f.write(plain)
             shape = _Shape(len(names), first, lines, delim, where, value_col, _padded(plain, delim))
-            return _query(path, shape, source, file_hash, store)
+            return _query(path, shape, source, file_hash, store, progress or _quiet)
     except OSError:
         return None  # the Python reader reads it and names what is wrong
 
@@ -151,11 +164,17 @@ class _Shape:
 
 
 def _query(
-    path: str, shape: _Shape, source: str, file_hash: str, store: Reads | None
+    path: str,
+    shape: _Shape,
+    source: str,
+    file_hash: str,
+    store: Reads | None,
+    progress: Progress,
 ) -> SysstatBatch | None:
     space = Workspace(store)
     try:
-        if space.run(lambda con: _compute(con, space.db, path, shape, source, file_hash)):
+        where = (space.db, path, shape, source, file_hash, progress)
+        if space.run(lambda con: _compute(con, *where)):
             batch, space = SysstatBatch(source, space), None
             return batch
         return None
@@ -165,10 +184,16 @@ def _query(
 
 
 def _compute(
-    con: duckdb.DuckDBPyConnection, db: str, path: str, shape: _Shape, source: str, file_hash: str
+    con: duckdb.DuckDBPyConnection,
+    db: str,
+    path: str,
+    shape: _Shape,
+    source: str,
+    file_hash: str,
+    progress: Progress,
 ) -> bool:
     """Fill table `db.iv` with the export's rows; False (or a DuckDB error) when the
-    Python reader must read it."""
+    Python reader must read it. `progress` between the statements (Stop is heard there)."""
     try:
         types = ", ".join(f"'c{i}': 'VARCHAR'" for i in range(shape.n_columns))
         con.execute(
@@ -179,21 +204,24 @@ def _compute(
         )
         if con.execute(f"SELECT count(*) FROM {db}.raw").fetchall()[0][0] != shape.lines:
             return False  # a record over two lines: the line numbers would not be the file's
+        progress(0.3, f"pairing the snapshots of its {shape.lines:,} rows")
         prefix = json.dumps(f"{source}:")[:-1]  # the payload's "source", JSON-escaped as Python
         # a cell the Python reader would read another way or refuse raises: it then reads
         con.execute(_intervals_sql(db, shape), [prefix, file_hash, MAX_DELTA])
+        if con.execute(_OUT_OF_ORDER.replace("<db>", db)).fetchall()[0][0]:
+            con.execute(f"DROP TABLE {db}.iv")
+            con.execute(_intervals_sql(db, shape, sort=True), [prefix, file_hash, MAX_DELTA])
         con.execute(f"DROP TABLE {db}.raw")
+        progress(0.9, "checking the intervals")
         bad, rows = con.execute(
             _BAD_INTERVALS.replace("<db>", db), [MAX_DELTA, MAX_REDO_Bps]
         ).fetchall()[0]
-        if bad or not rows:  # no interval: the Python reader says so
-            return False
-        return not con.execute(_OUT_OF_ORDER.replace("<db>", db)).fetchall()[0][0]
+        return not bad and rows > 0  # no interval: the Python reader says so
     except duckdb.Error:
         return False
 
 
-def _intervals_sql(db: str, shape: _Shape) -> str:
+def _intervals_sql(db: str, shape: _Shape, sort: bool = False) -> str:
     where, value_col, first, padded = shape.where, shape.value_col, shape.first, shape.padded
     lengths = ", ".join(f"coalesce(strlen(c{i}), 0)" for i in range(shape.n_columns))
     names = {"dbid_t": "DBID", "inst": "INSTANCE_NUMBER", "snap_t": "SNAP_ID",
@@ -204,38 +232,45 @@ def _intervals_sql(db: str, shape: _Shape) -> str:
         f"SELECT *, try_strptime(end_t, '%Y-%m-%d %H:%M:%S') AS end_ts FROM (SELECT rowid + "
         f"{first + 2} AS line, greatest(0, {lengths}) AS longest, {chosen} FROM {db}.raw)"
     )
-    return _INTERVALS.replace("<cells>", cells).replace("<valid>", _VALID).replace("<db>", db)
+    order = "ORDER BY dbid_t, inst, snap, line"
+    sql = _INTERVALS.replace("<order>", order if sort else "")
+    sql = sql.replace("<sorted>", "ORDER BY ord" if sort else "")
+    return sql.replace("<cells>", cells).replace("<valid>", _VALID).replace("<db>", db)
 
 
 _VALID = r"""
-    (dbid_t = '' OR regexp_full_match(dbid_t, '[0-9]{1,10}(\.0)?'))
-    AND regexp_full_match(snap_t, '[0-9]{1,15}')
-    AND regexp_full_match(value_t, '[0-9]{1,30}')
-    AND regexp_full_match(end_t, '[1-9][0-9]{3}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}')
+    regexp_full_match(concat(dbid_t, chr(31), snap_t, chr(31), value_t, chr(31), end_t,
+                             chr(31), inst),
+                      '(|[0-9]{1,10}(\.0)?)\x1f[0-9]{1,15}\x1f[0-9]{1,30}\x1f'
+                      || '[1-9][0-9]{3}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\x1f'
+                      || '[A-Za-z0-9_.+-]*')
     AND end_ts IS NOT NULL
-    AND regexp_full_match(inst, '[A-Za-z0-9_.+-]*')
     AND longest < 100000
 """
 """A row the fast reader reads as the Python reader does (a cell over 128 KiB is an error
-of Python's csv). `end_ts` is `end_t` read by DuckDB's strptime, which refuses what
-Python's refuses (2023-02-29, 24:00:00, 23:59:60): its text is then `end_t` itself."""
+of Python's csv): DBID empty or whole, SNAP_ID and the redo whole, the end time plain,
+the instance a plain name — one regular expression over the cells joined by U+001F,
+which `_plain` keeps out of every cell (five took twice the time). `end_ts` is `end_t`
+read by DuckDB's strptime, which refuses what Python's refuses (2023-02-29, 24:00:00,
+23:59:60): its text is then `end_t` itself."""
 
 _INTERVALS = r"""
 CREATE TABLE <db>.iv AS
 WITH cells AS (<cells>), typed AS (
     SELECT line, dbid_t, inst, startup, db_name, end_t, end_ts,
            CASE WHEN dbid_t = '' THEN NULL
-                ELSE CAST(regexp_replace(dbid_t, '\.0$', '') AS BIGINT) END AS dbid,
+                ELSE CAST(CAST(dbid_t AS DOUBLE) AS BIGINT) END AS dbid,  -- 10 digits
            CASE WHEN <valid> THEN CAST(snap_t AS DOUBLE) ELSE error('not plain') END AS snap,
            CAST(value_t AS DOUBLE) AS value
     FROM cells
 ), paired AS (
     SELECT *,
            lag(end_ts) OVER w AS begin_ts, lag(end_t) OVER w AS begin_t,
-           lag(value) OVER w AS prev_value,
-           lag(startup) OVER w AS prev_startup, lag(line) OVER w AS prev_line
+           lag(value) OVER w AS prev_value, lag(startup) OVER w AS prev_startup,
+           CASE WHEN lag(dbid_t) OVER w = dbid_t AND lag(inst) OVER w = inst
+                THEN lag(line) OVER w END AS prev_line  -- the same instance's
     FROM typed
-    WINDOW w AS (PARTITION BY dbid_t, inst ORDER BY snap, line)
+    WINDOW w AS (ORDER BY dbid_t, inst, snap, line)
 ), kept AS (
     SELECT *, value - prev_value AS delta,
            CAST(CASE WHEN value - prev_value < $3 THEN CAST(value - prev_value AS BIGINT) END
@@ -244,25 +279,26 @@ WITH cells AS (<cells>), typed AS (
     FROM paired
     WHERE prev_line IS NOT NULL AND startup = prev_startup
       AND value - prev_value >= 0 AND end_ts > begin_ts
-    ORDER BY dbid_t, inst, snap, line
 )
-SELECT row_number() OVER () - 1 AS ord, dbid_t, snap, line, delta,
-       sha256('["sysstat","' || db || '","' || inst || '","' || begin_t
-              || '","' || end_t || '",' || delta_text || ']') AS content_hash,
+SELECT row_number() OVER (<order>) - 1 AS ord, dbid_t, snap, line, delta,
+       sha256(concat('["sysstat","', db, '","', inst, '","', begin_t, '","', end_t, '",',
+                     delta_text, ']')) AS content_hash,
        nullif(db_name, '') AS db_name, dbid, inst AS instance,
        begin_ts AS begin_time, end_ts AS end_time,
        epoch(end_ts - begin_ts) AS elapsed_s,
        delta / epoch(end_ts - begin_ts) AS redo_bytes_per_s,
-       '{"redo_bytes": ' || delta_text || ', "db": "' || db
-              || '", "source": ' || $1 || CAST(line AS VARCHAR) || '", "file_hash": "'
-              || $2 || '"}' AS payload
-FROM kept
+       concat('{"redo_bytes": ', delta_text, ', "db": "', db, '", "source": ', $1, line,
+              '", "file_hash": "', $2, '"}') AS payload
+FROM kept <sorted>
 """
 """One row per pair of consecutive snapshots of one instance (see `intervals_from_sysstat`):
 the hash text and payload are the ones `store_import` builds, `1234.0` as Python prints
-a whole float; `ord` numbers the rows in the Python reader's order, sorted before the
-wide text columns are made (sorting them took a quarter of the query). That order
-surviving the outer query is checked (`_OUT_OF_ORDER`), not assumed."""
+a whole float; `ord` numbers the rows in the Python reader's order. The previous
+snapshot of the same instance is the previous row in one window over every row in that
+order: DuckDB's window hands its rows on in that order, so `row_number() OVER ()` numbers
+them without sorting the wide rows again (that took a quarter of the query). That is
+checked (`_OUT_OF_ORDER`), not assumed; if it ever fails, the query runs again with the
+order asked for (`sort=True`)."""
 
 _BAD_INTERVALS = (
     "SELECT count(*) FILTER (delta >= $1 OR content_hash IS NULL OR redo_bytes_per_s > $2), "

@@ -425,15 +425,17 @@ def render_databases(r: ReportRenderer, part: EstateDatabasesPart) -> list[Flowa
     )
     out += render_runbook(r, part.runbook)
     out += render_least(r, part.least)
+    widths = [w * f for f in (0.36, 0.16, 0.16, 0.16, 0.16)]
+    blocks = [[r.heading(name, 1), r.para(line, "small"), r.table(table, widths)]
+              for name, line, table in part.database_tables]  # fmt: skip
+    # The first database goes with the heading: alone with its intro, the heading closed
+    # a page whose databases all began on the next (issue 23.8).
     out += r.section("Each database", r.para(
         "Its phases in the estate and in its own plan alone. 'Later than alone' is how much "
         "later each phase leaves the database than its plan does; the column adds up to how "
         "much later it opens (a phase beside another, such as applying incrementals, can "
-        "take some of it back)."))  # fmt: skip
-    widths = [w * f for f in (0.36, 0.16, 0.16, 0.16, 0.16)]
-    for name, line, table in part.database_tables:
-        out.append(KeepTogether([r.heading(name, 1), r.para(line, "small"),
-                                 r.table(table, widths)]))  # fmt: skip
+        "take some of it back)."), *(blocks[0] if blocks else []))  # fmt: skip
+    out += [KeepTogether(block) for block in blocks[1:]]
     return out
 
 

@@ -4,19 +4,22 @@
 
 One of the main window per result view on the demo scenario, one with an input error
 (the inline message and the last valid plan), one at 1024 × 700, one of a file that does
-not load (its errors with their fixes), the user guide, and one in the dark palette.
+not load (its errors with their fixes), the user guide, the Estate window on the demo
+estate (its Gantt and its Least hardware tab), and one in the dark palette.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 HERE = Path(__file__).resolve().parent
 DEMO = HERE.parents[1] / "data" / "scenarios" / "exadata_tape_infiniband.toml"
+ESTATE = HERE.parents[1] / "data" / "estates" / "site_loss.toml"
 VIEWS = ("timeline", "path", "backups", "cycle", "rpo", "confidence")
 
 
@@ -74,6 +77,24 @@ def main() -> int:
     app.processEvents()
     guide.grab().save(str(HERE / "user_guide.png"))
     guide.close()
+    w.doc.undo_stack.setClean()
+    w.close()
+
+    # The demo estate: the Gantt, then its Least hardware tab (docs/estate.md).
+    w = window()
+    ew = w.estates.new_window()
+    ew.load_file(ESTATE)
+    ew.resize(1440, 900)
+    ew.show()
+    deadline = time.monotonic() + 120
+    while (ew.result is None or ew.runner.busy) and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.01)
+    take_screenshot(ew, HERE / "estate_window.png")
+    ew.resize(1100, 760)
+    ew.tabs.setCurrentWidget(ew.least_panel)  # computed with the estate
+    take_screenshot(ew, HERE / "estate_least.png")
+    ew.close()
     w.doc.undo_stack.setClean()
     w.close()
 

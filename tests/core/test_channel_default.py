@@ -93,5 +93,6 @@ def test_the_plan_notes_and_the_ledger_say_it_is_a_default():
     ledger = build_report_data(plan).assumptions
     by_key = {r[0].split("\n")[-1]: r for r in ledger.rows}
     row = by_key["backup.channel_rate"]
+    assert row[0].startswith("RMAN channel ceiling (class default)\n")  # was "Channel rate"
     assert row[3] == "class default" and "(P10..P90)" in row[1]
     assert "400 MB/sec" in row[4]

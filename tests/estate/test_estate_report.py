@@ -92,3 +92,13 @@ def test_a_large_estates_gantt_runs_over_pages(tmp_path):
         assert f"db{i:02d}" in text
     second = GANTT_ROWS_PER_PAGE + 1
     assert f"rows {second}–{min(n, 2 * GANTT_ROWS_PER_PAGE)} of {n}" in text
+
+
+def test_each_database_begins_under_its_heading(estate_pdf):
+    """Issue 23.8: "Each database" and its intro closed page 2 while every database's
+    table began on page 3."""
+    pages = [p.extract_text() for p in PdfReader(estate_pdf).pages]
+    at = next(i for i, t in enumerate(pages) if "Each database" in t)
+    first = load_estate(DEMO)
+    first_name = run_estate(first).databases[0].name
+    assert first_name in pages[at].split("Each database", 1)[1], pages[at][-300:]

@@ -200,3 +200,18 @@ def test_compare_states_each_plans_probability(qtbot, compare):
     planned = model.data(model.index(model.row_of("planned_verdict"), COL_A))
     assert planned == "MEETS" != model.data(model.index(model.row_of("verdict"), COL_A))
     assert expected[0].sure() in compare.timeline_a.headline.text()
+
+
+def test_a_negative_margin_uses_the_difference_columns_minus_sign(plans):
+    """Issue 23: "Margin -41 min 41 s" beside "B − A −1 h 24 min": two minus signs."""
+    from rtoplanner.app.compare.key_figures import COL_A, COL_B
+
+    model = KeyFiguresModel()
+    model.set_plans("a", plans[0], "b", plans[1])
+    row = model.row_of("margin")
+    texts = [model.data(model.index(row, c)) for c in (COL_A, COL_B)]
+    margins = [p.recovery.margin_s for p in plans]
+    assert any(m < 0 for m in margins), margins
+    for text, m in zip(texts, margins, strict=True):
+        assert "-" not in text
+        assert text.startswith("−") == (m < 0), text

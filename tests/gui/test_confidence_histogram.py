@@ -46,3 +46,30 @@ def test_the_bars_fill_the_plot_and_the_tail_is_stated(qtbot, size):
         assert sum(panel.bars.opts["height"]) + cut == pytest.approx(100.0)
     finally:
         close_window(win)
+
+
+def test_a_priors_range_reads_whole(window):
+    """The Ranges table cut "-23%..+29% (P10..P90)" to "-23%..+29% …" at 1440 px."""
+    from PySide6.QtCore import Qt
+
+    from rtoplanner.app.models.ranges_table_model import COL_RANGE
+
+    window.show_view("confidence")
+    panel = window.results.panel("confidence")
+    assert panel.wait_idle()
+    index = panel.range_cell("database.size")
+    text = str(index.data(Qt.ItemDataRole.DisplayRole))
+    assert "(P10..P90)" in text
+    need = panel.table.fontMetrics().horizontalAdvance(text) + 8
+    assert need <= panel.table.columnWidth(COL_RANGE)
+
+
+def test_tornado_rows_of_one_stage_stay_apart():
+    """Two figures of one long-named stage read alike once cut to the axis' width."""
+    from rtoplanner.app.plots.confidence_charts import _short
+
+    rate = _short("EFS-CG NAS head (one GigE NFS path): rate")
+    eff = _short("EFS-CG NAS head (one GigE NFS path): efficiency")
+    assert rate != eff and rate.endswith(": rate") and eff.endswith(": efficiency")
+    assert len(rate) <= 26 and len(eff) <= 26
+    assert _short("apply cost per archived log") == "apply cost per archived log"[:25] + "…"

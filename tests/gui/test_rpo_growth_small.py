@@ -41,3 +41,22 @@ def test_labels_are_whole_and_nothing_covers_the_break_date(qtbot, size):
         assert panel.break_label.isVisible()
     finally:
         close_window(win)
+
+
+def test_no_growth_rate_shows_words_not_an_empty_plot(qtbot):
+    """The NAS demo has no growth rate: the view drew an empty plot whose date axis read
+    "00.250 00.500 00.750", and named the key database.growth."""
+    win = show_window(qtbot, path=DEMOS / "nas_two_heads.toml")
+    try:
+        assert win.doc.wait_idle()
+        win.show_view("rpo")
+        panel = win.results.panel("rpo")
+        assert not panel.growth_plot.isVisible()
+        title = panel.growth_title.text()
+        assert "no growth rate set" in title and "database.growth" not in title
+        win.doc.set_value("database.growth", "20%/y")
+        assert win.doc.wait_idle()
+        panel = win.results.panel("rpo")
+        qtbot.waitUntil(lambda: panel.growth_plot.isVisible(), timeout=10000)
+    finally:
+        close_window(win)

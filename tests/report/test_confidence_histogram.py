@@ -47,3 +47,11 @@ def test_a_long_tail_is_stated_and_the_bars_are_readable(path):
     assert beyond in [s.text for s in items if isinstance(s, String)]
     text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(out.pdf)).pages)
     assert beyond in re.sub(r"\s+", " ", text)
+
+
+@pytest.mark.parametrize("path", DEMOS, ids=[p.stem for p in DEMOS])
+def test_the_failure_column_reads_on_one_line(path):
+    """ "Worst moment of the / cycle" wrapped in its 38 mm column on every demo."""
+    pages = PdfReader(io.BytesIO(rendered(path).pdf)).pages
+    text = "\n".join(p.extract_text() for p in pages)
+    assert "Worst moment of the cycle" in text

@@ -47,3 +47,16 @@ def test_no_script_of_the_project_in_the_customer_pdf(path):
     pdf = rendered(path).pdf
     text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
     assert "bench/" not in text and ".py" not in text
+
+
+@pytest.mark.parametrize("path", DEMOS, ids=demo_ids())
+def test_the_redo_apply_rate_reads_in_one_unit(path):
+    """The cover said "Redo apply rate 169 GB/h … Source: … 47 MB/s" and the ranges
+    table 47.0 MB/s: one figure in two units on one page."""
+    data = rendered(path).data
+    cover = {row[0]: row[1] for row in data.part("cover").decisive}
+    if "Redo apply rate" not in cover:
+        pytest.skip("the redo apply rate is not a decisive default here")
+    ranges = {row[0]: row[1] for row in data.part("confidence").confidence_ranges.rows}
+    assert cover["Redo apply rate"] == ranges["Redo apply rate"]
+    assert "/h" not in cover["Redo apply rate"]

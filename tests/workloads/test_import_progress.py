@@ -137,3 +137,51 @@ def test_an_export_read_row_by_row_reports_rows_read(store, tmp_path: Path) -> N
         assert any(m.startswith(f"reading row {done:,} of {total:,}") for m in messages)
     fractions = [f for f, _ in seen]
     assert fractions == sorted(fractions) and fractions[-1] == 1.0
+
+
+@pytest.mark.parametrize("stop", [None, "pairing", "storing"])
+def test_a_large_export_is_read_in_the_stores_duckdb_on_one_thread_then_as_before(
+    store, tmp_path: Path, stop: str | None
+) -> None:
+    """The export's rows are computed in an in-memory database attached to the store's
+    own DuckDB instance, single-threaded (cheaper in CPU), saying which step it is on;
+    afterwards — imported, or stopped while DuckDB pairs the snapshots or half-way
+    through storing — the store has its thread count back and no database left over."""
+    from workload_helpers import count
+
+    from rtoplanner.core.importers import store_import as si
+
+    def setting(cur) -> tuple[str, list[str]]:
+        threads = cur.execute("SELECT current_setting('threads')").fetchall()[0][0]
+        names = cur.execute("SELECT database_name FROM duckdb_databases()").fetchall()
+        return str(threads), sorted(n for (n,) in names)
+
+    store.read(lambda cur: cur.execute("SET threads = 3"))
+    before = store.read(setting)
+    during: list[tuple[str, list[str]]] = []
+    phases: list[tuple[float, str]] = []
+
+    def progress(fraction: float, phase: str) -> None:
+        phases.append((fraction, phase))
+        if phase.startswith(("pairing ", "storing ")):
+            during.append(store.read(setting))
+        if stop and phase.startswith(stop) and not phase.startswith("storing 0 "):
+            raise si.ImportStopped
+
+    path = sysstat_csv(tmp_path / "big.csv", hours=30_000)
+    if stop:
+        with pytest.raises(si.ImportStopped):
+            si.import_file(store, path, progress=progress)
+    else:
+        assert si.import_file(store, path, progress=progress).imported == 30_000
+        steps = [m.split(" (")[0] for _, m in phases[1:5]]
+        assert steps == [
+            "reading its rows", "reading it as a DBA_HIST_SYSSTAT export",
+            "pairing the snapshots of its 30,001 rows", "checking the intervals",
+        ]  # fmt: skip
+        fractions = [f for f, _ in phases]
+        assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    threads, names = during[0]
+    assert threads == "1" and [n for n in names if n.startswith("rto_import_")]
+    assert store.read(setting) == before == ("3", before[1])
+    assert count(store) == (0 if stop else 30_000)

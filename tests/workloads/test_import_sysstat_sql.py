@@ -250,3 +250,25 @@ def test_a_partly_stored_export_goes_in_chunk_by_chunk_in_the_reference_order(
     assert [m for m in progress if m.startswith("storing ")] == [
         f"storing {n} of 36 rows" for n in range(0, 36, 7)
     ]
+
+
+def test_rows_out_of_order_are_computed_again_in_the_order_asked_for(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The interval query relies on DuckDB's window handing its rows on in order and
+    checks it; were they ever out of order, the query runs again with an ORDER BY and
+    stores the same rows as the Python reader (here the check always says "out")."""
+    from rtoplanner.core.importers import sysstat_sql
+
+    ran: list[bool] = []
+    real = sysstat_sql._intervals_sql
+
+    def intervals_sql(db, shape, sort=False):
+        ran.append(sort)
+        return real(db, shape, sort)
+
+    monkeypatch.setattr(sysstat_sql, "_OUT_OF_ORDER", "SELECT count(*) + 1 FROM <db>.iv")
+    monkeypatch.setattr(sysstat_sql, "_intervals_sql", intervals_sql)
+    generated = sysstat_csv(tmp_path / "rac.csv", hours=30, instances=3)
+    assert len(both_ways(generated.read_bytes(), str(generated))) == 90
+    assert ran == [False, True] * 2  # each DuckDB read: checked, then sorted

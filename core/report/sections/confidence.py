@@ -212,7 +212,8 @@ def build(ctx: ReportContext) -> ConfidencePart:
 
 def render(r: ReportRenderer, part: ConfidencePart) -> list[Flowable]:
     # Shares are short, durations ("13 h 47 min") are not: never wrap one (issue 23).
-    widths = [38 * mm] + [15 * mm] * 3 + [(r.width - 83 * mm) / 4] * 4
+    # "Worst moment of the cycle" on one line (it wrapped at 38 mm).
+    widths = [40 * mm] + [14 * mm] * 3 + [(r.width - 82 * mm) / 4] * 4
     out = r.section(
         "How sure is this plan",
         r.para(part.confidence_text),

@@ -124,9 +124,11 @@ class _Ledger:
             return "as fast as restored" if self.rule_default(dotted) else spec.unset
         return self.fmt(spec, value)
 
-    def row(self, key: str, value: str, unit: str, origin: str, source: str) -> tuple[str, ...]:
+    def row(self, key: str, value: str, unit: str, origin: str, source: str,
+            label: str | None = None) -> tuple[str, ...]:  # fmt: skip
         """The input in words, its key below in small print, then its figures."""
-        return (f"{label_for_key(key)}\n{key}", value, unit, origin, for_reader(source))
+        words = label or label_for_key(key)
+        return (f"{words}\n{key}", value, unit, origin, for_reader(source))
 
     def origin(self, dotted: str, given: Any, catalog_source: str | None) -> tuple[str, str]:
         """(origin in words, source) of one ledger row: a figure's provenance, else a
@@ -164,7 +166,7 @@ class _Ledger:
         return f"{value}\nrange {row.range_text}{where}"
 
     def add(self, dotted: str, spec: FieldSpec, given: Any, model_text: str, unit: str,
-            catalog_source: str | None = None) -> None:  # fmt: skip
+            catalog_source: str | None = None, label: str | None = None) -> None:  # fmt: skip
         """One input's row: its value (text as written, "18 TiB/h"; bare numbers as the
         model reads them) and range, unit, provenance and source."""
         shown = _spaced(spec.kind, given) if isinstance(given, str) else model_text
@@ -173,7 +175,7 @@ class _Ledger:
         origin, source = self.origin(dotted, given, catalog_source)
         self.counts[origin] = self.counts.get(origin, 0) + 1
         value = self.value_with_range(dotted, shown if given is not None else model_text)
-        self.rows.append(self.row(dotted, value, unit, origin, source))
+        self.rows.append(self.row(dotted, value, unit, origin, source, label))
 
     def group(self, title: str) -> None:
         self.groups.append(len(self.rows))
@@ -238,7 +240,9 @@ class _Ledger:
             row = self.inputs.get(dotted)
             if row is not None:
                 unit = _EXTRA_UNITS.get(extra.spec.key, extra.spec.unit)
-                self.add(dotted, extra.spec, None, self.fmt(extra.spec, row.value), unit)
+                # a figure only the catalog gives: its own name, not its key's words
+                text = self.fmt(extra.spec, row.value)
+                self.add(dotted, extra.spec, None, text, unit, label=extra.spec.label)
 
 
 _COUNT_WORDS = (
