@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..catalog import DEFAULT_CURRENCY, Catalog, shipped_catalog
@@ -209,17 +209,31 @@ class _Trials:
         self.jobs = JobCache()
         """The databases' own plans, computed once across the candidates."""
 
-    def tier1(self, estate: Estate) -> EstateResult | None:
-        """`estate`'s priority 1 alone, simulated; None when proven to miss."""
+    def tier1(
+        self, estate: Estate, stages: Mapping[str, Stage] | None = None
+    ) -> EstateResult | None:
+        """`estate`'s priority 1 alone with the shared `stages` bought, simulated; None
+        when proven to miss. The bound is tried on the first sixteenth of priority 1,
+        then the first quarter, then all (the bound holds for any part of priority 1:
+        a part's bytes are some of the whole's), so that a candidate far short of what
+        priority 1 needs is ruled out after planning a few of its databases."""
         if self.should_cancel():
             raise LeastCancelled
-        trial = tier1_view(estate)
-        jobs = build_jobs(trial, self.jobs)
-        if tier1_cannot_meet(jobs, [r.stage.count for r in trial.shared]):
-            self.ruled_out += 1
-            return None
+        view = tier1_view(estate)
+        dbs = view.databases
+        for size in _parts(len(dbs)):
+            trial = with_shared_stages(view.with_databases(dbs[:size]), stages or {})
+            jobs = build_jobs(trial, self.jobs)
+            if tier1_cannot_meet(jobs, [r.stage.count for r in trial.shared]):
+                self.ruled_out += 1
+                return None
         self.simulations += 1
         return run_estate(trial, trace=False, should_cancel=self.should_cancel, jobs=jobs)
+
+
+def _parts(n: int) -> list[int]:
+    """How many of priority 1's databases the bound is tried on, in turn (the last: all)."""
+    return sorted({k for k in (n // 16, n // 4) if k >= 8} | {n})
 
 
 class _Bisection:
@@ -295,7 +309,7 @@ class _Search:
             opt = d.options[i]
             if opt.change is not None and opt.stage is not None:
                 stages[d.resource] = opt.stage
-        result = self.trials.tier1(with_shared_stages(self.estate, stages))
+        result = self.trials.tier1(self.estate, stages)
         if result is None:
             return None
         self.simulations += 1
