@@ -21,3 +21,18 @@ def test_cost_cells_are_short_and_the_note_names_the_unpriced(path):
         assert re.fullmatch(r"free|[\d,.]+ [A-Z]{3}( \+ \d+ unpriced)?|\d+ unpriced", cost), cost
     if any("unpriced" in c for c in costs):
         assert any(n.startswith("No price was given for: ") for n in part.fix_notes)
+
+
+@pytest.mark.parametrize("path", DEMOS, ids=demo_ids())
+def test_the_frontier_is_not_split_when_it_fits_a_page(path):
+    """Row 1 of the What it takes table stood alone at the foot of page 2 (oltp demo)."""
+    import io
+
+    from pypdf import PdfReader
+
+    out = rendered(path)
+    if out.data.part("what_it_takes") is None:
+        pytest.skip("the plan meets: no What it takes section")
+    pages = [p.extract_text() for p in PdfReader(io.BytesIO(out.pdf)).pages]
+    with_header = [i for i, t in enumerate(pages) if re.search(r"#\s*Cost\s*Worst case", t)]
+    assert len(with_header) == 1, with_header

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Spacer
+from reportlab.platypus import Flowable, KeepTogether, Spacer
 
 from ...errors import CoreError
 from ...fix import FixResult, common_changes, what_it_takes
@@ -136,12 +136,18 @@ def _customer_note(note: str) -> str:
 
 def render(r: ReportRenderer, part: WhatItTakesPart) -> list[Flowable]:
     out: list[Flowable] = [r.heading("What it takes", 1), r.para(part.fix_intro)]
-    if part.fix_common:
-        out.append(r.para("Every row includes: " + "; ".join(part.fix_common) + "."))
-    out.append(Spacer(1, 1.5 * mm))
     w = r.width
-    out.append(r.table(part.fix_table, [9 * mm, 34 * mm, 20 * mm, 15 * mm, w - 78 * mm]))
-    out.append(Spacer(1, 1.5 * mm))
+    # The frontier in one piece with the sentence that leads into it: split, it left its
+    # first row alone at a page foot (issue 23.8). A frontier longer than a page still
+    # splits, its header repeated.
+    table: list[Flowable] = []
+    if part.fix_common:
+        table.append(r.para("Every row includes: " + "; ".join(part.fix_common) + "."))
+    table += [
+        Spacer(1, 1.5 * mm),
+        r.table(part.fix_table, [9 * mm, 34 * mm, 20 * mm, 15 * mm, w - 78 * mm]),
+    ]
+    out += [KeepTogether(table), Spacer(1, 1.5 * mm)]
     out += [r.para(n, "small") for n in part.fix_notes]
     return out
 
