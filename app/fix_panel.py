@@ -50,7 +50,7 @@ from .models.fix_table_model import (
     PriceTableModel,
 )
 from .shell.registry import View, register
-from .tables import read_only_table
+from .tables import kind_column_width, read_only_table
 from .theme import VERDICT_COLORS, VERDICT_WORDS
 from .workers import TaskRunner
 
@@ -178,7 +178,7 @@ class WhatItTakesPanel(QWidget):
         self.price_model = PriceTableModel(self)
         self.price_table = read_only_table(self.price_model, "fix_prices")
         self.price_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.price_table.setColumnWidth(0, 85)
+        self.price_table.setColumnWidth(0, kind_column_width(self.price_table))
         head = self.price_table.horizontalHeader()  # "Price of one unit" whole (issue 23)
         self.price_table.setColumnWidth(2, head.fontMetrics().horizontalAdvance(
             self.price_model.HEADERS[2]) + 2 * head.style().pixelMetric(

@@ -115,6 +115,7 @@ class FileOutcome:
     what: str = ""
     message: str = ""
     db_names: tuple[str, ...] = ()
+    span: tuple[Any, Any] | None = None  # a CSV export's first and last time (stored)
 
     @property
     def ok(self) -> bool:
@@ -174,8 +175,9 @@ def _read_one(
     if not what and stored.kind:
         what = KIND_LABELS.get(stored.kind, stored.kind)
     return FileOutcome(
-        path, stored.status, reports, what=what, message=stored.message, db_names=stored.db_names
-    )
+        path, stored.status, reports, what=what, message=stored.message,
+        db_names=stored.db_names, span=stored.span,
+    )  # fmt: skip
 
 
 def _databases(files: Sequence[FileOutcome], store: Store | None) -> tuple[DatabaseWorkload, ...]:
@@ -369,6 +371,10 @@ class ImportPreviewModel(RowTableModel[tuple[FileOutcome, WorkloadReport | None]
                 return ", ".join(names)
             if col == self.COL_PERIOD and outcome.intervals:
                 return _period(outcome.intervals[0].begin, outcome.intervals[-1].end)
+            if col == self.COL_DATABASE:  # a CSV export read into the store
+                return ", ".join(outcome.db_names)
+            if col == self.COL_PERIOD and outcome.span:
+                return _period(*outcome.span)
             return ""
         if col == self.COL_DATABASE:
             inst = f" ({report.instance})" if report.instance else ""

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 
 from rtoplanner.core.fix import FixPoint, format_money
 from rtoplanner.core.units import format_duration
-from rtoplanner.core.wording import stage_kind_words
+from rtoplanner.core.wording import stage_kind_short
 
 from ..theme import VERDICT_WORDS
 from .row_table_model import RIGHT_ALIGNED, RowTableModel, bold_font
@@ -82,7 +82,7 @@ class PriceTableModel(RowTableModel[PriceRow]):
     def cell(self, item: PriceRow, row: int, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             if column == 0:
-                return stage_kind_words(item.kind)
+                return stage_kind_short(item.kind)  # "datafile storage"
             if column == 1:
                 return item.name
             if column == 2:

@@ -67,6 +67,19 @@ def _window(job: Job) -> tuple[float, float] | None:
     return max(before, job.start_s) + job.channel_init_s, job.rto_s - after
 
 
+def urgency(jobs: Sequence[Job]) -> dict[str, float]:
+    """By priority-1 database: its bytes ÷ the time its window leaves them (`_window`),
+    0 when the bound leaves it out. The databases that press hardest on the shared
+    resources first: the parts of priority 1 most likely to be proven short."""
+    out = {}
+    for job in jobs:
+        if job.tier == 1:
+            w = _window(job)
+            volume = sum(s.volume_bytes for s in job.steps if s.transfer)
+            out[job.name] = 0.0 if w is None else volume / max(w[1] - w[0], 1.0)
+    return out
+
+
 def _fits(release: np.ndarray, deadline: np.ndarray, work: np.ndarray, capacity: float) -> bool:
     """Whether, for every window start s among the releases and every deadline t, the work
     of the databases inside [s, t] fits in capacity × (t − s) (with the slack)."""

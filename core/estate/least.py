@@ -45,7 +45,7 @@ from ..errors import CoreError
 from ..fix.model import FREE, Change, Cost, merged_edits
 from ..fix.prices import PriceBook
 from ..scenario import Stage
-from .bound import tier1_cannot_meet
+from .bound import tier1_cannot_meet, urgency
 from .jobs import JobCache, build_jobs
 from .least_candidates import SharedDimension, shared_dimensions, with_shared_stages
 from .model import Estate, EstateDatabase, with_shared_count
@@ -208,21 +208,28 @@ class _Trials:
         self.ruled_out = 0
         self.jobs = JobCache()
         """The databases' own plans, computed once across the candidates."""
+        self.urgency: dict[str, float] = {}
+        """Each priority-1 database's `bound.urgency` on the first estate tried: the
+        order in which the bound takes them."""
 
     def tier1(
         self, estate: Estate, stages: Mapping[str, Stage] | None = None
     ) -> EstateResult | None:
         """`estate`'s priority 1 alone with the shared `stages` bought, simulated; None
-        when proven to miss. The bound is tried on the first sixteenth of priority 1,
-        then the first quarter, then all (the bound holds for any part of priority 1:
-        a part's bytes are some of the whole's), so that a candidate far short of what
-        priority 1 needs is ruled out after planning a few of its databases."""
+        when proven to miss. The bound is tried on the sixteenth of priority 1 that
+        presses hardest on the hardware (`bound.urgency`), then such a quarter, then
+        all (the bound holds for any part of priority 1: a part's bytes are some of the
+        whole's), so that a candidate far short of what priority 1 needs is ruled out
+        after planning a few of its databases."""
         if self.should_cancel():
             raise LeastCancelled
         view = tier1_view(estate)
-        dbs = view.databases
-        for size in _parts(len(dbs)):
-            trial = with_shared_stages(view.with_databases(dbs[:size]), stages or {})
+        if not self.urgency:
+            self.urgency = urgency(build_jobs(view, self.jobs))
+        first = sorted(view.databases, key=lambda d: -self.urgency.get(d.name, 0.0))
+        for size in _parts(len(first)):
+            part = tuple(first[:size]) if size < len(first) else view.databases
+            trial = with_shared_stages(view.with_databases(part), stages or {})
             jobs = build_jobs(trial, self.jobs)
             if tier1_cannot_meet(jobs, [r.stage.count for r in trial.shared]):
                 self.ruled_out += 1

@@ -25,9 +25,9 @@ def margin_text(s: float) -> str:
 def _others(p: PolicyPoint) -> str:
     if not p.misses:
         return "no other database misses its RTO with it"
-    n = p.misses
-    return (f"{n} database{'s' if n != 1 else ''} then miss{'es' if n == 1 else ''} "
-            f"{'its' if n == 1 else 'their'} RTO")  # fmt: skip
+    n = p.misses  # every priority-1 database meets here: the ones that miss are lower
+    return (f"{n} lower-priority database{'s' if n != 1 else ''} then "
+            f"miss{'es' if n == 1 else ''} {'its' if n == 1 else 'their'} RTO")  # fmt: skip
 
 
 def _risk(p: PolicyPoint) -> str:

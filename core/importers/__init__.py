@@ -20,9 +20,11 @@ csv_common / sysstat_csv / rman_csv / recovery_progress / exports (CSV exports).
 
 Into the store and into scenarios (imported from their modules, not here, so that parsing
 does not load DuckDB): store_import (`import_file`, `import_paths`: one transaction per
-file, duplicates by content), stored (`workload_summaries`, `database_workload`,
-`list_imports`), apply (`ApplyRequest`, `apply_imports`: figures with provenance),
-evidence (`evidence_for`, `evidence_for_scenario`: the PDF report's workload section).
+file, duplicates by content; a plain DBA_HIST_SYSSTAT export read by DuckDB in
+sysstat_sql, its rows held until stored in duck_batch, in the store's own DuckDB), stored
+(`workload_summaries`, `database_workload`, `list_imports`), apply (`ApplyRequest`,
+`apply_imports`: figures with provenance), evidence (`evidence_for`,
+`evidence_for_scenario`: the PDF report's workload section).
 """
 
 from .errors import (

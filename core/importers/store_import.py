@@ -107,6 +107,8 @@ class ImportOutcome:
     message: str = ""
     error: ReportError | None = None
     duplicate_of: tuple[str, ...] = field(default=(), repr=False)
+    span: tuple[datetime, datetime] | None = field(default=None, repr=False)
+    """First and last time of the file's rows (the dialog's Period of a CSV export)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -608,7 +610,7 @@ def import_file(
             msg += "; no database name: pass --database NAME to attribute them"
         return ImportOutcome(
             p, "imported", kind, result.imported, result.duplicates, names, msg,
-            duplicate_of=result.duplicate_of,
+            duplicate_of=result.duplicate_of, span=_span(rows),
         )  # fmt: skip
     msg = "already imported"
     if result.duplicate_of:
@@ -618,8 +620,9 @@ def import_file(
     if result.assigned:
         msg += f"; {result.assigned} row(s) now attributed to {database}"
     return ImportOutcome(
-        p, "duplicate", kind, 0, result.duplicates, names, msg, duplicate_of=result.duplicate_of
-    )
+        p, "duplicate", kind, 0, result.duplicates, names, msg,
+        duplicate_of=result.duplicate_of, span=_span(rows),
+    )  # fmt: skip
 
 
 def import_paths(

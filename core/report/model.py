@@ -246,7 +246,7 @@ class Renderer(Protocol):
 
     def table(
         self, t: Table, widths: list[float], *, extra: list[Any] | None = None,
-        repeat: bool = True,
+        repeat: bool = True, min_rows: int = 0,
     ) -> Flowable: ...  # fmt: skip
 
 

@@ -71,6 +71,22 @@ def _never() -> bool:
     return False
 
 
+class _Table(Table):
+    """A Table that splits at a page foot only with `min_rows` of its rows above the
+    split (else it moves whole to the next page): a frontier's first row stood alone at
+    the foot of a page (issue 23.8)."""
+
+    min_rows = 0
+
+    def split(self, availWidth, availHeight):
+        parts = super().split(availWidth, availHeight)
+        if self.min_rows and parts:
+            above = len(parts[0]._cellvalues) - 1  # the header is the first part's row 0
+            if above < self.min_rows:
+                return []
+        return parts
+
+
 def _style(commands: list[Any]) -> TableStyle:
     """A TableStyle whose plain-string cells also use the embedded font (reportlab's
     default is Helvetica, which would add a non-embedded base-14 font)."""
@@ -377,8 +393,10 @@ class ReportRenderer:
         *,
         extra: list[Any] | None = None,
         repeat: bool = True,
+        min_rows: int = 0,
     ) -> Table:
-        """A data table: header row, zebra rows, bold and group rows, wrapped cells."""
+        """A data table: header row, zebra rows, bold and group rows, wrapped cells;
+        split at a page foot only with at least `min_rows` of its rows above the split."""
         rows: list[list[Any]] = [self._head(t)]
         style = list(_TABLE_STYLE)
         for i, r in enumerate(t.rows):
@@ -398,7 +416,8 @@ class ReportRenderer:
                 style.append(("BACKGROUND", (0, ri), (-1, ri), ROW_SHADE))
         if extra is not None:
             rows[0].append("")
-        tbl = Table(rows, colWidths=widths, repeatRows=1 if repeat else 0, hAlign="LEFT")
+        tbl = _Table(rows, colWidths=widths, repeatRows=1 if repeat else 0, hAlign="LEFT")
+        tbl.min_rows = min_rows
         tbl.setStyle(_style(style))
         return tbl
 

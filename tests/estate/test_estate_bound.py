@@ -105,17 +105,19 @@ def test_least_hardware_is_the_same_with_the_bound_and_simulates_less(monkeypatc
 def test_a_candidate_far_short_is_ruled_out_after_planning_a_quarter(monkeypatch):
     """64 priority-1 databases of ~500 GB through one 1 GB/s media server, each due 8 h
     after the site loss with ~6 h of redo to apply after its restore: each meets alone;
-    the first 16 together need 8,000 s of the server in less than 6,700 s — ruled out
-    after planning those 16, not all 64."""
+    16 of them together need 8,000 s of the server in less than 6,700 s. A faster
+    server (1.2 GB/s) is ruled out after planning 16 databases on it, not all 64."""
     from rtoplanner.core.estate import jobs as jobs_module
 
     dbs = [(scenario(f"db{i}", size=f"{500 + i} GB", channels=2, path=tape_path(2),
                      detect="0 s", rto="8 h"), 1) for i in range(64)]  # fmt: skip
     est = estate(dbs, shared=[{**LIB, "count": 8}, MS])
     assert all(d.alone_s < d.rto_s for d in run_estate(est, trace=False).databases)
+    trials = least_module._Trials(None)
+    assert trials.tier1(est) is None  # (the estate as it is: every database planned)
     planned: list[object] = []
     real = jobs_module.compute_core
     monkeypatch.setattr(jobs_module, "compute_core", lambda s: planned.append(s) or real(s))
-    trials = least_module._Trials(None)
-    assert trials.tier1(est) is None
-    assert (trials.ruled_out, trials.simulations, len(planned)) == (1, 0, 16)
+    faster = replace(est.resource("MS").stage, rate_Bps=1.2e9)
+    assert trials.tier1(est, {"MS": faster}) is None
+    assert (trials.ruled_out, trials.simulations, len(planned)) == (2, 0, 16)

@@ -102,3 +102,11 @@ def test_each_database_begins_under_its_heading(estate_pdf):
     first = load_estate(DEMO)
     first_name = run_estate(first).databases[0].name
     assert first_name in pages[at].split("Each database", 1)[1], pages[at][-300:]
+
+
+def test_the_runbook_says_which_databases_then_miss(estate_pdf):
+    """ "every priority-1 database opens inside its RTO …; 1 database then misses its RTO"
+    read as a contradiction: the one that misses is of a lower priority."""
+    text = " ".join(text_of(estate_pdf).split())
+    assert "1 lower-priority database then misses its RTO" in text
+    assert "; 1 database then misses" not in text

@@ -222,6 +222,12 @@ def test_a_large_export_moves_the_bar_within_the_file(qtbot, store_window, tmp_p
     inside = sorted({v for v in values if 0 < v < 100})
     assert len(inside) >= 5 and inside == sorted(inside)  # steps within the one file
     assert dlg.progress_bar.value() == 100
+    # the file's row names its database and period, as a report's row does (were blank)
+    pm = dlg.preview_model
+    assert pm.index(0, ImportPreviewModel.COL_DATABASE).data() == "PROD"
+    assert (
+        pm.index(0, ImportPreviewModel.COL_PERIOD).data() == "2024-03-01 00:00 → 2025-03-01 00:00"
+    )
     dlg.close()
 
 

@@ -61,3 +61,12 @@ def test_every_kind_reads_whole_in_the_kind_columns(window):
         assert all(_fits(browser.view, 0, t) for t in shorts)
     finally:
         browser.close()
+
+
+def test_the_prices_kind_column_fits_every_kind(window):
+    """The What it takes panel's prices read "datafile st…"."""
+    from rtoplanner.core.wording import STAGE_KIND_WORDS, stage_kind_short
+
+    window.show_view("fix")
+    table = window.results.panel("fix").price_table
+    assert all(_fits(table, 0, stage_kind_short(k)) for k in STAGE_KIND_WORDS)

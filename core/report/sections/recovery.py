@@ -74,7 +74,9 @@ def _bar(p: Any, before: Any) -> GanttBar:
     with it (DESIGN §3.7: incrementals are applied as they are restored)."""
     overlap = p.shared_with(before)
     text = format_duration(p.duration_s)
-    if overlap > 0:
+    if overlap > 0 and format_duration(overlap) == text:  # "17 min 58 s (17 min 58 s …)"
+        text += ", all while restoring"
+    elif overlap > 0:
         text += f" ({format_duration(overlap)} while restoring)"
     return GanttBar(p.name, PHASE_TITLES[p.name], p.start_s, p.duration_s, text,
                     PHASE_STYLE[p.name], max(overlap, 0.0))  # fmt: skip

@@ -136,12 +136,15 @@ def _customer_note(note: str) -> str:
 
 def render(r: ReportRenderer, part: WhatItTakesPart) -> list[Flowable]:
     out: list[Flowable] = [r.heading("What it takes", 1), r.para(part.fix_intro)]
+    w = r.width
     if part.fix_common:
         out.append(r.para("Every row includes: " + "; ".join(part.fix_common) + "."))
-    out.append(Spacer(1, 1.5 * mm))
-    w = r.width
-    out.append(r.table(part.fix_table, [9 * mm, 34 * mm, 20 * mm, 15 * mm, w - 78 * mm]))
-    out.append(Spacer(1, 1.5 * mm))
+    # Split at a page foot only with three rows above it: its first row stood alone at
+    # the foot of page 2 (issue 23.8); kept whole, it left half a page blank.
+    out += [Spacer(1, 1.5 * mm),
+            r.table(part.fix_table, [9 * mm, 34 * mm, 20 * mm, 15 * mm, w - 78 * mm],
+                    min_rows=3),
+            Spacer(1, 1.5 * mm)]  # fmt: skip
     out += [r.para(n, "small") for n in part.fix_notes]
     return out
 
