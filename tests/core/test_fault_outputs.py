@@ -51,7 +51,11 @@ class Work:
 
 @pytest.fixture(scope="module")
 def work(tmp_path_factory) -> Work:
-    root = tmp_path_factory.mktemp("outputs")
+    return make_work(tmp_path_factory.mktemp("outputs"))
+
+
+def make_work(root: Path) -> Work:
+    """The scenario and the demo estate in `root`, saved in a store there too."""
     shutil.copy(SCENARIO, root / "plan.toml")
     shutil.copytree(ESTATES, root, dirs_exist_ok=True)
     w = Work(root)

@@ -4,40 +4,12 @@ restore) is a figure with a prior of its own, so a risk run ranges it."""
 from __future__ import annotations
 
 import pytest
+from test_incremental_apply_default import BASE  # the same level 1 scenario
 
 from rtoplanner.core.plan import compute_core, compute_plan
 from rtoplanner.core.report import build_report_data
 from rtoplanner.core.scenario import load_scenario_text
 from rtoplanner.core.uncertainty.inputs import Target, apply_values, uncertain_inputs
-
-BASE = """\
-format = 1
-name = "incr"
-
-[database]
-size = "10 TB"
-redo_rate = "10 MB/s"
-daily_change = "5%"
-
-[backup]
-channels = 8
-level0_every = "7d"
-level1 = "cumulative"
-level1_every = "1d"
-block_change_tracking = true
-
-[[path]]
-kind = "media_server"
-count = 1
-rate = "1.6 GB/s"
-
-[recovery]
-redo_apply_rate = "100 MB/s"
-incremental_overhead = "90 s"
-{rate}
-[targets]
-rto = "24 h"
-"""
 
 FACTOR = Target("recovery", None, "incremental_apply_factor")
 

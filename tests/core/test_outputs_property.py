@@ -14,14 +14,13 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
-import shutil
 import stat
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_fault_outputs import ESTATES, SCENARIO, WRITERS, Work
+from test_fault_outputs import WRITERS, Work, make_work
 
 from rtoplanner.core.cli import main
 
@@ -42,13 +41,7 @@ _counter = itertools.count()
 
 @pytest.fixture(scope="module")
 def work(tmp_path_factory) -> Work:
-    root = tmp_path_factory.mktemp("outputs-property")
-    shutil.copy(SCENARIO, root / "plan.toml")
-    shutil.copytree(ESTATES, root, dirs_exist_ok=True)
-    w = Work(root)
-    assert main(["scenarios", "save", str(w.scenario), "--db", str(w.store)]) == 0
-    assert main(["estates", "save", str(w.estate), "--db", str(w.store)]) == 0
-    return w
+    return make_work(tmp_path_factory.mktemp("outputs-property"))
 
 
 def _inputs(w: Work) -> dict[Path, str]:
