@@ -15,33 +15,10 @@ from rtoplanner.core.estate.bound import tier1_cannot_meet
 from rtoplanner.core.estate.jobs import build_jobs
 from rtoplanner.core.estate.least import least_hardware
 from rtoplanner.core.estate.least_words import least_summary
-from rtoplanner.core.estate.policy import Policy
 
 from .estate_helpers import estate, scenario
 from .test_estate_least_exact import PRICES, book, contended, small_catalog
-from .test_estate_reference import DATABASE, LIB, MS, NAS, POLICY, nas_path, own_path, tape_path
-
-
-def _random_estate(dbs, drives, media, nas, policy):
-    scenarios = []
-    for i, (size, ch, tier, init, detect, l1, logs, r, path, net, overhead) in enumerate(dbs):
-        chosen = (tape_path(ch, net) if path == "tape" else nas_path(net) if path == "nas"
-                  else own_path())  # fmt: skip
-        s = scenario(
-            f"db{i}", size=size, channels=ch, init=init, path=chosen,
-            detect=f"{detect * 60 + 7 * i} s", level1=l1, logs_on_disk=logs, compression=r,
-            extra={"backup": {"job_overhead": "2 min"}} if overhead else None,
-        )  # fmt: skip
-        scenarios.append((s, tier))
-    shared = [{**LIB, "count": drives}, {**MS, "rate": media}, {**NAS, "rate": nas}]
-    est = estate(scenarios, shared=shared)
-    if policy is not None:
-        first, kept, start2, start3 = policy
-        order = tuple(f"db{k}" for k in first if k < len(scenarios))
-        tiers = {d.priority for d in est.databases}
-        start = {t: s + 7.0 * t for t, s in ((2, start2), (3, start3)) if t in tiers and s}
-        est = est.with_policy(Policy(order, (("LIB", min(kept, drives)),), tuple(start.items())))
-    return est
+from .test_estate_reference import DATABASE, LIB, MS, POLICY, random_estate, tape_path
 
 
 @settings(max_examples=120, deadline=None)
@@ -56,7 +33,7 @@ def test_the_bound_never_rules_out_an_estate_that_meets(dbs, drives, media, nas,
     """Each priority-1 database's RTO set to exactly the time it opens in the simulation:
     priority 1 meets (just), so the bound must not say it cannot, of the whole estate or
     of any part of it (the lower tiers, the runbook's reserve and starts as drawn)."""
-    est = _random_estate(dbs, drives, media, nas, policy)
+    est = random_estate(dbs, drives, media, nas, policy)
     jobs = build_jobs(est)
     units = [r.stage.count for r in est.shared]
     result = run_estate(est, trace=False, jobs=jobs)
