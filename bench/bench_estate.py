@@ -116,7 +116,7 @@ def _timed(fn: Callable[[], Any]) -> tuple[Any, float]:
 def answers(estate: Estate, jobs: list[Any], sim: Any) -> EstateResult:
     """`run_estate` after the simulation: each database's outcome, the resources."""
     outcomes = [_outcome(estate, job, run) for job, run in zip(jobs, sim.runs, strict=True)]
-    resources = _resources(estate, outcomes, sim.trace)
+    resources = _resources(estate, outcomes, sim.peaks())
     return EstateResult(estate, tuple(outcomes), tuple(resources), _deciding(resources),
                         tuple(sim.trace))  # fmt: skip
 

@@ -31,6 +31,7 @@ from ..estate.model import read_text_file
 from ..estate.policy_search import PolicyAnswer
 from ..estate.policy_words import TITLE, method_line, policy_summary, policy_to_json
 from ..estate.run import estate_to_json
+from ..estate.simulate import PEAK
 from ..gc_pause import without_cyclic_gc
 from ..jsonable import dumps_json
 from ..outfile import check_not_an_input, check_output_path, write_output_text
@@ -201,9 +202,9 @@ def run(args: argparse.Namespace) -> int:
     _check_fix_args(args)
     with ExitStack() as stack:
         estate = load_estate_for(args, stack, args.estate)
-    # Only the JSON prints the resources' peak use, which the usage trace is kept for
-    # (a tenth of the simulation's time on 10,000 databases).
-    result = run_estate(estate, trace=args.json)
+    # Only the JSON prints the resources' peak use: it alone is kept (PEAK), not a usage
+    # sample per event (the Gantt's), and the text output keeps neither.
+    result = run_estate(estate, trace=PEAK if args.json else False)
     least = None
     written = None
     if not args.no_least:

@@ -178,23 +178,28 @@ def _most_waited_for(run: DatabaseRun) -> tuple[str, float]:
 
 
 def _resources(
-    estate: Estate, outcomes: list[DatabaseOutcome], trace: list[UsageSample]
+    estate: Estate,
+    outcomes: list[DatabaseOutcome],
+    peaks: tuple[list[float], list[int]] | None,
 ) -> list[ResourceSummary]:
+    """Each shared resource's waits, and its peak use when the run was traced (`peaks`:
+    `SimResult.peaks()`)."""
     out = []
     for r, res in enumerate(estate.shared):
         waited = sum(d.waits_s.get(res.name, 0.0) for d in outcomes)
         tier1 = sum(d.waits_s.get(res.name, 0.0) for d in outcomes if d.priority == 1)
-        peak = _peak_use(trace, r, res) if trace else None
+        peak = _peak_use(peaks, r, res) if peaks else None
         out.append(ResourceSummary(res.name, res.stage.kind, res.stage.count, waited, tier1,
                                    peak))  # fmt: skip
     return out
 
 
-def _peak_use(trace: list[UsageSample], r: int, res: SharedResource) -> float:
+def _peak_use(peaks: tuple[list[float], list[int]], r: int, res: SharedResource) -> float:
     """The largest share of resource `r` in use: of its rate, or of its units (channels)."""
+    fluid, units_held = peaks
     if not res.binds_channel:
-        return max(s.fluid[r] for s in trace)
-    return max(s.units_held[r] for s in trace) / res.stage.count
+        return fluid[r]
+    return units_held[r] / res.stage.count
 
 
 def _deciding(resources: list[ResourceSummary]) -> str | None:
@@ -208,19 +213,21 @@ def _deciding(resources: list[ResourceSummary]) -> str | None:
 def run_estate(
     estate: Estate,
     *,
-    trace: bool = True,
+    trace: bool | str = True,
     should_cancel: Callable[[], bool] | None = None,
     jobs: list[Job] | None = None,
 ) -> EstateResult:
     """Recover every database of the estate from a site loss at time 0 (`jobs`: the
-    estate's own `build_jobs(estate)`, when the caller has them already)."""
+    estate's own `build_jobs(estate)`, when the caller has them already). `trace`: keep
+    the usage samples (the Gantt's), only the resources' peak use (`simulate.PEAK`: the
+    result's `trace` is empty), or neither (no peak use)."""
     jobs = build_jobs(estate) if jobs is None else jobs
     names = [r.name for r in estate.shared]
     units = [r.stage.count for r in estate.shared]
     reserve = [estate.policy.reserve_of(r.name) for r in estate.shared]
     sim = simulate(jobs, names, units, trace=trace, should_cancel=should_cancel, reserve=reserve)
     outcomes = [_outcome(estate, job, run) for job, run in zip(jobs, sim.runs, strict=True)]
-    resources = _resources(estate, outcomes, sim.trace)
+    resources = _resources(estate, outcomes, sim.peaks())
     return EstateResult(
         estate=estate,
         databases=tuple(outcomes),

@@ -137,10 +137,26 @@ class UsageSample:
     """Units of each channel-binding resource held."""
 
 
+PEAK = "peak"
+"""`simulate(trace=PEAK)`: keep only each resource's largest use, not every sample."""
+
+
 @dataclass
 class SimResult:
     runs: list[DatabaseRun]
     trace: list[UsageSample] = field(default_factory=list)
+    peak: tuple[list[float], list[int]] | None = None
+    """Each resource's largest share of its rate in use and most units held, as the
+    largest of the trace's samples would give (`trace=PEAK` or True; None untraced or
+    without a sample)."""
+
+    def peaks(self) -> tuple[list[float], list[int]] | None:
+        """The largest use of each resource: from the trace when kept, else `peak`."""
+        if not self.trace:
+            return self.peak
+        n = len(self.trace[0].fluid)
+        fluid = [max(s.fluid[r] for s in self.trace) for r in range(n)]
+        return fluid, [max(s.units_held[r] for s in self.trace) for r in range(n)]
 
 
 class _Resources:
@@ -456,7 +472,7 @@ class _Tier:
 
 class _Simulation:
     def __init__(self, jobs: list[Job], resource_names: list[str], units: list[int],
-                 trace: bool, reserve: list[int] | None = None) -> None:  # fmt: skip
+                 trace: bool | str, reserve: list[int] | None = None) -> None:  # fmt: skip
         self.jobs = jobs
         self.res = _Resources(resource_names, jobs, units)
         self.reserve = list(reserve or [0] * len(units))
@@ -491,7 +507,10 @@ class _Simulation:
         self.dirty: set[int] = set()
         """Tiers whose sharing may have changed."""
         self.cap_changes = 0
-        self.trace_on = trace
+        self.trace_on = bool(trace)
+        self.keep_samples = trace is True
+        """Whether every sample is kept (else, `trace=PEAK`, only the largest use)."""
+        self.peak: tuple[list[float], list[int]] | None = None
         self.tier_use: dict[int, np.ndarray] = {}
         """By sharing tier, what its transfers use of each resource (traced runs only)."""
         cap = self.res.capacity
@@ -958,8 +977,14 @@ class _Simulation:
         for tier in self.shared:
             use += self.tier_use[tier]
         share = (use * self.inverse_capacity).tolist()
-        held = tuple(map(operator.sub, self.res.units, self.res.free))
-        self.trace.append(UsageSample(now, tuple(share), held))
+        held = list(map(operator.sub, self.res.units, self.res.free))
+        if self.keep_samples:
+            self.trace.append(UsageSample(now, tuple(share), tuple(held)))
+        elif self.peak is None:
+            self.peak = (share, held)
+        else:  # (max keeps the earlier of two equal values, as max over the samples does)
+            fluid, units = self.peak
+            self.peak = (list(map(max, fluid, share)), list(map(max, units, held)))
 
     def results(self) -> list[DatabaseRun]:
         names = self.res.names
@@ -980,13 +1005,15 @@ def simulate(
     resource_names: list[str],
     units: list[int],
     *,
-    trace: bool = False,
+    trace: bool | str = False,
     should_cancel: Callable[[], bool] | None = None,
     reserve: list[int] | None = None,
 ) -> SimResult:
     """Run every database's recovery from time 0; `units` is each shared resource's
     unit count (used for resources that bind channels), `reserve` the units of each kept
-    for tier 1 until its restores are through (the runbook's)."""
+    for tier 1 until its restores are through (the runbook's). `trace`: keep the usage
+    samples (True), only each resource's largest use (PEAK: what `--json` prints, without
+    a sample per event), or neither (False)."""
     sim = _Simulation(jobs, resource_names, units, trace, reserve)
     sim.run(should_cancel)
-    return SimResult(sim.results(), sim.trace)
+    return SimResult(sim.results(), sim.trace, sim.peak)
