@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from rtoplanner.core.estate import least as least_module
 from rtoplanner.core.estate import run_estate
@@ -18,17 +17,17 @@ from rtoplanner.core.estate.least_words import least_summary
 
 from .estate_helpers import estate, scenario
 from .test_estate_least_exact import PRICES, book, contended, small_catalog
-from .test_estate_reference import DATABASE, LIB, MS, POLICY, random_estate, tape_path
+from .test_estate_reference import (
+    LIB,
+    MS,
+    RANDOM_ESTATE,
+    random_estate,
+    tape_path,
+)
 
 
 @settings(max_examples=120, deadline=None)
-@given(
-    dbs=st.lists(DATABASE, min_size=1, max_size=6),
-    drives=st.integers(1, 8),
-    media=st.sampled_from(["400 MB/s", "1 GB/s", "5 GB/s"]),
-    nas=st.sampled_from(["500 MB/s", "2 GB/s"]),
-    policy=st.none() | POLICY,
-)
+@given(**RANDOM_ESTATE)
 def test_the_bound_never_rules_out_an_estate_that_meets(dbs, drives, media, nas, policy):
     """Each priority-1 database's RTO set to exactly the time it opens in the simulation:
     priority 1 meets (just), so the bound must not say it cannot, of the whole estate or

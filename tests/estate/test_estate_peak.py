@@ -7,13 +7,12 @@ import json
 from pathlib import Path
 
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from rtoplanner.app.__main__ import main
 from rtoplanner.core.estate import load_estate, run_estate
 from rtoplanner.core.estate.simulate import PEAK
 
-from .test_estate_reference import DATABASE, POLICY, random_estate
+from .test_estate_reference import RANDOM_ESTATE, random_estate
 
 DEMO = Path(__file__).resolve().parents[2] / "data" / "estates" / "site_loss.toml"
 
@@ -35,13 +34,7 @@ def test_the_demo_estate_peaks_are_the_traces():
 
 
 @settings(max_examples=30, deadline=None)
-@given(
-    dbs=st.lists(DATABASE, min_size=1, max_size=6),
-    drives=st.integers(1, 8),
-    media=st.sampled_from(["400 MB/s", "1 GB/s", "5 GB/s"]),
-    nas=st.sampled_from(["500 MB/s", "2 GB/s"]),
-    policy=st.none() | POLICY,
-)
+@given(**RANDOM_ESTATE)
 def test_random_estates_peaks_are_the_traces(dbs, drives, media, nas, policy):
     est = random_estate(dbs, drives, media, nas, policy)
     _same_but_the_trace(run_estate(est, trace=PEAK), run_estate(est, trace=True))

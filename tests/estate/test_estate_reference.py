@@ -99,6 +99,16 @@ POLICY = st.tuples(
 )
 
 
+RANDOM_ESTATE = {
+    "dbs": st.lists(DATABASE, min_size=1, max_size=6),
+    "drives": st.integers(1, 8),
+    "media": st.sampled_from(["400 MB/s", "1 GB/s", "5 GB/s"]),
+    "nas": st.sampled_from(["500 MB/s", "2 GB/s"]),
+    "policy": st.none() | POLICY,
+}
+"""The arguments of `random_estate`, drawn (also test_estate_bound's and _peak's)."""
+
+
 def random_estate(dbs, drives, media, nas, policy):
     """The estate a drawn list of databases, shared hardware and runbook stand for (also
     test_estate_bound's)."""
@@ -125,13 +135,7 @@ def random_estate(dbs, drives, media, nas, policy):
 
 
 @settings(max_examples=80, deadline=None)
-@given(
-    dbs=st.lists(DATABASE, min_size=1, max_size=6),
-    drives=st.integers(1, 8),
-    media=st.sampled_from(["400 MB/s", "1 GB/s", "5 GB/s"]),
-    nas=st.sampled_from(["500 MB/s", "2 GB/s"]),
-    policy=st.none() | POLICY,
-)
+@given(**RANDOM_ESTATE)
 def test_the_simulator_agrees_with_the_reference(dbs, drives, media, nas, policy):
     """Random small estates (tiers, drives, bandwidth, compression, several restores per
     database, databases with a path of their own, a runbook or none): the same phases
