@@ -68,3 +68,20 @@ def rendered(path: Path, with_workload: bool = False) -> Rendered:
     if key not in _CACHE:
         _CACHE[key] = Rendered(path, sample_workload() if with_workload else None)
     return _CACHE[key]
+
+
+def text_fill(page) -> float:
+    """How far down a PDF page's body text reaches, as a share of the text frame (header
+    and footer left out), read from the page's own text positions."""
+    mm = 72 / 25.4
+    height = float(page.mediabox.height)
+    top, bottom = height - 22 * mm, 18 * mm  # the renderer's margins
+    ys: list[float] = []
+
+    def visit(text, cm, tm, font, size):
+        y = tm[5] * cm[3] + cm[5] if cm else tm[5]
+        if text.strip() and bottom < y < top:
+            ys.append(y)
+
+    page.extract_text(visitor_text=visit)
+    return (top - min(ys)) / (top - bottom)

@@ -8,24 +8,7 @@ import io
 
 import pytest
 from pypdf import PdfReader
-from report_helpers import DEMOS, demo_ids, rendered
-
-MM = 72 / 25.4
-
-
-def _lowest_text(page) -> float:
-    """How far down the page's body text reaches, as a share of the text frame."""
-    height = float(page.mediabox.height)
-    top, bottom = height - 22 * MM, 18 * MM  # the renderer's margins
-    ys: list[float] = []
-
-    def visit(text, cm, tm, font, size):
-        y = tm[5] * cm[3] + cm[5] if cm else tm[5]
-        if text.strip() and bottom < y < top:
-            ys.append(y)
-
-    page.extract_text(visitor_text=visit)
-    return (top - min(ys)) / (top - bottom)
+from report_helpers import DEMOS, demo_ids, rendered, text_fill
 
 
 @pytest.mark.parametrize("path", DEMOS, ids=demo_ids())
@@ -36,4 +19,4 @@ def test_the_ranges_start_under_the_tornado_when_there_is_room(path):
     if "Each bar is the recovery time" in texts[at]:
         return  # on one page
     # The table began on a new page: the page before it was full.
-    assert _lowest_text(pages[at - 1]) > 0.8, (path.stem, at)
+    assert text_fill(pages[at - 1]) > 0.8, (path.stem, at)

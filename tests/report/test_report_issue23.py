@@ -8,7 +8,7 @@ import re
 
 import pytest
 from pypdf import PdfReader
-from report_helpers import DEMOS, REPO, demo_ids, rendered
+from report_helpers import DEMOS, REPO, demo_ids, rendered, text_fill
 from reportlab.graphics.shapes import Group, Line, String
 from reportlab.lib import colors
 from reportlab.platypus import Paragraph
@@ -220,18 +220,7 @@ def test_no_table_cell_breaks_a_word_or_a_duration(path, monkeypatch, epoch):
 def _last_page_fill(pdf: bytes) -> float:
     """How far down the last page's body text reaches, as a share of the text frame
     (header and footer left out), read from the PDF's own text positions."""
-    page = PdfReader(io.BytesIO(pdf)).pages[-1]
-    height = float(page.mediabox.height)
-    top, bottom = height - 22 * 72 / 25.4, 18 * 72 / 25.4  # the renderer's margins
-    ys: list[float] = []
-
-    def visit(text, cm, tm, font, size):
-        y = tm[5] * cm[3] + cm[5] if cm else tm[5]
-        if text.strip() and bottom < y < top:
-            ys.append(y)
-
-    page.extract_text(visitor_text=visit)
-    return (top - min(ys)) / (top - bottom)
+    return text_fill(PdfReader(io.BytesIO(pdf)).pages[-1])
 
 
 @pytest.mark.parametrize("with_workload", [False, True])
