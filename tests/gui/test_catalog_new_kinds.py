@@ -9,16 +9,6 @@ import pytest
 from rtoplanner.core.wording import stage_kind_words
 
 
-@pytest.fixture
-def demo_window(qtbot, demo_copy):
-    from .conftest import close_window, show_window
-
-    win = show_window(qtbot, path=demo_copy)
-    assert win.doc.wait_idle()
-    yield win
-    close_window(win)
-
-
 def _submenus(menu) -> dict[str, list[str]]:
     """The first section's submenus (Add a stage…): kind words → item texts."""
     out: dict[str, list[str]] = {}
@@ -30,8 +20,8 @@ def _submenus(menu) -> dict[str, list[str]]:
     return out
 
 
-def test_from_catalog_lists_the_appliance_and_object_storage(qtbot, demo_window):
-    panel = demo_window.stages
+def test_from_catalog_lists_the_appliance_and_object_storage(qtbot, window):
+    panel = window.stages
     panel._fill_catalog_menu()
     kinds = _submenus(panel.catalog_menu)
     appliance = kinds[stage_kind_words("backup_appliance")]
@@ -42,8 +32,8 @@ def test_from_catalog_lists_the_appliance_and_object_storage(qtbot, demo_window)
                for t in kinds[stage_kind_words("storage_write")])  # fmt: skip
 
 
-def test_object_storage_replaces_a_tape_stage_and_plans(qtbot, demo_window):
-    doc, panel = demo_window.doc, demo_window.stages
+def test_object_storage_replaces_a_tape_stage_and_plans(qtbot, window):
+    doc, panel = window.doc, window.stages
     item = panel.catalog.find("object_storage", "OCI Object Storage, one RMAN channel")
     assert doc.raw["path"][0]["count"] == 14
     panel.use_catalog_item(item, 0)

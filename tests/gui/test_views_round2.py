@@ -165,24 +165,14 @@ def test_confidence_plots_and_ranges_get_their_room_at_1024_by_700(qtbot, small_
 # ------------------------------------------------------------ 23.10 behaviour
 
 
-@pytest.fixture
-def demo_window(qtbot, demo_copy):
-    from .conftest import close_window, show_window
-
-    win = show_window(qtbot, path=demo_copy)
-    assert win.doc.wait_idle()
-    yield win
-    close_window(win)
-
-
-def test_no_green_verdict_for_a_number_still_being_typed(qtbot, demo_window):
+def test_no_green_verdict_for_a_number_still_being_typed(qtbot, window):
     from PySide6.QtCore import Qt as _Qt
 
     from rtoplanner.app.theme import VERDICT_COLORS
 
     from .helpers import type_into
 
-    win = demo_window
+    win = window
     assert win.odds.wait_idle()  # the headline with its probability (issue 20.5)
     colour = VERDICT_COLORS[win.banner.verdict]
     assert colour in win.banner.text()
@@ -199,10 +189,10 @@ def test_no_green_verdict_for_a_number_still_being_typed(qtbot, demo_window):
     assert colour in win.banner.text() and colour in win.verdict_label.text()
 
 
-def test_undo_back_to_the_saved_state_clears_the_modified_marker(qtbot, demo_window):
+def test_undo_back_to_the_saved_state_clears_the_modified_marker(qtbot, window):
     from .helpers import type_into
 
-    win = demo_window
+    win = window
     type_into(qtbot, win, "backup.channels", "16")
     assert win.isWindowModified()
     win.doc.undo_stack.undo()
@@ -235,7 +225,7 @@ def test_restart_reopens_the_last_scenario(qtbot, demo_copy, service):
         close_window(again)
 
 
-def test_toml_export_suggests_the_scenario_file_type(demo_window, monkeypatch, tmp_path):
+def test_toml_export_suggests_the_scenario_file_type(window, monkeypatch, tmp_path):
     from PySide6.QtWidgets import QFileDialog
 
     asked = {}
@@ -245,13 +235,13 @@ def test_toml_export_suggests_the_scenario_file_type(demo_window, monkeypatch, t
         return "", ""
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", fake)
-    assert not demo_window.files.export_toml()
+    assert not window.files.export_toml()
     assert asked["start"].endswith(".rto.toml")
     assert "*.rto.toml" in asked["filters"]
 
 
-def test_decisive_assumptions_reachable_by_keyboard(qtbot, demo_window):
-    win = demo_window
+def test_decisive_assumptions_reachable_by_keyboard(qtbot, window):
+    win = window
     assert "read them" in win.banner.text()
     assert win.banner.focusPolicy() & Qt.FocusPolicy.TabFocus
     action = win.assumptions_action
@@ -265,10 +255,10 @@ def test_decisive_assumptions_reachable_by_keyboard(qtbot, demo_window):
     shown.close()
 
 
-def test_help_window_closes_with_escape_and_ctrl_w(qtbot, demo_window):
+def test_help_window_closes_with_escape_and_ctrl_w(qtbot, window):
     from PySide6.QtWidgets import QApplication
 
-    win = demo_window
+    win = window
     for keys in (Qt.Key.Key_Escape, "Ctrl+W"):
         guide = win.show_help()
         guide.show()
@@ -292,19 +282,19 @@ def test_new_scenario_prefills_no_compression_ratio(doc):
     assert doc.plan.scenario.backup.compression_ratio > 1.0  # the catalog's, not 1.0
 
 
-def test_default_choices_say_what_the_default_is(demo_window):
-    combo = demo_window.editor.field("database.redo_growth").input
+def test_default_choices_say_what_the_default_is(window):
+    combo = window.editor.field("database.redo_growth").input
     texts = [combo.itemText(i) for i in range(combo.count())]
     assert texts[0] == "(default: grows with the database)"
     assert "with_size" not in " ".join(texts)
-    workload = demo_window.editor.field("database.workload").input
+    workload = window.editor.field("database.workload").input
     assert workload.itemText(0) == "(default: oltp)"
 
 
-def test_write_factor_column_in_view_at_1440(demo_window):
+def test_write_factor_column_in_view_at_1440(window):
     from rtoplanner.app.models.stage_table_model import COL_WRITE_FACTOR
 
-    view = demo_window.stages.view
+    view = window.stages.view
     x = view.columnViewportPosition(COL_WRITE_FACTOR)
     assert x >= 0 and x + view.columnWidth(COL_WRITE_FACTOR) <= view.viewport().width()
 
@@ -317,23 +307,23 @@ def test_a_stage_named_asm_high_with_factor_1_is_named_in_the_notes(doc):
     assert any("ASM high redundancy but its write factor is 1" in n for n in doc.plan.notes)
 
 
-def test_catalog_menu_adds_or_replaces_saying_which(qtbot, demo_window):
-    panel = demo_window.stages
+def test_catalog_menu_adds_or_replaces_saying_which(qtbot, window):
+    panel = window.stages
     panel.select_row(1)
     panel._fill_catalog_menu()
     titles = [a.text() for a in panel.catalog_menu.actions() if not a.isEnabled()]
     assert titles[0] == "Add a stage…"
     assert titles[1].startswith("Replace stage 2 (")
-    n = len(demo_window.doc.raw["path"])
+    n = len(window.doc.raw["path"])
     first_add = next(a for a in panel.catalog_menu.actions() if a.menu() is not None)
     first_add.menu().actions()[0].trigger()  # from the Add section: a row is selected
-    assert len(demo_window.doc.raw["path"]) == n + 1
+    assert len(window.doc.raw["path"]) == n + 1
 
 
-def test_clicking_empty_space_deselects(qtbot, demo_window):
+def test_clicking_empty_space_deselects(qtbot, window):
     from PySide6.QtCore import QPoint
 
-    panel = demo_window.stages
+    panel = window.stages
     panel.select_row(0)
     assert panel.current_row() == 0
     viewport = panel.view.viewport()
@@ -341,14 +331,14 @@ def test_clicking_empty_space_deselects(qtbot, demo_window):
     assert panel.current_row() == -1
 
 
-def test_add_stage_does_not_change_the_plan_unnoticed(qtbot, demo_window):
-    doc = demo_window.doc
+def test_add_stage_does_not_change_the_plan_unnoticed(qtbot, window):
+    doc = window.doc
     before = doc.plan.recovery.total_s
-    demo_window.stages.add_stage()
+    window.stages.add_stage()
     assert doc.wait_idle()
     assert not doc.is_valid and any(k.endswith(".rate") for k in doc.errors)
     assert doc.plan.recovery.total_s == before  # the last valid plan, said to be so
-    assert "last valid plan" in demo_window.banner.text()
+    assert "last valid plan" in window.banner.text()
 
 
 def test_focused_field_is_framed():
@@ -499,9 +489,9 @@ def test_level1_does_not_make_the_incremental_apply_rate_mandatory(qtbot, doc):
     assert "Required" not in tip and "incremental restore's own rate" in tip
 
 
-def test_growth_labels_are_drawn_over_the_curves(qtbot, demo_window):
-    demo_window.show_view("rpo")
-    panel = demo_window.results.panel("rpo")
+def test_growth_labels_are_drawn_over_the_curves(qtbot, window):
+    window.show_view("rpo")
+    panel = window.results.panel("rpo")
     curves = [i for i in panel.growth_plot.getPlotItem().listDataItems()]
     top = max(c.zValue() for c in curves)
     for label in (panel.break_label, panel.g_rto_label, panel.g_window_label):
