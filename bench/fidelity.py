@@ -488,11 +488,7 @@ def measured_points(cases: list[Case], trials: int) -> str:
         src = src.replace('"', "'")
         fields = f"other_sigma = {pt.other_sigma:.3f}, weight = {pt.weight:.2f}"
         lines.append(f'  {{ ratio = {pt.ratio:.3g}, source = "{src}", {fields} }},')
-    median, sigma = fit_random_effects(points)
-    p10, p90 = median * math.exp(-Z90 * sigma), median * math.exp(Z90 * sigma)
-    return ("points = [\n" + "\n".join(lines) + "\n]\n"
-            f"# fit_random_effects over {len(points)} points: sigma {sigma:.4f}, "
-            f"p10 = {p10:.3f}, p90 = {p90:.3f}")  # fmt: skip
+    return _points_text(lines, fit_random_effects, points, "{:.4f}")
 
 
 def _estimate_decided(c: Case) -> bool:
@@ -571,10 +567,15 @@ def estimate_points(cases: list[Case], trials: int) -> str:
         src = (f"fidelity corpus {c.id}: {c.meta['source']} — published ÷ the plan with "
                f"{c.meta['decides']} as typed").replace('"', "'")  # fmt: skip
         lines.append(f'  {{ ratio = {ratios[-1]:.3g}, source = "{src}" }},')
-    median, sigma = fit_spread(ratios)
+    return _points_text(lines, fit_spread, ratios, "{:.3f}")
+
+
+def _points_text(lines: list[str], fit, points: list, sigma_format: str) -> str:
+    """The `points = [...]` block of a [[prior]] and, under it, what `fit` makes of them."""
+    median, sigma = fit(points)
     p10, p90 = median * math.exp(-Z90 * sigma), median * math.exp(Z90 * sigma)
     return ("points = [\n" + "\n".join(lines) + "\n]\n"
-            f"# fit_spread over {len(ratios)} points: sigma {sigma:.3f}, "
+            f"# {fit.__name__} over {len(points)} points: sigma {sigma_format.format(sigma)}, "
             f"p10 = {p10:.3f}, p90 = {p90:.3f}")  # fmt: skip
 
 
