@@ -347,6 +347,25 @@ def test_focused_field_is_framed():
     assert "QComboBox:focus" in FIELD_STYLESHEET
 
 
+@pytest.mark.parametrize(("key", "step"), [(Qt.Key.Key_PageDown, 1), (Qt.Key.Key_PageUp, -1)])
+def test_ctrl_page_keys_move_between_tabs_not_a_combo_value(qtbot, window, key, step):
+    """Issue 23.9: Ctrl+PgDown in the Compression combo box changed MEDIUM to HIGH (and
+    stayed on the tab); it moves to the next tab and leaves the value as it was."""
+    from PySide6.QtWidgets import QApplication
+
+    win = window
+    win.activateWindow()
+    win.editor.show_field("backup.compression")
+    combo = win.editor.field("backup.compression").input
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is combo, timeout=3000)
+    before, tab = win.doc.raw["backup"].get("compression"), win.editor.currentIndex()
+    qtbot.keyClick(combo, key, Qt.KeyboardModifier.ControlModifier)
+    assert win.doc.wait_idle()
+    assert win.doc.raw["backup"].get("compression") == before
+    assert win.editor.currentIndex() == (tab + step) % win.editor.count()
+    assert QApplication.focusWidget() is win.editor.tabBar()  # the cue: the focused tab
+
+
 def test_editor_tabs_and_dock_names_fit(qtbot, service, tmp_path):
     from PySide6.QtWidgets import QDockWidget
 
