@@ -12,18 +12,19 @@ engine, then the event-driven simulation) in wall-clock and in CPU time of this 
 (on a shared machine the wall clock also counts other processes' turns), the time to
 validate the estate and the peak memory (tracemalloc) per database. `--least` times the
 least-hardware search instead (default cap), once per size, on the estate as generated
-and with priority 1 meeting alone but not together. With `--files`
-it also writes the estate as files (ESTATE.toml and one scenario file per database) and
-times `rto-planner estate ESTATE.toml --no-least` end to end (with --json, and as text),
-then where its time goes (the start-up and imports, the store's catalog, reading the files,
-each database's plan, the simulation, the
-output), measured in this process. Targets: 1,000 databases over
+and with priority 1 meeting alone but not together. With `--files` it also writes the
+estate as files (ESTATE.toml and one scenario file per database) and times `rto-planner
+estate ESTATE.toml --no-least` end to end (with --json, and as text; the package's
+modules compiled to bytecode first, as installing it does), then where its time goes
+(the start-up and imports, the store's catalog, reading the files, each database's plan,
+the simulation, the output), measured in this process. Targets: 1,000 databases over
 100 drives ≤ 1 s, 10,000 ≤ 10 s, memory linear in the number of databases.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import random
 import statistics
@@ -51,6 +52,7 @@ from rtoplanner.core.estate.run import (
     estate_to_json,
 )
 from rtoplanner.core.estate.simulate import PEAK, simulate
+from rtoplanner.core.gc_pause import cyclic_gc_paused
 from rtoplanner.core.jsonable import dumps_json
 from rtoplanner.core.scenario import Scenario, scenario_from_mapping
 
@@ -137,25 +139,25 @@ def startup_s(repeat: int) -> float:
 
 def cli_parts(path: Path, repeat: int) -> str:
     """Where the command's time goes (CPU seconds): the start-up and imports (a process
-    of its own), then in this process the store's catalog (DuckDB's import and the read,
-    as the command does without --no-store), reading and validating the files, each
-    database's own plan (`build_jobs`), the simulation as the command runs it (text: no
-    trace; --json: the resources' peaks), the answers (outcomes, resources), the JSON
-    and the text output."""
+    of its own), then in this process, with the cyclic collector paused as the command
+    pauses it, the store's catalog (DuckDB's import and the read, as the command does
+    without --no-store), reading and validating the files, each database's own plan
+    (`build_jobs`), the simulation as the command runs it (text: no trace; --json: the
+    resources' peaks), the answers (outcomes, resources), the JSON and the text output."""
     start_s = startup_s(repeat)
-    duckdb_loaded = "duckdb" in sys.modules
+    store = "" if "duckdb" in sys.modules else " with DuckDB's import"
     args = argparse.Namespace(db=None, no_store=False)
-    catalog, store_s = _timed(lambda: catalog_for(args))
-    estate, load_s = _timed(lambda: load_estate(path, catalog=catalog))
-    jobs, jobs_s = _timed(lambda: build_jobs(estate))
-    names = [r.name for r in estate.shared]
-    units = [r.stage.count for r in estate.shared]
-    _sim, sim_s = _timed(lambda: simulate(jobs, names, units, trace=False))
-    sim, peak_s = _timed(lambda: simulate(jobs, names, units, trace=PEAK))
-    result, answers_s = _timed(lambda: answers(estate, jobs, sim))
-    _json, json_s = _timed(lambda: dumps_json(estate_to_json(result)))
-    _text, text_s = _timed(lambda: render_text(result, None))
-    store = "" if duckdb_loaded else " with DuckDB's import"
+    with cyclic_gc_paused():
+        catalog, store_s = _timed(lambda: catalog_for(args))
+        estate, load_s = _timed(lambda: load_estate(path, catalog=catalog))
+        jobs, jobs_s = _timed(lambda: build_jobs(estate))
+        names = [r.name for r in estate.shared]
+        units = [r.stage.count for r in estate.shared]
+        _sim, sim_s = _timed(lambda: simulate(jobs, names, units, trace=False))
+        sim, peak_s = _timed(lambda: simulate(jobs, names, units, trace=PEAK))
+        result, answers_s = _timed(lambda: answers(estate, jobs, sim))
+        _json, json_s = _timed(lambda: dumps_json(estate_to_json(result)))
+        _text, text_s = _timed(lambda: render_text(result, None))
     return (
         f"start-up and imports {start_s:.2f} s (`estate --help`); in one process: the "
         f"store's catalog {store_s:.2f} s{store}, reading {load_s:.2f} s, plans "
@@ -165,11 +167,21 @@ def cli_parts(path: Path, repeat: int) -> str:
     )
 
 
+def compile_bytecode() -> None:
+    """Compile the package's modules once, as installing it does (pip, the packaged
+    app), so that no timed run compiles them from source (with PYTHONDONTWRITEBYTECODE
+    set, as on the CI machines, every run would)."""
+    root = Path(__file__).resolve().parent.parent
+    for folder in ("core", "app"):
+        compileall.compile_dir(root / folder, quiet=1)
+
+
 def time_cli(n: int, drives: int, repeat: int) -> None:
     """`rto-planner estate ESTATE.toml [--json] --no-least` end to end, reading every file,
     alternating the JSON and the text output."""
     with tempfile.TemporaryDirectory() as tmp:
         path = write_estate_files(n, drives, Path(tmp))
+        compile_bytecode()
         cmd = [sys.executable, "-m", "rtoplanner", "estate", str(path), "--no-least"]
         times: dict[str, list[float]] = {"--json": [], "text": []}
         rss = 0
