@@ -516,3 +516,32 @@ def test_growth_labels_are_drawn_over_the_curves(qtbot, window):
     for label in (panel.break_label, panel.g_rto_label, panel.g_window_label):
         assert label.zValue() > top
         assert label.fill.color().alpha() > 150  # on the background, not struck through
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1440, 900)])
+def test_editor_tabs_need_no_sideways_scrolling_and_show_their_choices(qtbot, size):
+    """Issue 23.4/23.9: at 1024 px every tab of the editor scrolled sideways (its fields
+    cut at "a whole nur", "(default: gr"); at 1440 px "(default: grows with the d". A
+    row too narrow for its field now puts the field under its label."""
+    from PySide6.QtWidgets import QComboBox
+
+    from rtoplanner.app.editor.section_form import COMBO_FRAME, COMBO_WIDEST
+
+    from .conftest import DEMO, close_window, show_window
+
+    win = show_window(qtbot, path=DEMO, size=size)
+    try:
+        for i in range(win.editor.count()):
+            win.editor.setCurrentIndex(i)
+            qtbot.wait(10)  # the form lays out, its scroll bars follow
+            form = win.editor.widget(i)
+            assert not form.horizontalScrollBar().isVisible(), win.editor.tabText(i)
+            assert form.widget().width() <= form.viewport().width()
+            for key, field in form.fields.items():
+                box = field.input
+                if isinstance(box, QComboBox):
+                    text = box.currentText()
+                    need = box.fontMetrics().horizontalAdvance(text) + COMBO_FRAME
+                    assert box.width() >= min(need, COMBO_WIDEST) - 6, (key, text, box.width())
+    finally:
+        close_window(win)
