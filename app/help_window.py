@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
 from rtoplanner.core.errors import CoreError
 from rtoplanner.core.paths import docs_dir
 
+from .shell.placement import fit_size
+
 GUIDE = "guide.md"
 
 PAGES = (
@@ -47,7 +49,7 @@ class HelpWindow(QWidget):
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.setObjectName("help_window")
         self.setWindowTitle("RTO Planner — User Guide")
-        self.resize(900, 700)
+        fit_size(self, 900, 700)
         try:
             self.folder: Path | None = docs_dir()
         except CoreError:

@@ -38,6 +38,7 @@ from .models.scenario_list_model import (
     SortRole,
     VersionListModel,
 )
+from .shell.placement import fit_size
 from .store_service import StoreService
 from .theme import VERDICT_COLORS
 
@@ -80,7 +81,7 @@ class HistoryDialog(QDialog):
         self.setObjectName("history_dialog")
         self.setWindowTitle(f"History of “{name}”")
         self.setModal(False)
-        self.resize(860, 560)
+        fit_size(self, 860, 560)
 
         self.model = VersionListModel(self)
         self.proxy = QSortFilterProxyModel(self)

@@ -35,3 +35,13 @@ def kind_column_width(view: QTableView) -> int:
     return max(metrics.horizontalAdvance(stage_kind_short(k)) for k in STAGE_KIND_WORDS) + (
         CELL_PADDING
     )
+
+
+def catalog_rate_width(view: QTableView) -> int:
+    """A rate column as wide as a rate the catalog fills in, in the italic of a value not
+    typed: "16.7 GB/s (catalog)" read "16.7 GB/s …" in 120 px (issue 23)."""
+    from PySide6.QtGui import QFontMetrics
+
+    font = view.font()
+    font.setItalic(True)
+    return QFontMetrics(font).horizontalAdvance("888 MB/s (catalog)") + CELL_PADDING

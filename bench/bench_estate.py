@@ -12,17 +12,19 @@ engine, then the event-driven simulation) in wall-clock and in CPU time of this 
 (on a shared machine the wall clock also counts other processes' turns), the time to
 validate the estate and the peak memory (tracemalloc) per database. `--least` times the
 least-hardware search instead (default cap), once per size, on the estate as generated
-and with priority 1 meeting alone but not together. With `--files`
-it also writes the estate as files (ESTATE.toml and one scenario file per database) and
-times `rto-planner estate ESTATE.toml --no-least` end to end (with --json, and as text),
-then where its time goes (reading the files, each database's plan, the simulation, the
-output), measured in this process. Targets: 1,000 databases over
+and with priority 1 meeting alone but not together. With `--files` it also writes the
+estate as files (ESTATE.toml and one scenario file per database) and times `rto-planner
+estate ESTATE.toml --no-least` end to end (with --json, and as text; the package's
+modules compiled to bytecode first, as installing it does), then where its time goes
+(the start-up and imports, the store's catalog, reading the files, each database's plan,
+the simulation, the output), measured in this process. Targets: 1,000 databases over
 100 drives ≤ 1 s, 10,000 ≤ 10 s, memory linear in the number of databases.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import random
 import statistics
@@ -38,6 +40,7 @@ from typing import Any
 import tomlkit
 
 from rtoplanner.core.cli.estate import render_text
+from rtoplanner.core.cli.plan import catalog_for
 from rtoplanner.core.estate import Estate, least_hardware, run_estate
 from rtoplanner.core.estate.jobs import build_jobs
 from rtoplanner.core.estate.model import estate_from_mapping, load_estate
@@ -48,7 +51,8 @@ from rtoplanner.core.estate.run import (
     _resources,
     estate_to_json,
 )
-from rtoplanner.core.estate.simulate import simulate
+from rtoplanner.core.estate.simulate import PEAK, simulate
+from rtoplanner.core.gc_pause import cyclic_gc_paused
 from rtoplanner.core.jsonable import dumps_json
 from rtoplanner.core.scenario import Scenario, scenario_from_mapping
 
@@ -121,22 +125,55 @@ def answers(estate: Estate, jobs: list[Any], sim: Any) -> EstateResult:
                         tuple(sim.trace))  # fmt: skip
 
 
-def cli_parts(path: Path) -> str:
-    """Where the command's time goes, measured in this process (CPU seconds): reading
-    and validating the files, each database's own plan (`build_jobs`), the simulation,
-    the answers (outcomes, resources), the JSON and the text output."""
-    estate, load_s = _timed(lambda: load_estate(path))
-    jobs, jobs_s = _timed(lambda: build_jobs(estate))
-    names = [r.name for r in estate.shared]
-    units = [r.stage.count for r in estate.shared]
-    sim, sim_s = _timed(lambda: simulate(jobs, names, units, trace=True))
-    result, answers_s = _timed(lambda: answers(estate, jobs, sim))
-    _json, json_s = _timed(lambda: dumps_json(estate_to_json(result)))
-    _text, text_s = _timed(lambda: render_text(result, None))
+def startup_s(repeat: int) -> float:
+    """CPU seconds of `rto-planner estate --help` (median): the interpreter's start and
+    the estate command's imports, what every run pays before it reads a file."""
+    cmd = [sys.executable, "-m", "rtoplanner", "estate", "--help"]
+    cpu = []
+    for _ in range(repeat):
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+        _pid, _status, usage = os.wait4(proc.pid, 0)
+        cpu.append(usage.ru_utime + usage.ru_stime)
+    return statistics.median(cpu)
+
+
+def cli_parts(path: Path, repeat: int) -> str:
+    """Where the command's time goes (CPU seconds): the start-up and imports (a process
+    of its own), then in this process, with the cyclic collector paused as the command
+    pauses it, the store's catalog (DuckDB's import and the read, as the command does
+    without --no-store), reading and validating the files, each database's own plan
+    (`build_jobs`), the simulation as the command runs it (text: no trace; --json: the
+    resources' peaks), the answers (outcomes, resources), the JSON and the text output."""
+    start_s = startup_s(repeat)
+    store = "" if "duckdb" in sys.modules else " with DuckDB's import"
+    args = argparse.Namespace(db=None, no_store=False)
+    with cyclic_gc_paused():
+        catalog, store_s = _timed(lambda: catalog_for(args))
+        estate, load_s = _timed(lambda: load_estate(path, catalog=catalog))
+        jobs, jobs_s = _timed(lambda: build_jobs(estate))
+        names = [r.name for r in estate.shared]
+        units = [r.stage.count for r in estate.shared]
+        _sim, sim_s = _timed(lambda: simulate(jobs, names, units, trace=False))
+        sim, peak_s = _timed(lambda: simulate(jobs, names, units, trace=PEAK))
+        result, answers_s = _timed(lambda: answers(estate, jobs, sim))
+        _json, json_s = _timed(lambda: dumps_json(estate_to_json(result)))
+        _text, text_s = _timed(lambda: render_text(result, None))
     return (
-        f"load {load_s:.2f} s, build_jobs {jobs_s:.2f} s, simulate {sim_s:.2f} s, "
-        f"answers {answers_s:.2f} s, --json {json_s:.2f} s, text {text_s:.2f} s (CPU)"
+        f"start-up and imports {start_s:.2f} s (`estate --help`); in one process: the "
+        f"store's catalog {store_s:.2f} s{store}, reading {load_s:.2f} s, plans "
+        f"{jobs_s:.2f} s, simulation {sim_s:.2f} s ({peak_s:.2f} s keeping the peaks, as "
+        f"--json), answers {answers_s:.2f} s, --json {json_s:.2f} s, text {text_s:.2f} s "
+        f"(CPU)"
     )
+
+
+def compile_bytecode() -> None:
+    """Compile the package's modules once, as installing it does (pip, the packaged
+    app), so that no timed run compiles them from source (with PYTHONDONTWRITEBYTECODE
+    set, as on the CI machines, every run would)."""
+    root = Path(__file__).resolve().parent.parent
+    for folder in ("core", "app"):
+        compileall.compile_dir(root / folder, quiet=1)
 
 
 def time_cli(n: int, drives: int, repeat: int) -> None:
@@ -144,6 +181,7 @@ def time_cli(n: int, drives: int, repeat: int) -> None:
     alternating the JSON and the text output."""
     with tempfile.TemporaryDirectory() as tmp:
         path = write_estate_files(n, drives, Path(tmp))
+        compile_bytecode()
         cmd = [sys.executable, "-m", "rtoplanner", "estate", str(path), "--no-least"]
         times: dict[str, list[float]] = {"--json": [], "text": []}
         rss = 0
@@ -157,12 +195,12 @@ def time_cli(n: int, drives: int, repeat: int) -> None:
                 if proc.returncode:
                     raise SystemExit(f"{' '.join(cmd + extra)} failed")
                 rss = max(rss, usage.ru_maxrss)  # KiB on Linux
-        parts = cli_parts(path)
+        parts = cli_parts(path, repeat)
     print(
         f"{n:6d} databases, {drives} drives, from files: `rto-planner estate --no-least` "
         f"median {statistics.median(times['--json']):.3f} s wall with --json, "
         f"{statistics.median(times['text']):.3f} s as text ({repeat} runs each, process "
-        f"start included), peak RSS {rss / 1024:.0f} MiB; in one process: {parts}"
+        f"start included), peak RSS {rss / 1024:.0f} MiB; {parts}"
     )
 
 

@@ -40,6 +40,7 @@ from rtoplanner.core.scenario import Scenario
 from rtoplanner.core.units import format_duration
 
 from ..plots.timeline_panel import TimelinePanel
+from ..shell.placement import fit_size
 from ..theme import VERDICT_COLORS, VERDICT_WORDS
 from ..workers import Cancelled, TaskRunner
 from .key_figures import COL_DIFF, COL_FIGURE, KeyFiguresModel
@@ -126,7 +127,7 @@ class CompareWindow(QWidget):
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.setObjectName("compare_window")
         self.setWindowTitle("Compare plans")
-        self.resize(1200, 900)
+        fit_size(self, 1200, 900)
         self.items: tuple[CompareItem, CompareItem] | None = None
 
         self.timeline_a = CompareTimeline("A")

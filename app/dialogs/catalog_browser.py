@@ -70,6 +70,7 @@ from ..models.catalog_table_model import (
     SortRole,
     rows_from_catalog,
 )
+from ..shell.placement import fit_size
 from ..tables import kind_column_width
 from .confirm import confirm
 
@@ -225,7 +226,7 @@ class CatalogBrowser(QDialog):
         self.window_ = window
         self.setWindowTitle("Hardware catalog")
         self.setObjectName("catalog_browser")
-        self.resize(1180, 620)
+        fit_size(self, 1180, 620)
         service = getattr(window, "store_service", None)
         self.service = service
         self.form: CatalogItemForm | None = None

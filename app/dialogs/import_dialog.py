@@ -75,6 +75,7 @@ from rtoplanner.core.store import Store
 from rtoplanner.core.units import format_duration, format_rate, format_size, parse_rate
 
 from ..models.row_table_model import RIGHT_ALIGNED, RowTableModel
+from ..shell.placement import fit_size
 from ..tables import read_only_table
 from ..workers import TaskRunner
 
@@ -508,7 +509,7 @@ class ImportDialog(QDialog):
         self.setWindowTitle("Import workload")
         self.setObjectName("import_dialog")
         self.setAcceptDrops(True)
-        self.resize(1200, 680)
+        fit_size(self, 1200, 680)
 
         self.runner = TaskRunner(self)
         self.runner.done.connect(self._on_done)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Slot
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QColor, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import QTabWidget
 
 from rtoplanner.core.scenario import SECTIONS, TOP_FIELDS
@@ -42,10 +42,27 @@ class ScenarioEditor(QTabWidget):
             key: editor for form in self.forms.values() for key, editor in form.fields.items()
         }
         self.setCurrentIndex(1)  # Database: where a DBA starts; the name is one tab away
+        self._tab_keys()
         doc.raw_changed.connect(self._on_raw_changed)
         doc.field_error.connect(self.set_error)
         doc.errors_changed.connect(self._mark_tabs)
         self.refresh()
+
+    def _tab_keys(self) -> None:
+        """Ctrl+PgDown / Ctrl+PgUp move between the tabs, as in a browser, wherever the
+        focus is in the editor: in a combo box the keys changed its value unseen
+        (Compression MEDIUM became HIGH, issue 23.9)."""
+        for key, step in (("Ctrl+PgDown", 1), ("Ctrl+PgUp", -1)):
+            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(lambda s=step: self.step_tab(s))
+
+    @Slot(int)
+    def step_tab(self, step: int) -> None:
+        """The next (`step` 1) or previous (-1) tab, round the end; the focus goes to the
+        tab bar, where it shows (not to a field the next key would change)."""
+        self.setCurrentIndex((self.currentIndex() + step) % self.count())
+        self.tabBar().setFocus(Qt.FocusReason.TabFocusReason)
 
     def field(self, key: str) -> FieldEditor | None:
         return self.fields.get(key)

@@ -45,6 +45,11 @@ FIELD_STYLESHEET = (
 """The field with the keyboard focus is framed (a key typed into an unmarked combo box
 changed a value unseen, issue 23.9); an invalid one is red."""
 NOT_SET = "(default)"
+COMBO_FRAME = 36
+"""A combo box's room besides its text: frame, margins and the arrow."""
+COMBO_WIDEST = 230
+"""The widest a combo box asks to be: the editor is 270 px wide at 1024 px, its form
+less a scroll bar (no sideways scrolling)."""
 
 
 class FieldEditor(QWidget):
@@ -76,6 +81,12 @@ class FieldEditor(QWidget):
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
             )
             combo.setMinimumContentsLength(12)
+            # …but no narrower than its longest choice (up to COMBO_WIDEST): the form puts
+            # the box under its label when it would be cut beside it ("(default: grows
+            # with the d" at 1440 px, issue 23.9).
+            longest = max(combo.fontMetrics().horizontalAdvance(combo.itemText(i))
+                          for i in range(combo.count()))  # fmt: skip
+            combo.setMinimumWidth(min(longest + COMBO_FRAME, COMBO_WIDEST))
             combo.activated.connect(self._on_combo)
             self.input: QWidget = combo
         elif spec.key == "notes":
@@ -171,6 +182,7 @@ class SectionForm(QScrollArea):
         form = QFormLayout(body)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.fields: dict[str, FieldEditor] = {}
         for spec in specs:
             if spec.key == "format":

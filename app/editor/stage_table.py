@@ -51,11 +51,14 @@ from ..models.stage_table_model import (
     SPECS,
     StageTableModel,
 )
-from ..tables import kind_column_width
+from ..tables import CELL_PADDING, catalog_rate_width, kind_column_width
 from .fields import EXAMPLES, not_set_text
 from .section_form import ERROR_STYLE
 
 _COMBO_COLUMNS = {COL_KIND, COL_CARRIES, COL_BINDS_CHANNEL}
+NAME_WIDTH = (190, 280)
+"""The Name column's width, and how far it grows to show a stage's whole name (the
+catalog's read "Recovery Appliance RA23 …")."""
 
 
 class StageDelegate(QStyledItemDelegate):
@@ -243,9 +246,15 @@ class StageTablePanel(QWidget):
                   COL_BACKUP_RATE: 88, COL_RESTORE_RATE: 88,
                   COL_WRITE_FACTOR: 85}  # fmt: skip
         widths[COL_KIND] = kind_column_width(self.view)
+        widths[COL_NAME] = NAME_WIDTH[0]
+        widths[COL_RATE] = max(widths[COL_RATE], catalog_rate_width(self.view))
+        widths[COL_MAX_RATE] = max(widths[COL_MAX_RATE], catalog_rate_width(self.view))
         for col, width in widths.items():
             self.view.setColumnWidth(col, width)
         self.view.selectionModel().currentRowChanged.connect(self._on_current_row)
+        self.model.modelReset.connect(self._fit_names)
+        self.model.dataChanged.connect(self._fit_names)
+        self._fit_names()
         layout.addWidget(self.view, 1)
 
         # The compression CPU ceiling is a stage of the plan, not of the file: a line
@@ -350,6 +359,17 @@ class StageTablePanel(QWidget):
         self.doc.apply_catalog_item(row, item)
 
     # ------------------------------------------------------------------ feedback
+
+    @Slot()
+    def _fit_names(self, *_args: object) -> None:
+        """Widen the Name column to the longest name (up to NAME_WIDTH[1]); never narrow
+        it under the user's hand."""
+        metrics = self.view.fontMetrics()
+        names = [str(r.get("name") or "") for r in self.model.rows]
+        need = max((metrics.horizontalAdvance(n) for n in names), default=0) + CELL_PADDING
+        width = min(need, NAME_WIDTH[1])
+        if width > self.view.columnWidth(COL_NAME):
+            self.view.setColumnWidth(COL_NAME, width)
 
     @Slot(dict)
     def _on_errors(self, errors: dict[str, str]) -> None:

@@ -37,6 +37,7 @@ from rtoplanner.core.store.estates import (
     save_estate,
 )
 
+from ..shell.placement import fit_size
 from ..tables import read_only_table
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ class StoredEstatesDialog(QDialog):
         self.store = store
         self.setObjectName("stored_estates")
         self.setWindowTitle("Stored estates")
-        self.resize(960, 420)
+        fit_size(self, 960, 420)
         self.names = QStandardItemModel(0, 3, self)
         self.names.setHorizontalHeaderLabels(["Estate", "Versions", "Last kept (UTC)"])
         self.versions = QStandardItemModel(0, 3, self)

@@ -57,6 +57,7 @@ from rtoplanner.core.paths import estates_dir
 from rtoplanner.core.report.estate import recovery_order, write_estate_report
 from rtoplanner.core.toml_edit import merge_edits
 
+from ..shell.placement import fit_size
 from ..workers import TaskRunner
 from .estate_edits import EstateEdits
 from .estate_gantt import EstateGantt
@@ -110,7 +111,7 @@ class EstateWindow(QMainWindow):
         self.edits = EstateEdits(self, self.undo_stack)
         self._build()
         self.setWindowTitle("Estate")
-        self.resize(1100, 760)
+        fit_size(self, 1100, 760)
 
     # ------------------------------------------------------------------ layout
 

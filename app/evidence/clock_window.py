@@ -40,6 +40,7 @@ from rtoplanner.core.result import PHASE_TITLES
 from rtoplanner.core.units import format_percent
 
 from ..plots.common import mkpen
+from ..shell.placement import fit_size
 from ..theme import VERDICT_COLORS, PlotTheme
 from ..workers import TaskRunner
 from .panel import EVIDENCE_FILTER
@@ -57,7 +58,7 @@ class ClockWindow(QWidget):
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.setObjectName("clock_window")
         self.setWindowTitle("Recovery in Progress — RTO Planner")
-        self.resize(1100, 700)
+        fit_size(self, 1100, 700)
         self.setAcceptDrops(True)
         self.doc = host.doc
         self.files: list[EvidenceFile] = []

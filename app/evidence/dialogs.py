@@ -32,6 +32,7 @@ from rtoplanner.core.evidence.preview_fill import PreviewFill, fill_from_preview
 from rtoplanner.core.scenario import Scenario
 from rtoplanner.core.units import format_duration
 
+from ..shell.placement import fit_size
 from .panel import EVIDENCE_FILTER
 
 
@@ -67,7 +68,7 @@ class _DiffDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
-        self.resize(860, 420)
+        fit_size(self, 860, 420)
         layout = QVBoxLayout(self)
         head = QLabel(lead)
         head.setWordWrap(True)

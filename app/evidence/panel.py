@@ -32,6 +32,7 @@ from rtoplanner.core.store.drills import StoredDrill, drills
 from rtoplanner.core.wording import fared
 
 from ..plots.common import DurationAxis, category_axis, mkpen
+from ..shell.placement import fit_size
 from ..tables import read_only_table
 from ..theme import PlotTheme
 from ..workers import TaskRunner
@@ -392,7 +393,7 @@ class EvidenceController:
             self.window.setWindowFlag(Qt.WindowType.Window, True)
             self.window.setObjectName("evidence_window")
             self.window.setWindowTitle("Evidence: drills — RTO Planner")
-            self.window.resize(1100, 720)
+            fit_size(self.window, 1100, 720)
             self.panel = EvidencePanel(self.host)
             QVBoxLayout(self.window).addWidget(self.panel)
             self.host.doc.plan_changed.connect(self._plan)

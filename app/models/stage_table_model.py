@@ -9,6 +9,7 @@ Editing a cell writes the raw value to the document (undoable); formatting lives
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable
 from typing import Any
 
@@ -314,6 +315,8 @@ class StageTableModel(RowTableModel[dict[str, Any]]):
                 tip = tooltip_for(SPECS[name])
                 if col == COL_KIND and isinstance(value, str):
                     tip = f"<b>{stage_kind_words(value)}</b><br>{tip}"
+                elif col == COL_NAME and isinstance(value, str) and value:
+                    tip = f"<b>{html.escape(value)}</b><br>{tip}"  # a long name, whole
                 if error:
                     return f"<p style='color:#d23c3c'><b>{error}</b></p>{tip}"
                 if value is None and self._derived_text(row, col):

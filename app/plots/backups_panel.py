@@ -18,9 +18,12 @@ from .common import (
     HoverTip,
     PlanPanel,
     alpha,
+    axis_title,
     category_axis,
+    label_side,
     mkpen,
     rate_unit,
+    right_room,
     text_item,
 )
 
@@ -46,6 +49,7 @@ class BackupsPanel(PlanPanel):
         for label in self.job_labels:
             self.jobs_plot.addItem(label)
         self.jobs: list[BackupJob] = []
+        self.longest = 1.0
         jp.getViewBox().sigResized.connect(self._fit_rows)
 
         self.ramp_plot = self.new_plot(bottom=DurationAxis("bottom"))
@@ -57,7 +61,8 @@ class BackupsPanel(PlanPanel):
         self.steady_line = pg.InfiniteLine(angle=0, movable=False)
         for it in (self.ramp_fill, self.ramp_curve, self.steady_line):
             self.ramp_plot.addItem(it)
-        self.steady_label = text_item(self.theme.foreground, anchor=(1, 1))
+        # Under the line, in the ramp's fill: above it the label ran off a short plot.
+        self.steady_label = text_item(self.theme.foreground, anchor=(1, 0))
         self.ramp_plot.addItem(self.steady_label)
         self.ramp_points: list[tuple[float, float]] = []
 
@@ -81,6 +86,13 @@ class BackupsPanel(PlanPanel):
         top = -0.6 - min(band, 2.0 * n)
         self.window_label.setPos(self.window_line.value(), top)
         self.jobs_plot.setYRange(top, n - 0.4, padding=0)
+        # Room right of each bar for its figures, and the window's label on the side of
+        # its line that has room: at 1024 px both ran off the plot (issue 23.7).
+        placed = [(label.pos().x(), label) for label in self.job_labels]
+        hi = right_room(self.jobs_plot, placed, self.longest * 1.45)
+        self.jobs_plot.setXRange(0, hi, padding=0)
+        if self.window_label.isVisible():
+            label_side(self.window_label, self.jobs_plot, self.window_line.value(), 0.0, hi, 0.0)
 
     def redraw(self) -> None:
         plan = self.plan
@@ -121,7 +133,7 @@ class BackupsPanel(PlanPanel):
             self.window_line.setPos(window)
             self.window_line.setPen(mkpen(VERDICT_COLORS["misses"], 2, Qt.PenStyle.DashLine))
             self.window_label.setText(f"window {format_duration(window)}")
-        self.jobs_plot.setXRange(0, longest * 1.45, padding=0)
+        self.longest = longest
         self._fit_rows()
 
         # The ramp of the level 0: one step per channel start (core's ramp_curve).
@@ -135,7 +147,7 @@ class BackupsPanel(PlanPanel):
         unit, factor = rate_unit(top, self.binary)
         self.ramp_curve.setData(xs, ys / factor, pen=mkpen(th.accent, 2))
         self.ramp_fill.setData(xs, ys / factor, pen=None, brush=pg.mkBrush(alpha(th.accent, 50)))
-        self.ramp_plot.getPlotItem().setLabel("left", "Rate (data)", unit)
+        axis_title(self.ramp_plot, "left", "Rate (data)", "Data rate", "Rate", units=unit)
         steady = l0.steady_rate_Bps if l0 else 0.0
         effective = l0.effective_rate_Bps if l0 else 0.0
         # The x range: the ramp and a good stretch of steady state, not the whole job

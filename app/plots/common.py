@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QObject, QPointF, Qt, Slot
 from PySide6.QtGui import QColor, QCursor, QFont, QHelpEvent
@@ -248,6 +249,51 @@ def label_side(
         right = (x - lo) / span < 0.35
     label.setAnchor((-gap if right else 1 + gap, y_anchor))
     on_background(label, plot)
+
+
+def right_room(
+    plot: pg.PlotWidget, placed: list[tuple[float, pg.TextItem]], least_hi: float,
+    lo: float = 0.0, most: float = 0.7,
+) -> float:  # fmt: skip
+    """The upper end of the x range that leaves room, right of each point x, for the
+    label placed there (left-anchored): at 1024 px "1.40 GB/s ◀ bottleneck" and "31 h
+    11 min · 705 GB/h effective" ran off the plot (issue 23.7). At least `least_hi`; a
+    label takes at most `most` of the plot's width. Before the plot has a size (or for a
+    point off the chart) it is `least_hi`."""
+    width_px = plot.getPlotItem().getViewBox().width()
+    hi = least_hi
+    if width_px <= 0:
+        return hi
+    for x, label in placed:
+        if not label.isVisible() or not np.isfinite(x) or x <= lo:
+            continue
+        share = min(most, (label.boundingRect().width() + 6) / width_px)
+        hi = max(hi, lo + (x - lo) / (1 - share))
+    return hi
+
+
+def axis_title(plot: pg.PlotWidget, side: str, *titles: str, units: str | None = None) -> None:
+    """Title an axis with the first of `titles` that fits along it, again whenever the
+    plot is resized: at 1024 px the Confidence view's read "covery time (failure at the
+    worst moment)" and the ramp's "Rate (data) (MB/s" (issue 23.4). The last title is
+    the shortest; it stands when none fits."""
+    axis = plot.getPlotItem().getAxis(side)
+    first = not hasattr(axis, "rto_titles")
+    axis.rto_titles = (titles, units)
+    if first:
+        vb = plot.getPlotItem().getViewBox()
+        vb.sigResized.connect(lambda *_a, ax=axis: _fit_axis_title(ax))
+    _fit_axis_title(axis)
+
+
+def _fit_axis_title(axis: pg.AxisItem) -> None:
+    titles, units = axis.rto_titles
+    box = axis.boundingRect()
+    along = box.height() if axis.orientation in ("left", "right") else box.width()
+    for title in titles:
+        axis.setLabel(title, units=units)
+        if along <= 0 or axis.label.boundingRect().width() <= along:
+            break
 
 
 def on_background(label: pg.TextItem, plot: pg.PlotWidget) -> None:

@@ -21,6 +21,7 @@ from ..theme import VERDICT_COLORS
 from .common import (
     DurationAxis,
     alpha,
+    axis_title,
     category_axis,
     label_side,
     mkpen,
@@ -58,7 +59,8 @@ class ConfidenceCharts:
     def _make_distribution_plot(self) -> pg.PlotWidget:
         plot = self.new_plot(bottom=DurationAxis("bottom"))
         item = plot.getPlotItem()
-        item.setLabel("bottom", "Recovery time (failure at the worst moment)")
+        axis_title(plot, "bottom", "Recovery time (failure at the worst moment)",
+                   "Recovery time (worst moment)", "Recovery time")  # fmt: skip
         item.setLabel("left", "Share of trials (%)")
         item.showAxis("right")
         item.getAxis("right").setLabel("Recovered by then (%)")
@@ -100,11 +102,11 @@ class ConfidenceCharts:
         item = plot.getPlotItem()
         # The colours say which end, in few words: the plot is narrow beside the
         # histogram ("… high end ora" was cut at 1440 px).
-        item.setLabel(
-            "bottom",
-            f"Recovery time at the <span style='color:{LOW_END_COLOR}'>low</span> / "
-            f"<span style='color:{HIGH_END_COLOR}'>high</span> end",
+        ends = (
+            f"<span style='color:{LOW_END_COLOR}'>low</span> / "
+            f"<span style='color:{HIGH_END_COLOR}'>high</span>"
         )
+        axis_title(plot, "bottom", f"Recovery time at the {ends} end", f"{ends} end", ends)
         item.getViewBox().invertY(True)
         self.low_bars = pg.BarGraphItem(x0=[], x1=[], y=[], height=0.6)
         self.high_bars = pg.BarGraphItem(x0=[], x1=[], y=[], height=0.6)

@@ -11,7 +11,16 @@ from rtoplanner.core.engine.path import CHANNELS_LABEL, PathModel, StageCapacity
 from rtoplanner.core.units import format_rate
 from rtoplanner.core.wording import plural, stage_kind_words
 
-from .common import HoverTip, PlanPanel, category_axis, mkpen, rate_unit, text_item
+from .common import (
+    HoverTip,
+    PlanPanel,
+    axis_title,
+    category_axis,
+    mkpen,
+    rate_unit,
+    right_room,
+    text_item,
+)
 
 BAR = 0.36
 
@@ -62,6 +71,8 @@ class PathPanel(PlanPanel):
         self.labels: list[pg.TextItem] = []
         self.rows: list[tuple[str, StageCapacity | None, StageCapacity | None]] = []
         self.factor = 1.0
+        self.top = 1.0
+        self.plot.getPlotItem().getViewBox().sigResized.connect(self._fit_x)
         self.add_plot(self.plot)
         self.finish_layout()
         self.hover = HoverTip(self.plot, self.text_at)
@@ -72,6 +83,11 @@ class PathPanel(PlanPanel):
             self.plot.addItem(label)
             self.labels.append(label)
         return self.labels[i]
+
+    def _fit_x(self, *_args) -> None:
+        """The x range: the widest bar, and room right of each bar for its figure."""
+        placed = [(lab.pos().x(), lab) for lab in self.labels]
+        self.plot.setXRange(0, right_room(self.plot, placed, self.top * 1.35), padding=0)
 
     def redraw(self) -> None:
         plan = self.plan
@@ -113,11 +129,12 @@ class PathPanel(PlanPanel):
         category_axis(self.plot, [label for label, _, _ in rows])
         # The key in the axis title: a legend inside the plot covered the first stage's
         # figures, and on a short plot (1024 × 700) squeezed the rows (issue 23.7).
-        self.plot.getPlotItem().setLabel(
-            "bottom",
-            f"Capacity, data bytes/s ({unit}): <span style='color:{th.accent}'>■</span> "
-            f"restore <span style='color:{th.backup}'>■</span> backup",
+        key = (
+            f"<span style='color:{th.accent}'>■</span> restore "
+            f"<span style='color:{th.backup}'>■</span> backup"
         )
+        axis_title(self.plot, "bottom", f"Capacity, data bytes/s ({unit}): {key}",
+                   f"Data bytes/s ({unit}): {key}", f"{unit} of data: {key}")  # fmt: skip
 
         for i, label in enumerate(self.labels):
             label.setVisible(i < 2 * n)
@@ -138,8 +155,8 @@ class PathPanel(PlanPanel):
         self.restore_line.setPen(mkpen(th.accent, 1.5, Qt.PenStyle.DashLine))
         self.backup_line.setPos(backup.rate_Bps / factor)
         self.backup_line.setPen(mkpen(th.backup, 1.5, Qt.PenStyle.DotLine))
-        top = max(finite or [1.0]) / factor
-        self.plot.setXRange(0, top * 1.35, padding=0)
+        self.top = max(finite or [1.0]) / factor
+        self._fit_x()
         self.plot.setYRange(-0.6, n - 0.4, padding=0)
 
         self.headline.setText(

@@ -20,6 +20,7 @@ from .common import (
     label_side,
     mkpen,
     on_background,
+    right_room,
     short_duration,
     text_item,
 )
@@ -56,6 +57,9 @@ class RpoGrowthPanel(PlanPanel):
         for label in self.rpo_labels:
             self.rpo_plot.addItem(label)
         self.rpo_segments: list[tuple[int, float, float, str]] = []
+        self.rpo_values = (0.0, 0.0)
+        self.rpo_span = 60.0
+        rp.getViewBox().sigResized.connect(self._place_rpo_labels)
         self.rpo_title = QLabel()
         self.rpo_title.setWordWrap(True)
         # --- growth
@@ -100,6 +104,31 @@ class RpoGrowthPanel(PlanPanel):
         self.hover = HoverTip(self.rpo_plot, self.rpo_text_at)
         self.growth_hover = HoverTip(self.growth_plot, self.growth_text_at)
 
+    def _place_rpo_labels(self, *_args) -> None:
+        """Each bar's figure inside the bar where the bar holds it and the plot's right
+        edge would cut it, else right of the bar with the x range widened to hold it (at
+        1024 px "45 min 42 s" was cut, issue 23.7); then the target's label."""
+        th = self.theme
+        width_px = self.rpo_plot.getPlotItem().getViewBox().width()
+        span = self.rpo_span
+        outside = []
+        for value, label in zip(self.rpo_values, self.rpo_labels, strict=True):
+            if width_px > 0:
+                need = label.boundingRect().width() * 1.05 + 4
+                bar_px, right_px = value / span * width_px, (span - value) / span * width_px
+                inside = bar_px >= need and right_px < need
+            else:
+                inside = value > span * 0.6
+            label.setAnchor((1.05, 0.5) if inside else (-0.05, 0.5))
+            label.setColor("#ffffff" if inside else th.foreground)
+            if not inside:
+                outside.append((value, label))
+        span = right_room(self.rpo_plot, outside, span)
+        if self.target_label.isVisible():
+            target = self.target_line.value()
+            label_side(self.target_label, self.rpo_plot, target, 0.0, span, 0.0)
+        self.rpo_plot.setXRange(0, span, padding=0)
+
     def redraw(self) -> None:
         for label in (self.break_label, self.g_rto_label, self.g_window_label):
             on_background(label, self.growth_plot)  # follows a theme switch
@@ -130,12 +159,9 @@ class RpoGrowthPanel(PlanPanel):
         values = (rpo.media_failure_s, rpo.site_loss_s)
         top = max([*values, rpo.target_s or 0.0, 60.0])
         span = top * 1.3
+        self.rpo_values, self.rpo_span = values, span
         for i, label in enumerate(self.rpo_labels):
             label.setText(format_duration(values[i]))
-            # A long bar carries its figure inside, so it is never cut at the right edge.
-            inside = values[i] > span * 0.6
-            label.setAnchor((1.05, 0.5) if inside else (-0.05, 0.5))
-            label.setColor("#ffffff" if inside else th.foreground)
             label.setPos(values[i], i)
         has_target = rpo.target_s is not None
         self.target_line.setVisible(has_target)
@@ -145,8 +171,7 @@ class RpoGrowthPanel(PlanPanel):
             self.target_line.setPen(mkpen(VERDICT_COLORS["misses"], 2, Qt.PenStyle.DashLine))
             self.target_label.setText(f"RPO {short_duration(rpo.target_s)}")  # fits 1024 px
             self.target_label.setPos(rpo.target_s, -0.5)
-            label_side(self.target_label, self.rpo_plot, rpo.target_s, 0.0, span, 0.0)
-        self.rpo_plot.setXRange(0, span, padding=0)
+        self._place_rpo_labels()
         self.rpo_plot.setYRange(-0.6, 1.4, padding=0)
         verdict_color = VERDICT_COLORS.get(rpo.verdict, th.foreground)
         verdict = VERDICT_WORDS.get(rpo.verdict, rpo.verdict.upper())

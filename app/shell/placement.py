@@ -49,3 +49,15 @@ def place_in_screen(window: QWidget, restored: bool) -> None:
     # geometry() is the client area, move() places the frame: before the window is shown
     # the two coincide, so the frame's room is taken from the target here.
     window.move(target.x() - FRAME_SIDE, target.y() - FRAME_TOP)
+
+
+def fit_size(window: QWidget, width: int, height: int) -> None:
+    """Resize a window to width × height, or less where its screen's available area is
+    smaller (a 1200 × 900 Compare window on a 1440 × 900 screen, a 1180 px catalog on a
+    1024 px one, issue 23.4)."""
+    wanted = QSize(width, height)
+    screen = window.screen()
+    available = screen.availableGeometry() if screen is not None else QRect()
+    if not available.isEmpty():
+        wanted = fitted(QRect(available.topLeft(), wanted), available).size()
+    window.resize(wanted)

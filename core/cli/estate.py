@@ -7,30 +7,12 @@ import argparse
 import sys
 from contextlib import ExitStack, nullcontext
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import CoreError
-from ..estate import (
-    Estate,
-    EstateResult,
-    LeastHardware,
-    least_hardware,
-    least_to_json,
-    load_estate,
-    run_estate,
-)
-from ..estate.least import MAX_SIMULATIONS, MIN_SIMULATIONS, WORK_BUDGET
-from ..estate.least_words import (
-    alone_rows,
-    answer_rows,
-    frontier_rows,
-    least_summary,
-    purchase_runbook,
-)
-from ..estate.model import read_text_file
-from ..estate.policy_search import PolicyAnswer
-from ..estate.policy_words import TITLE, method_line, policy_summary, policy_to_json
-from ..estate.run import estate_to_json
+from ..estate.least_limits import MAX_SIMULATIONS, MIN_SIMULATIONS, WORK_BUDGET
+from ..estate.model import Estate, load_estate, read_text_file
+from ..estate.run import EstateResult, estate_to_json, run_estate
 from ..estate.simulate import PEAK
 from ..gc_pause import without_cyclic_gc
 from ..jsonable import dumps_json
@@ -40,6 +22,10 @@ from ..units import format_duration
 from ..wording import VERDICT_WORDS
 from .plan import catalog_for
 from .progress import terminal_progress
+
+if TYPE_CHECKING:  # the least hardware's modules are imported when it runs (not --no-least)
+    from ..estate.least import LeastHardware
+    from ..estate.policy_search import PolicyAnswer
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -208,6 +194,7 @@ def run(args: argparse.Namespace) -> int:
     least = None
     written = None
     if not args.no_least:
+        from ..estate.least import least_hardware
         from .fix import catalog_and_prices
 
         catalog, prices = catalog_and_prices(args)
@@ -221,6 +208,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         out = estate_to_json(result)
         if least is not None:
+            from ..estate.least import least_to_json
+            from ..estate.policy_words import policy_to_json
+
             out["least_hardware"] = least_to_json(least)
             if least.policy is not None:
                 out["runbook"] = policy_to_json(estate, least.policy)
@@ -285,6 +275,8 @@ def render_text(result: EstateResult, least: LeastHardware | None) -> str:
 
 def policy_lines(estate: Estate, answer: PolicyAnswer) -> list[str]:
     """Policy before purchase: the runbook order, and how it was found."""
+    from ..estate.policy_words import TITLE, method_line, policy_summary
+
     summary = policy_summary(estate, answer)
     return [TITLE, f"  {summary[0]}", *[f"    {s}" for s in summary[1:]],
             f"  {method_line(answer)}"]  # fmt: skip
@@ -293,6 +285,14 @@ def policy_lines(estate: Estate, answer: PolicyAnswer) -> list[str]:
 def least_lines(least: LeastHardware, estate: Estate) -> list[str]:
     """The least hardware for priority 1: the answer's changes and total, the runbook to
     follow with it, the frontier."""
+    from ..estate.least_words import (
+        alone_rows,
+        answer_rows,
+        frontier_rows,
+        least_summary,
+        purchase_runbook,
+    )
+
     out = ["Least hardware for every priority-1 database to meet its RTO"]
     summary = list(least_summary(least))
     method = summary.pop() if least.purchase_needed and not least.misses_alone else None

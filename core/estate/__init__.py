@@ -4,9 +4,14 @@ tape drives, media servers and links.
 `load_estate` reads ESTATE.toml, `run_estate` simulates the recovery event by event
 with each database's own plan, `least_hardware` finds the least shared hardware for the
 priority-1 databases to meet their RTO.
+
+The least-hardware names are imported on first use (`__getattr__`): the search pulls in
+`core/fix` (a quarter of a second of imports), which `rto-planner estate --no-least`
+and the estate's simulation do not need.
 """
 
-from .least import LeastCount, LeastHardware, answer_estate, least_hardware, least_to_json
+from typing import TYPE_CHECKING, Any
+
 from .model import (
     Estate,
     EstateDatabase,
@@ -21,6 +26,23 @@ from .model import (
     with_shared_count,
 )
 from .run import DatabaseOutcome, EstateResult, ResourceSummary, estate_to_json, run_estate
+
+if TYPE_CHECKING:
+    from .least import LeastCount, LeastHardware, answer_estate, least_hardware, least_to_json
+
+_LEAST = frozenset(
+    {"LeastCount", "LeastHardware", "answer_estate", "least_hardware", "least_to_json"}
+)
+
+
+def __getattr__(name: str) -> Any:
+    """The least-hardware names, from `least` when first asked for."""
+    if name in _LEAST:
+        from . import least
+
+        return getattr(least, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "DatabaseOutcome",

@@ -48,6 +48,7 @@ from ..scenario import Stage
 from .bound import tier1_cannot_meet, urgency
 from .jobs import JobCache, build_jobs
 from .least_candidates import SharedDimension, shared_dimensions, with_shared_stages
+from .least_limits import MAX_SIMULATIONS, MIN_SIMULATIONS, WORK_BUDGET
 from .model import Estate, EstateDatabase, with_shared_count
 from .policy import Policy
 from .policy_search import PolicyAnswer, PolicyCancelled, search_policy
@@ -55,14 +56,6 @@ from .run import EstateResult, run_estate
 
 MAX_FACTOR = 64
 """The bisection looks no further than this many times the units the estate has."""
-MAX_SIMULATIONS = 1500
-"""Estate simulations the search may run (≈ 10 ms each on the demo estate)."""
-WORK_BUDGET = 200_000
-"""By default the search simulates at most this many database recoveries in all
-(simulations × databases): a simulation of 1,000 databases takes about a second, so an
-estate that size gets 200 simulations (minutes, not the half hour 1,500 would take)."""
-MIN_SIMULATIONS = 20
-"""The fewest simulations the default allows, however large the estate."""
 MAX_COMBINATIONS = 200_000
 """Combinations costed at most; beyond, each resource keeps only its cheapest options."""
 MAX_POINTS = 10

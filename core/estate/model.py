@@ -14,6 +14,7 @@ scenario errors do (`database[2].priority`, `shared[0].count`).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -259,18 +260,19 @@ def _scenario_for(
     catalog: Catalog,
     resolve: ScenarioResolver | None,
     loaded: dict[str, tuple[Scenario, str]],
+    folders: dict[str, str],
 ) -> tuple[Scenario, str]:
     """A database's scenario: a file next to the estate file, else a stored scenario.
     Each file (and stored name) is read once per estate (`loaded`): databases listing the
-    same scenario share it."""
+    same scenario share it; `folders`: the real path of each folder (`_real_path`)."""
     looks_like_file = ref.lower().endswith(".toml") or "/" in ref or "\\" in ref
     if looks_like_file and (base_dir is not None or Path(ref).is_absolute()):
-        path = ((base_dir or Path("/")) / ref).resolve()
-        if str(path) in loaded:
-            return loaded[str(path)]
-        if path.is_file():
-            loaded[str(path)] = (load_scenario(path, catalog=catalog), str(path))
-            return loaded[str(path)]
+        path = _real_path(os.path.join(base_dir or "/", ref), folders)
+        if path in loaded:
+            return loaded[path]
+        if os.path.isfile(path):
+            loaded[path] = (load_scenario(path, catalog=catalog), path)
+            return loaded[path]
         if resolve is None:
             raise loader.error(f"{where}.scenario", f"no scenario file {ref!r}",
                                f"looked in {base_dir}")  # fmt: skip
@@ -289,6 +291,21 @@ def _scenario_for(
         raise
     except Exception as exc:  # a store's own error: say which key it came from
         raise loader.error(f"{where}.scenario", f"no scenario {ref!r}: {exc}") from None
+
+
+def _real_path(joined: str, folders: dict[str, str]) -> str:
+    """`os.path.realpath(joined)` (what `Path.resolve` gives), with the real path of each
+    folder found once per estate (`folders`): a thousand scenario files in one folder
+    cost one look at each file, not at each folder on the way to it (a symbolic link to
+    a file is still followed)."""
+    folder, name = os.path.split(joined)
+    if name in ("", ".", ".."):
+        return os.path.realpath(joined)
+    real = folders.get(folder)
+    if real is None:
+        real = folders[folder] = os.path.realpath(folder)
+    path = os.path.join(real, name)
+    return os.path.realpath(path) if os.path.islink(path) else path
 
 
 def _in_estate(
@@ -386,11 +403,12 @@ def estate_from_mapping(
     databases: list[EstateDatabase] = []
     names: set[str] = set()
     loaded: dict[str, tuple[Scenario, str]] = {}
+    folders: dict[str, str] = {}
     for i, entry in enumerate(db_doc):
         where = f"database[{i}]"
         vals, _ = loader.section(where, entry, DATABASE_FIELDS)
         scenario, origin = _scenario_for(
-            loader, where, vals["scenario"], base_dir, catalog, resolve, loaded
+            loader, where, vals["scenario"], base_dir, catalog, resolve, loaded, folders
         )
         name = vals.get("name", scenario.name)
         if name in names:

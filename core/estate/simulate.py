@@ -327,7 +327,10 @@ class _Flows:
         c = self.c[ids]
         cap, alone = self.kcap[ids], self.alone_all[ids]
         if not all_fluid:
-            clocks = 0.0 if last_live is None else (last_live + (piece_live & self.two[ids])) * c
+            # (c per clock still moving: the count as integers, as True + True is True)
+            clocks = 0.0
+            if last_live is not None:
+                clocks = (last_live.astype(np.int64) + (piece_live & self.two[ids])) * c
             cap = np.where(rest_left, cap, np.minimum(self.private[ids], clocks))
             alone = np.where(rest_left, alone, np.minimum(self.alone_path[ids], cap))
         got = share_tier(cap, use, room)

@@ -55,6 +55,7 @@ def main() -> int:
         bad,
     ]
     dlg = w.show_import_dialog([str(f) for f in files])
+    dlg.resize(1200, 680)  # the offscreen screen is 800 px: windows fit it (issue 23.4)
     settle(lambda: not dlg.busy and dlg.run is not None)
     dlg.select_database("SHOP")
     settle(rounds=5)
@@ -65,6 +66,7 @@ def main() -> int:
     from rtoplanner.core.catalog import CatalogItem
 
     browser = w.show_catalog_browser()
+    browser.resize(1180, 620)
     browser.save_item(
         CatalogItem(
             "tape_drive",

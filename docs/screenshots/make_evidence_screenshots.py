@@ -72,6 +72,7 @@ def main() -> int:
     pump(app, 0.5)
     panel.window().grab().save(str(HERE / "evidence_window.png"))
     clock = win.recovery_clock.show_window()
+    clock.resize(1100, 700)  # the offscreen screen is 800 px: windows fit it
     snaps = sorted((EVIDENCE / "clock").glob("*.csv"))[:14]
     clock.add_files([str(p) for p in snaps] + [str(EVIDENCE / "preview_prod.txt")])
     until(app, lambda: clock.clock is not None and len(clock.clock.history) == 14)

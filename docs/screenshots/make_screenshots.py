@@ -74,6 +74,7 @@ def main() -> int:
     w.open_file(DEMO, ask=False)
     w.show_view("timeline")
     guide = w.show_help(context=True)
+    guide.resize(900, 700)  # the offscreen screen is 800 px: windows fit it
     app.processEvents()
     guide.grab().save(str(HERE / "user_guide.png"))
     guide.close()

@@ -63,6 +63,7 @@ def main() -> int:
     take_screenshot(w, HERE / "store_scenario_list.png")
 
     dialog = w.scenario_list.show_history(name)
+    dialog.resize(860, 560)  # the offscreen screen is 800 px: windows fit it
     dialog.select_version(2)
     QApplication.processEvents()
     dialog.grab().save(str(HERE / "store_history_diff.png"))
@@ -70,6 +71,7 @@ def main() -> int:
     dialog.select_version(1)
     dialog.compare_selected()
     compare = w.compare_windows[-1]
+    compare.resize(1200, 900)
     while compare.items is None:
         compare._runner.pool.waitForDone(20)
         QApplication.processEvents()

@@ -4,6 +4,8 @@ RMAN channel) — are catalog items that become stages and plan, through real sc
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from rtoplanner.core import catalog as core_catalog
@@ -17,7 +19,9 @@ from rtoplanner.core.scenario import load_scenario_text
 from rtoplanner.core.wording import stage_kind_words
 
 EXADATA_HC = "Exadata storage server HC (X8M–X11M)"
+EXADATA_EF = "Exadata storage server EF (X11M)"
 ZDLRA = "Recovery Appliance RA23 (ZDLRA) rack"
+RA26 = "Recovery Appliance RA26 (ZDLRA) rack"
 S3 = "Amazon S3, one RMAN channel"
 OCI = "OCI Object Storage, one RMAN channel"
 
@@ -96,7 +100,7 @@ def test_object_storage_units_are_refused_in_one_line() -> None:
 
 def test_recovery_appliance_is_a_shared_source_of_backup_pieces() -> None:
     """One rack's 60 TB/h of backup pieces at 2:1 is 33 GB/s of data; fourteen HC storage
-    servers writing three ASM copies take 14 × 2.53 GB/s ÷ 3 = 11.8 GB/s: the datafile
+    servers writing three ASM copies take 14 × 1.8 GB/s ÷ 3 = 8.4 GB/s: the datafile
     storage, not the appliance, decides, and more channels do not change that."""
     scenario = _scenario("backup_appliance", ZDLRA, channels=4, count="count = 1")
     plan = compute_plan(scenario)
@@ -113,12 +117,12 @@ def test_recovery_appliance_is_a_shared_source_of_backup_pieces() -> None:
 
 def test_exadata_hc_storage_servers_read_and_write_at_their_disks() -> None:
     """As a backup source (`disk`) and as a restore target (`storage_write`, with the
-    ASM write factor): the same twelve disks per server, each figure marked ⚠ with what
-    would replace it."""
+    ASM write factor): the X11M data sheets' disk bandwidth per storage server, each
+    figure marked ⚠ with what would replace it."""
     cat = shipped_catalog()
     for kind in ("disk", "storage_write"):
         item = cat.find(kind, EXADATA_HC)
-        assert item is not None and item.rate_Bps == 12 * 285e6, kind
+        assert item is not None and item.practical_rate_Bps == 1.8e9, kind
         assert "⚠" in item.source and "V$RMAN_BACKUP_JOB_DETAILS" in item.notes
     assert "bypass the flash cache" in cat.find("storage_write", EXADATA_HC).source
     plan = compute_plan(_scenario("disk", EXADATA_HC, channels=64, count="count = 3",
@@ -126,11 +130,96 @@ def test_exadata_hc_storage_servers_read_and_write_at_their_disks() -> None:
     # A backup reads one copy from three servers; a restore writes three to three.
     read = 3 * cat.find("disk", EXADATA_HC).practical_rate_Bps * 2  # backup bytes at 2:1
     assert plan.restore_path.stages[0].total_Bps == pytest.approx(read)
-    assert plan.restore_path.rate_Bps == pytest.approx(3 * 2530.8e6 / 3)
+    assert plan.restore_path.rate_Bps == pytest.approx(3 * 1.8e9 / 3)
     assert plan.restore_path.bottleneck == EXADATA_HC
 
 
-@pytest.mark.parametrize("name", [EXADATA_HC, ZDLRA, S3, OCI])
+def _rack_figures(source: str) -> list[tuple[float, int]]:
+    """(GB/s, storage servers) of each 'N GB/s for … (S storage servers|S)' the source quotes."""
+    found = re.findall(r"(\d+(?:\.\d+)?) GB/s for Elastic Example \d \((\d+)", source)
+    return [(float(rate), int(servers)) for rate, servers in found]
+
+
+def test_the_hc_figure_is_the_data_sheets_rack_figures_per_server() -> None:
+    """The per-server rate is a derivation from per-rack figures and says so: every rack
+    figure the source quotes, divided by that rack's storage servers, gives the item's
+    rate (within the data sheet's rounding)."""
+    item = shipped_catalog().find("disk", EXADATA_HC)
+    racks = _rack_figures(item.source)
+    assert [servers for _, servers in racks] == [3, 8, 14]
+    for rate_GBps, servers in racks:
+        assert rate_GBps * 1e9 / servers == pytest.approx(item.rate_Bps, rel=0.01)
+    assert "divided by its storage servers" in item.source
+    assert "data sheet" in item.source and "version 1.6" in item.source
+
+
+EF_SCENARIO = """\
+format = 1
+name = "restore from an FRA on Extreme Flash"
+
+[database]
+size = "20 TB"
+
+[backup]
+compression_ratio = 2.0
+channels = {channels}
+
+[[path]]
+kind = "disk"
+name = "Exadata storage server EF (X11M)"
+count = 3
+
+[[path]]
+kind = "network"
+name = "RoCE 100 Gb/s (Exadata X8M–X11M)"
+count = 6
+
+[[path]]
+kind = "storage_write"
+name = "datafiles"
+rate = "200 GB/s"
+
+[targets]
+rto = "8 h"
+"""
+
+
+def test_an_extreme_flash_backup_source_is_bounded_by_its_roce_ports() -> None:
+    """Issue 23 item 3: an EF storage server reads at 100 GB/s (data sheet, per server);
+    three of them hold the backup pieces and reach the database servers over their six
+    RoCE ports. The item becomes a stage that plans; the fabric, not the flash, is the
+    smallest shared capacity, and decides once channels stop deciding. There is no EF
+    restore-target item: no write bandwidth is published."""
+    cat = shipped_catalog()
+    ef = cat.find("disk", EXADATA_EF)
+    assert ef is not None and ef.rate_Bps == 100e9 and not ef.for_sale
+    assert cat.find("storage_write", EXADATA_EF) is None
+    assert "no EF restore-target" in ef.notes
+    roce = cat.find("network", "RoCE 100 Gb/s (Exadata X8M–X11M)")
+    plan = compute_plan(load_scenario_text(EF_SCENARIO.format(channels=64)))
+    flash, fabric, _ = plan.restore_path.stages
+    assert flash.total_Bps == pytest.approx(3 * 100e9 * 2)  # backup bytes at 2:1
+    assert fabric.total_Bps == pytest.approx(6 * roce.practical_rate_Bps * 2)
+    assert fabric.total_Bps < flash.total_Bps
+    assert plan.restore_path.bottleneck == "channels" and plan.recovery.total_s > 0
+    wide = compute_plan(load_scenario_text(EF_SCENARIO.format(channels=512)))
+    assert wide.restore_path.bottleneck == "RoCE 100 Gb/s (Exadata X8M–X11M)"
+    assert wide.restore_path.rate_Bps == pytest.approx(fabric.total_Bps)
+
+
+def test_the_ra26_rack_is_a_shared_source_like_the_ra23() -> None:
+    """The RA26 generation, rated 'up to 60 TB/hour' in Oracle's June 2026 announcement
+    (a secondary transcription, ⚠): a valid stage, SBT, and a restore from it plans."""
+    item = shipped_catalog().find("backup_appliance", RA26)
+    assert item is not None and item.rate_Bps == pytest.approx(60e12 / 3600)
+    scenario = _scenario("backup_appliance", RA26, channels=4, count="count = 1")
+    plan = compute_plan(scenario)
+    assert plan.restore_path.stages[0].total_Bps == pytest.approx(60e12 / 3600 * 2)
+    assert sbt_stage(scenario) is scenario.path[0]
+    assert plan.recovery.total_s > 0
+
+
+@pytest.mark.parametrize("name", [EXADATA_HC, EXADATA_EF, ZDLRA, RA26, S3, OCI])
 def test_every_new_item_says_where_its_figure_is_and_how_it_is_known(name: str) -> None:
     items = [i for i in shipped_catalog() if i.name == name]
     assert items
@@ -142,7 +231,8 @@ def test_every_new_item_says_where_its_figure_is_and_how_it_is_known(name: str) 
 NOT_FOR_SALE = {
     ("disk", "Exadata cell SAS (V1)"), ("storage_write", "Exadata cell SAS (V1)"),
     ("storage_write", "Exadata cell SATA (V1)"), ("disk", EXADATA_HC),
-    ("storage_write", EXADATA_HC), ("disk", "HDD FRA (SanDisk 2014 test)"),
+    ("storage_write", EXADATA_HC), ("disk", EXADATA_EF),
+    ("disk", "HDD FRA (SanDisk 2014 test)"),
     ("disk", "SSD FRA (SanDisk 2014 test)"), ("nas_head", "NAS head on one 1 GbE path"),
     ("network", "RoCE 100 Gb/s (Exadata X8M–X11M)"),
 }  # fmt: skip

@@ -7,15 +7,18 @@ may never reach.)"""
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from rtoplanner.core.estate.jobs import build_jobs
 from rtoplanner.core.estate.share import (
     UNBOUNDED_Bps,
     _level_below_every_cap,
     _sorted_water_level,
 )
-from rtoplanner.core.estate.simulate import _Tier
+from rtoplanner.core.estate.simulate import _Flows, _Tier
+
+from .estate_helpers import estate, scenario
 
 CAPS = st.sampled_from([3.24e8, 6.48e8, 9.72e8, 1.296e9, 2.5e9, 1.6e9 / 3, UNBOUNDED_Bps])
 
@@ -78,3 +81,35 @@ def test_level_below_every_cap_on_many_random_tiers():
         fast = _level_below_every_cap(caps, uses, room)
         assert fast is not None
         assert fast == _sorted_water_level(caps, uses, room)
+
+
+@settings(max_examples=64, deadline=None)
+@given(
+    fluid=st.booleans(),
+    last_on=st.booleans(),
+    last_left=st.booleans(),
+    piece_on=st.booleans(),
+    piece_left=st.booleans(),
+)
+def test_a_re_share_asks_for_the_cap_a_re_split_assumes(
+    fluid, last_on, last_left, piece_on, piece_left
+):
+    """`reshare` (arrays) and `cap_of` (the scalar test `cap_changed` uses to re-split one
+    database instead of re-sharing its tier) ask for the same cap: what the streaming
+    channels take while the fluid has bytes, else c per channel still moving — two when
+    the last channel's load and the largest piece both still move (the re-share once
+    counted one: numpy's True + True is True)."""
+    assume(fluid or piece_left or not last_on or last_left)  # (else the transfer has ended)
+    est = estate([(scenario("A", channels=4, largest_file="400 GB"), 1)])
+    flows = _Flows(build_jobs(est), 0)
+    flows.start(0, 2e12, 4e11, 2e11)
+    flows.set_k(0, 4)
+    flows.rest[0] = 1e12 if fluid else 0.0
+    flows.last[0] = 2e11 if last_left else 0.0
+    flows.piece[0] = 4e11 if piece_left else 0.0
+    flows.last_on[0], flows.piece_on[0] = last_on, piece_on
+    cap, _alone = flows.cap_of(0)
+    # nothing shared (no resource): each transfer gets the cap it asks for
+    flows.reshare(np.array([0]), np.zeros((1, 0)), np.zeros(0), 0.0)
+    assert flows.rate[0] == cap
+    assert fluid or cap < flows.private[0]  # (the channels, not the path, decide then)

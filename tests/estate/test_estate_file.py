@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -277,3 +278,31 @@ def test_run_estate_in_a_worker_thread_leaves_the_garbage_collector_alone(gc_see
     worker.start()
     worker.join(60)
     assert gc_seen_by_simulate == [True] and gc.isenabled()
+
+
+def test_scenario_files_are_found_as_path_resolve_finds_them(tmp_path):
+    """The estate finds each folder's real path once (`_real_path`), and each file as
+    `Path.resolve` would: through links to folders and to files, `.`, `..` and doubled
+    slashes; a file listed twice, once through a link, is read once."""
+    from rtoplanner.core.estate.model import _real_path
+
+    (tmp_path / "real" / "sub").mkdir(parents=True)
+    (tmp_path / "real" / "a.toml").write_text(SCENARIO.format(name="A"), encoding="utf-8")
+    (tmp_path / "linked").symlink_to(tmp_path / "real", target_is_directory=True)
+    (tmp_path / "real" / "b.toml").symlink_to(tmp_path / "real" / "a.toml")
+    refs = ["real/a.toml", "linked/a.toml", "real/b.toml", "linked//sub/../a.toml",
+            "./real/./a.toml", "real/sub/..", "real/", "missing/x.toml",
+            str(tmp_path / "real")]  # fmt: skip
+    folders: dict[str, str] = {}
+    for ref in refs:
+        expect = str((tmp_path / ref).resolve())
+        assert _real_path(os.path.join(tmp_path, ref), folders) == expect, ref
+        assert _real_path(os.path.join(tmp_path, ref), {}) == expect, ref
+    estate_text = ESTATE.split("\n[[database]]")[0] + "".join(
+        f'\n[[database]]\nscenario = "{ref}"\npriority = 1\nname = "db{k}"\n'
+        for k, ref in enumerate(["real/a.toml", "linked/a.toml", "real/b.toml"])
+    )
+    (tmp_path / "ESTATE.toml").write_text(estate_text, encoding="utf-8")
+    est = load_estate(tmp_path / "ESTATE.toml")
+    assert {d.source for d in est.databases} == {str((tmp_path / "real" / "a.toml").resolve())}
+    assert len({id(d.scenario) for d in est.databases}) == 1

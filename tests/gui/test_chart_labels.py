@@ -57,3 +57,65 @@ def test_path_legend_covers_no_bar_value(qtbot, demo):
     title = item.getAxis("bottom").labelText
     assert "restore" in title and "backup" in title
     assert [lab for lab in panel.labels if lab.isVisible()]
+
+
+def _cut_labels(app, win, view: str) -> list[str]:
+    """The labels and axis titles of a view that run past their plot (2 px allowed: a
+    label's box has a margin round its letters)."""
+    import pyqtgraph as pg
+
+    win.show_view(view)
+    panel = win.results.panel(view)
+    if hasattr(panel, "wait_idle"):
+        assert panel.wait_idle()
+    for _ in range(3):  # the plots take their size, the labels and ranges follow
+        app.processEvents()
+        win.grab()
+    cut = []
+    for plot in panel.findChildren(pg.PlotWidget):
+        if not plot.isVisible():
+            continue
+        vb = plot.getPlotItem().getViewBox()
+        area = vb.sceneBoundingRect().adjusted(-2, -2, 2, 2)
+        for item in vb.addedItems:
+            if isinstance(item, pg.TextItem) and item.isVisible() and item.toPlainText().strip():
+                item.updateTransform(force=True)
+                if not area.contains(item.sceneBoundingRect()):
+                    cut.append(f"{view}: {item.toPlainText()!r}")
+        for side in ("left", "bottom"):
+            axis = plot.getPlotItem().getAxis(side)
+            title = axis.label.toPlainText().strip()
+            if axis.isVisible() and axis.labelText and title:
+                box = axis.boundingRect()
+                along = box.height() if side == "left" else box.width()
+                if axis.label.boundingRect().width() > along + 1:
+                    cut.append(f"{view} axis: {title!r}")
+    return cut
+
+
+@pytest.mark.parametrize("source", ["ssd_restore_destination", "oltp_zfs_nas", "20 TiB"])
+def test_no_label_or_axis_title_is_cut_at_1024_by_700(qtbot, qapp, source):
+    """At 1024 × 700 (issue 23.4/23.7): the path's "1.40 GB/s ◀ bo", the backups'
+    "w 10 h 00 min" and "705 GB/h effecti", the RPO's "45 min 4", and the axis titles
+    "covery time (failure at the worst moment)", "Rate (data) (MB/s" were cut."""
+    from .conftest import close_window, show_window
+
+    if source == "20 TiB":  # the reporter's File › New scenario, on the ZFS heads
+        win = show_window(qtbot, size=(1024, 700))
+        doc = win.doc
+        for key, value in (("database.size", "20 TiB"), ("database.cpu_cores", 16),
+                           ("backup.compression", "medium"), ("database.growth", "30%/y"),
+                           ("path[0].kind", "nas_head"),
+                           ("path[0].name", "ZFS Storage Appliance head"),
+                           ("path[0].count", 2)):  # fmt: skip
+            doc.set_value(key, value)
+    else:
+        win = show_window(qtbot, path=DEMOS / f"{source}.toml", size=(1024, 700))
+    try:
+        assert win.doc.wait_idle() and win.doc.is_valid, win.doc.errors
+        cut = []
+        for view in ("timeline", "path", "backups", "cycle", "rpo", "confidence"):
+            cut += _cut_labels(qapp, win, view)
+        assert not cut
+    finally:
+        close_window(win)

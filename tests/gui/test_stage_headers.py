@@ -70,3 +70,30 @@ def test_the_prices_kind_column_fits_every_kind(window):
     window.show_view("fix")
     table = window.results.panel("fix").price_table
     assert all(_fits(table, 0, stage_kind_short(k)) for k in STAGE_KIND_WORDS)
+
+
+@pytest.mark.parametrize(
+    ("kind", "name"),
+    [("nas_head", "ZFS Storage Appliance head"),
+     ("backup_appliance", "Recovery Appliance RA23 (ZDLRA) rack")],
+)  # fmt: skip
+def test_a_catalog_pick_reads_whole_in_its_row(window, kind, name):
+    """Issue 23.3 in the table: the catalog's ZFS head, picked from the catalog, plans
+    (it was refused as "not in the catalog"); its rate read "2.50 GB/s …" (the
+    "(catalog)" cut in 120 px) and the appliance's name "Recovery Appliance RA23 …"."""
+    from PySide6.QtGui import QFontMetrics
+
+    from rtoplanner.app.models.stage_table_model import COL_NAME, COL_RATE
+
+    panel, doc = window.stages, window.doc
+    panel.use_catalog_item(panel.catalog.find(kind, name), 0)
+    assert doc.wait_idle() and doc.is_valid, doc.errors
+    view = panel.view
+    rate = view.model().index(0, COL_RATE)
+    assert rate.data().endswith("(catalog)")
+    italic = rate.data(Qt.ItemDataRole.FontRole)
+    assert italic.italic()
+    assert QFontMetrics(italic).horizontalAdvance(rate.data()) + 8 <= view.columnWidth(COL_RATE)
+    assert _fits(view, COL_NAME, name)
+    tip = view.model().index(0, COL_NAME).data(Qt.ItemDataRole.ToolTipRole)
+    assert name in tip

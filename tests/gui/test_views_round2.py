@@ -162,6 +162,40 @@ def test_confidence_plots_and_ranges_get_their_room_at_1024_by_700(qtbot, small_
     assert panel.table.height() >= 4 * panel.table.verticalHeader().defaultSectionSize()
 
 
+@pytest.mark.parametrize("size", [(1024, 700), (1440, 900)])
+def test_confidence_plots_stack_when_narrow_and_nothing_overlaps(qtbot, size):
+    """Issue 23.4: at 1024 px the histogram and the tornado side by side had ~260 px each,
+    the tornado's bars ~80 px of it, and its axis title cut; narrow, the tornado goes under
+    the histogram, each as wide as the view, and the page scrolls to the ranges (which
+    the plots overlapped when the view read at less than its parts' heights)."""
+    from PySide6.QtCore import QPoint
+
+    from .conftest import DEMO, close_window, show_window
+
+    win = show_window(qtbot, path=DEMO, size=size)
+    try:
+        win.show_view("confidence")
+        panel = win.results.panel("confidence")
+        assert panel.wait_idle()
+        qtbot.wait(20)
+        dist, tornado, table = panel.dist_plot, panel.tornado_plot, panel.table
+        below = tornado.mapTo(panel, QPoint(0, 0)).y() >= dist.mapTo(panel, QPoint(0, 0)).y()
+        if size[0] == 1024:
+            assert getattr(panel, "stacked", False) and below
+            assert tornado.width() >= 0.9 * panel.width()
+        else:
+            assert not getattr(panel, "stacked", False) and tornado.x() > dist.x()
+        tornado_bottom = tornado.mapTo(panel, QPoint(0, tornado.height())).y()
+        assert tornado_bottom <= table.mapTo(panel, QPoint(0, 0)).y()
+        assert table.horizontalHeader().isVisible() and table.height() >= 4 * 22
+        page = win.results.currentWidget()
+        assert panel.height() >= panel.readable_height - 2
+        if page.viewport().height() < panel.readable_height:
+            assert page.verticalScrollBar().isVisible()
+    finally:
+        close_window(win)
+
+
 # ------------------------------------------------------------ 23.10 behaviour
 
 
@@ -347,6 +381,25 @@ def test_focused_field_is_framed():
     assert "QComboBox:focus" in FIELD_STYLESHEET
 
 
+@pytest.mark.parametrize(("key", "step"), [(Qt.Key.Key_PageDown, 1), (Qt.Key.Key_PageUp, -1)])
+def test_ctrl_page_keys_move_between_tabs_not_a_combo_value(qtbot, window, key, step):
+    """Issue 23.9: Ctrl+PgDown in the Compression combo box changed MEDIUM to HIGH (and
+    stayed on the tab); it moves to the next tab and leaves the value as it was."""
+    from PySide6.QtWidgets import QApplication
+
+    win = window
+    win.activateWindow()
+    win.editor.show_field("backup.compression")
+    combo = win.editor.field("backup.compression").input
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is combo, timeout=3000)
+    before, tab = win.doc.raw["backup"].get("compression"), win.editor.currentIndex()
+    qtbot.keyClick(combo, key, Qt.KeyboardModifier.ControlModifier)
+    assert win.doc.wait_idle()
+    assert win.doc.raw["backup"].get("compression") == before
+    assert win.editor.currentIndex() == (tab + step) % win.editor.count()
+    assert QApplication.focusWidget() is win.editor.tabBar()  # the cue: the focused tab
+
+
 def test_editor_tabs_and_dock_names_fit(qtbot, service, tmp_path):
     from PySide6.QtWidgets import QDockWidget
 
@@ -497,3 +550,32 @@ def test_growth_labels_are_drawn_over_the_curves(qtbot, window):
     for label in (panel.break_label, panel.g_rto_label, panel.g_window_label):
         assert label.zValue() > top
         assert label.fill.color().alpha() > 150  # on the background, not struck through
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1440, 900)])
+def test_editor_tabs_need_no_sideways_scrolling_and_show_their_choices(qtbot, size):
+    """Issue 23.4/23.9: at 1024 px every tab of the editor scrolled sideways (its fields
+    cut at "a whole nur", "(default: gr"); at 1440 px "(default: grows with the d". A
+    row too narrow for its field now puts the field under its label."""
+    from PySide6.QtWidgets import QComboBox
+
+    from rtoplanner.app.editor.section_form import COMBO_FRAME, COMBO_WIDEST
+
+    from .conftest import DEMO, close_window, show_window
+
+    win = show_window(qtbot, path=DEMO, size=size)
+    try:
+        for i in range(win.editor.count()):
+            win.editor.setCurrentIndex(i)
+            qtbot.wait(10)  # the form lays out, its scroll bars follow
+            form = win.editor.widget(i)
+            assert not form.horizontalScrollBar().isVisible(), win.editor.tabText(i)
+            assert form.widget().width() <= form.viewport().width()
+            for key, field in form.fields.items():
+                box = field.input
+                if isinstance(box, QComboBox):
+                    text = box.currentText()
+                    need = box.fontMetrics().horizontalAdvance(text) + COMBO_FRAME
+                    assert box.width() >= min(need, COMBO_WIDEST) - 6, (key, text, box.width())
+    finally:
+        close_window(win)
