@@ -475,6 +475,28 @@ def test_assumptions_window_has_no_file_keys(qtbot, doc):
     assert not re.search(r"\b(database|backup|recovery|targets)\.[a-z_]+", text)
 
 
+@pytest.mark.parametrize(
+    ("key", "value", "words"),
+    [("database.size", "12 TX", "Database size (datafiles): "),
+     ("path[0].kind", "object_storage", "Stage 1: Drive compression: ")],
+)  # fmt: skip
+def test_input_errors_name_the_field_as_the_form_does(qtbot, window, key, value, words):
+    """Issue 23.6 (GUI): the banner, the status bar and the path's error line said
+    "database.size: …" and "path[0].rate: … no object_storage named 'LTO-4' …"."""
+    import re
+
+    win = window
+    win.doc.set_value(key, value)
+    assert win.doc.wait_idle() and win.doc.errors
+    shown = [win.banner.text(), win.statusBar().currentMessage()]
+    if key.startswith("path"):
+        shown.append(win.stages.error_label.text())
+    for text in shown:
+        assert words in text, text
+        assert not re.search(r"\b(database|backup|path\[\d+\])\.[a-z_]+", text), text
+        assert "object_storage" not in text and "tape_drive" not in text, text
+
+
 # ------------------------------------------------------------ 23.11 AWR import
 
 
