@@ -38,7 +38,7 @@ from rtoplanner.core.fix.answer import odds_words
 from rtoplanner.core.fix.prices import format_money, price_book
 from rtoplanner.core.plan import Plan
 from rtoplanner.core.scenario import Scenario
-from rtoplanner.core.units import format_duration
+from rtoplanner.core.units import format_duration, format_percent
 from rtoplanner.core.wording import for_reader, plural, recovery_clause
 
 from .document import ScenarioDocument
@@ -277,7 +277,7 @@ class WhatItTakesPanel(QWidget):
 
     @Slot(float, str)
     def _on_progress(self, fraction: float, message: str) -> None:
-        self.status.setText(f"{message} {fraction:.0%}")
+        self.status.setText(f"{message} {format_percent(fraction, 0)}")
 
     # ------------------------------------------------------------------ showing
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .engine.recovery import redo_apply_s
 from .plan import Plan
-from .units import format_duration, format_rate
+from .units import format_duration, format_percent, format_rate
 
 DECISIVE_SHARE = 0.10
 """A default that sets more than this share of the recovery time is named."""
@@ -52,7 +52,7 @@ class Assumption:
 
     def sentence(self) -> str:
         return (
-            f"{self.title} {self.value} sets {self.share * 100:.0f} % of the recovery time "
+            f"{self.title} {self.value} sets {format_percent(self.share, 0)} of the recovery time "
             f"and is not a measurement ({self.source}). To replace it, {self.how_to_measure}."
         )
 

@@ -388,8 +388,40 @@ def format_duration(duration_s: Seconds) -> str:
     return f"{d} d {h} h" if h else f"{d} d"
 
 
+def format_percent(value: Fraction, decimals: int | None = None, *, signed: bool = False) -> str:
+    """A share as the house writes it everywhere a person reads one (PDF, GUI, terminal):
+    the number, a space, `%` — `85 %`, `5 %`, `3.9 %`, `61.9 %`; `signed` gives `+18.8 %`.
+
+    `decimals` fixes the places (`0` for `53 %`); without it, up to three significant
+    figures and no trailing zeros (85 %, never 85.0 % beside a 3.9 %). What a user types
+    may go without the space (`5%` parses as well as `5 %`); `spaced_percents` writes typed
+    text the house way."""
+    pct = value * 100
+    if decimals is None:
+        text = _fmt_num(pct, 3)
+        if "." in text and "e" not in text:
+            text = text.rstrip("0").rstrip(".")
+    else:
+        text = f"{pct:.{decimals}f}"
+    if float(text) == 0:
+        text = "0"  # never "-0 %" nor "0.0 %"
+    if signed and not text.startswith("-"):
+        text = "+" + text
+    return f"{text} %"
+
+
 def format_fraction(value: Fraction, sig: int = 3) -> str:
-    return f"{_fmt_num(value * 100, sig)}%"
+    """A fraction as a percentage (`format_percent`), rounded to `sig` figures."""
+    return format_percent(float(_fmt_num(value * 100, sig)) / 100 if value else 0.0)
+
+
+_TYPED_PERCENT = re.compile(r"(?<!\w)(?<!\d\.)(\d+(?:\.\d+)?)[ \u00a0]?%(?![0-9A-Fa-f]{2})")
+
+
+def spaced_percents(text: str) -> str:
+    """Typed text (a range `-40%..+20%`, a growth `30%/y`) with each percentage written
+    the house way (`-40 %..+20 %`, `30 %/y`): the same figures, one style on the page."""
+    return _TYPED_PERCENT.sub(r"\1 %", text)
 
 
 # ------------------------------------------------------------ exact (round-trip) formatting

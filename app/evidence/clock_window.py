@@ -37,6 +37,7 @@ from rtoplanner.core.errors import CoreError
 from rtoplanner.core.evidence.clock import RecoveryClock, recovery_clock
 from rtoplanner.core.importers.restore_evidence import EvidenceFile, read_evidence_bytes
 from rtoplanner.core.result import PHASE_TITLES
+from rtoplanner.core.units import format_percent
 
 from ..plots.common import mkpen
 from ..shell.placement import fit_size
@@ -238,7 +239,7 @@ class ClockWindow(QWidget):
         h = clock.headline()
         self.headline.setText(h[0].upper() + h[1:])
         p = clock.now.p_by_deadline
-        chance = "" if p is None else f" — {p * 100:.0f} % likely to open by then"
+        chance = "" if p is None else f" — {format_percent(p, 0)} likely to open by then"
         self.deadline.setText(
             f"RTO runs out at {clock.deadline:%Y-%m-%d %H:%M} (failure "
             f"{clock.failed_at:%H:%M}){chance}. As of {clock.now.at:%H:%M:%S}."

@@ -9,7 +9,7 @@ from PySide6.QtGui import QBrush, QColor
 
 from rtoplanner.core.result import JOB_TITLES, PHASE_TITLES
 from rtoplanner.core.store.drills import StoredDrill
-from rtoplanner.core.units import format_duration, format_rate
+from rtoplanner.core.units import format_duration, format_percent, format_rate
 
 from ..models.row_table_model import RIGHT_ALIGNED, RowTableModel
 
@@ -18,7 +18,7 @@ EARLY = QColor("#2e8b57")
 
 
 def percent(error: float | None) -> str:
-    return "—" if error is None else f"{error * 100:+.1f} %"
+    return "—" if error is None else format_percent(error, 1, signed=True)
 
 
 def phase_title(name: str) -> str:

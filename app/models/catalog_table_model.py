@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, Qt
 from rtoplanner.core.catalog import Catalog, CatalogItem
 from rtoplanner.core.fix.prices import PriceBook
 from rtoplanner.core.store import CatalogEntry
-from rtoplanner.core.units import format_duration, format_rate
+from rtoplanner.core.units import format_duration, format_percent, format_rate
 from rtoplanner.core.wording import stage_kind_short, stage_kind_words
 
 from .row_table_model import RIGHT_ALIGNED, RowTableModel, bold_font
@@ -140,7 +140,11 @@ class CatalogTableModel(RowTableModel[CatalogRow]):
         if col == COL_RATE:
             return self._rate(item.rate_Bps)
         if col == COL_DERATE:
-            return "" if item.rate_Bps is None and item.derate == 1.0 else f"{item.derate:.0%}"
+            return (
+                ""
+                if item.rate_Bps is None and item.derate == 1.0
+                else format_percent(item.derate, 0)
+            )
         if col == COL_PRACTICAL:
             return self._rate(item.practical_rate_Bps)
         if col == COL_COMPRESSION:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Slot
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, Qt, Slot
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -193,6 +193,10 @@ class ConfidencePanel(ConfidenceCharts, PlanPanel):
     readable_height = 500
     """The probabilities, both plots and four rows of ranges: a shorter window scrolls."""
     readable_width = 500
+    STACK_BELOW = 760
+    """Narrower than this the tornado goes under the histogram: side by side at 1024 px
+    each plot had ~260 px and the tornado's bars ~80 px of it (issue 23.4)."""
+    PLOT_HEIGHT = 180
 
     def __init__(
         self,
@@ -234,9 +238,12 @@ class ConfidencePanel(ConfidenceCharts, PlanPanel):
         self.dist_plot = self._make_distribution_plot()
         self.tornado_plot = self._make_tornado_plot()
         plots = QSplitter(Qt.Orientation.Horizontal)
+        plots.setChildrenCollapsible(False)
         plots.addWidget(self.dist_plot)
         plots.addWidget(self.tornado_plot)
         plots.setSizes([500, 500])
+        self.plots = plots
+        self.stacked = False
 
         self.model = RangesTableModel(self._set_range, self, self._set_provenance, catalog)
         self.table = QTableView()
@@ -286,9 +293,10 @@ class ConfidencePanel(ConfidenceCharts, PlanPanel):
         box.addWidget(self.table, 1)
         # Neither part is squeezed away: a window too short for both scrolls instead
         # (`readable_height`, the result tabs' scroll page).
-        plots.setMinimumHeight(180)
+        plots.setMinimumHeight(self.PLOT_HEIGHT)
         rows = self.table.verticalHeader().defaultSectionSize()
-        table_box.setMinimumHeight(5 * rows + 2 * self.fontMetrics().height() + 12)
+        # Five rows, the header and the caption, which wraps to two lines when narrow.
+        table_box.setMinimumHeight(5 * rows + 3 * self.fontMetrics().height() + 12)
         split = QSplitter(Qt.Orientation.Vertical)
         split.setChildrenCollapsible(False)
         split.addWidget(plots)
@@ -298,6 +306,53 @@ class ConfidencePanel(ConfidenceCharts, PlanPanel):
         split.setSizes([330, 220])
         self._layout.addWidget(split, 1)
         self.finish_layout()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._stack(self.width() < self.STACK_BELOW)
+
+    def _stack(self, stacked: bool) -> None:
+        """The two plots side by side, or (narrow) one under the other, each as wide as
+        the view; stacked, the view reads at a greater height and its page scrolls to it."""
+        if stacked == self.stacked:
+            return
+        self.stacked = stacked
+        vertical, horizontal = Qt.Orientation.Vertical, Qt.Orientation.Horizontal
+        self.plots.setOrientation(vertical if stacked else horizontal)
+        stacked_height = 2 * self.PLOT_HEIGHT + self.plots.handleWidth()
+        self.plots.setMinimumHeight(stacked_height if stacked else self.PLOT_HEIGHT)
+        self.plots.setSizes([500, 500])
+        self.plots.parentWidget().updateGeometry()  # the outer splitter's least height grew
+
+    def event(self, event: QEvent) -> bool:
+        done = super().event(event)
+        if event.type() == QEvent.Type.LayoutRequest:  # a part's least size changed
+            self._fit_page()
+        return done
+
+    def _least_height(self) -> int:
+        """The parts' least heights at the view's width: a wrapped label (the headline,
+        the note) by its height for that width, which the layout's minimum leaves out."""
+        layout = self.layout()
+        m = layout.contentsMargins()
+        width = max(self.width() - m.left() - m.right(), 1)
+        items = [layout.itemAt(i) for i in range(layout.count())]
+        shown = [it for it in items if it.widget() is None or not it.widget().isHidden()]
+        need = sum(
+            it.heightForWidth(width) if it.hasHeightForWidth() else it.minimumSize().height()
+            for it in shown
+        )
+        return need + layout.spacing() * max(len(shown) - 1, 0) + m.top() + m.bottom()
+
+    def _fit_page(self) -> None:
+        """Read at no less than every part's least height (the probabilities wrap to
+        more lines when narrow; stacked plots take two heights): the result tabs' scroll
+        page, which holds the view at `readable_height`, scrolls rather than overlap the
+        table with the tornado's axis."""
+        self.readable_height = max(type(self).readable_height, self._least_height())
+        page = self.parentWidget()
+        if page is not None and 0 < page.minimumHeight() != self.readable_height:
+            page.setMinimumHeight(self.readable_height)
 
     # ------------------------------------------------------------------ plan → run
 

@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import CoreError
 from ..jsonable import dumps_json
 from ..result import PHASE_TITLES
-from ..units import format_duration
+from ..units import format_duration, format_percent
 
 HELP = "during a recovery: when will the database open (P50, P90), from Oracle's views"
 
@@ -89,7 +89,9 @@ def run(args: argparse.Namespace) -> int:
 
 def render_clock(clock: Any) -> str:
     n = clock.now
-    chance = "" if n.p_by_deadline is None else f" ({n.p_by_deadline * 100:.0f} % likely by then)"
+    chance = (
+        "" if n.p_by_deadline is None else f" ({format_percent(n.p_by_deadline, 0)} likely by then)"
+    )
     lines = [
         f"Recovery clock: {clock.scenario}, as of {n.at:%Y-%m-%d %H:%M:%S}",
         clock.headline()[0].upper() + clock.headline()[1:],

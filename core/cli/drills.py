@@ -22,7 +22,7 @@ from typing import Any
 from ..errors import CoreError
 from ..jsonable import dumps_json
 from ..result import PHASE_NAMES
-from ..units import format_duration, parse_duration
+from ..units import format_duration, format_percent, parse_duration
 from .plan import _table
 from .scenarios import _resolve
 
@@ -172,7 +172,7 @@ def _notes(d: dict[str, Any], comparison: dict[str, Any]) -> list[str]:
 
 
 def percent(error: float | None) -> str:
-    return "—" if error is None else f"{error * 100:+.1f} %"
+    return "—" if error is None else format_percent(error, 1, signed=True)
 
 
 _HOW = {"wall": "wall clock", "channels": "channels' elapsed", "typed": "typed", None: ""}

@@ -18,7 +18,7 @@ from ..jsonable import dumps_json
 from ..plan import Plan, compute_plan, plan_to_json
 from ..result import PHASE_TITLES
 from ..scenario import load_scenario
-from ..units import format_duration, format_rate, format_size
+from ..units import format_duration, format_percent, format_rate, format_size
 from ..wording import VERDICT_WORDS, bottleneck_words, describe_cycle_time, plural
 
 T = TypeVar("T")
@@ -120,7 +120,7 @@ def _table(rows: list[list[str]], right: set[int]) -> list[str]:
 
 
 def _pct(part: float, whole: float) -> str:
-    return f"{100 * part / whole:.0f} %" if whole else "—"
+    return format_percent(part / whole, 0) if whole else "—"
 
 
 def render_text(plan: Plan, *, binary: bool = False, headline: Headline | None = None) -> str:

@@ -9,7 +9,7 @@ import sys
 
 from ..jsonable import dumps_json, refuse_nonfinite
 from ..scenario import load_scenario
-from ..units import format_duration
+from ..units import format_duration, format_percent
 
 
 def _count(text: str) -> int:
@@ -138,7 +138,7 @@ def render_text(result, confidence: float = 0.9) -> str:
                 b.label, row.range_text, describe_value(row.kind, row.low),
                 describe_value(row.kind, row.high),
                 f"{format_duration(b.low_total_s)} .. {format_duration(b.high_total_s)}",
-                format_duration(b.swing_s), f"{100 * b.variance_share:.0f} %",
+                format_duration(b.swing_s), format_percent(b.variance_share, 0),
                 origin_words(row),
             ])  # fmt: skip
         lines += _table(rows, right={3, 5, 6})

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..result import JOB_TITLES, BackupJob, Phase, RecoveryResult, RpoResult
-from ..units import format_duration
+from ..units import format_duration, format_percent
 from ..wording import VERDICT_WORDS
 
 SEVERITY = {"meets": 0, "at_risk": 1, "misses": 2}
@@ -149,9 +149,8 @@ def phase_limit(phase: Phase) -> str:
 def phase_sentence(recovery: RecoveryResult) -> str:
     """'Redo apply takes 78 % of the recovery, limited by the redo apply rate'."""
     phase, share = deciding_phase(recovery)
-    return (
-        f"{phase.title} takes {share * 100:.0f} % of the recovery, limited by {phase_limit(phase)}"
-    )
+    limit = phase_limit(phase)
+    return f"{phase.title} takes {format_percent(share, 0)} of the recovery, limited by {limit}"
 
 
 def verdict_title(check: Check) -> str:

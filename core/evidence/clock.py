@@ -33,7 +33,7 @@ from ..importers.restore_evidence import EvidenceFile
 from ..jsonable import json_ready
 from ..result import PHASE_NAMES, PHASE_TITLES, FailureState
 from ..scenario import Scenario
-from ..units import format_rate
+from ..units import format_percent, format_rate
 from .compare import drill_state, plan_for_drill
 from .drill import Drill, _Acc, _from_preview
 from .progress import Progress, measured_rates, progress_points
@@ -113,7 +113,7 @@ def _progress_words(n: Forecast) -> str:
     """`; restore 62 % done at 1.9 GB/s`, without the share when no total is known."""
     title = PHASE_TITLES[n.phase].lower()
     if n.fraction is not None and n.rate_Bps:
-        return f"; {title} {n.fraction * 100:.0f} % done at {format_rate(n.rate_Bps)}"
+        return f"; {title} {format_percent(n.fraction, 0)} done at {format_rate(n.rate_Bps)}"
     if n.rate_Bps:
         return f"; {title} at {format_rate(n.rate_Bps)}"
     return ""

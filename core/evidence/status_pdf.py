@@ -23,6 +23,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 from ..report.charts import AMBER, BLUE, GRID, INK, MUTED, NAVY, RED, _drawing, _text
 from ..report.fonts import FONT, FONT_BOLD, markup, register_fonts
 from ..result import PHASE_TITLES
+from ..units import format_percent
 
 if TYPE_CHECKING:
     from .clock import ClockPhase, RecoveryClock
@@ -149,7 +150,7 @@ def _story(clock: RecoveryClock) -> list:
     s = _styles()
     n = clock.now
     p = n.p_by_deadline
-    chance = "" if p is None else f" — {p * 100:.0f} % likely to open by then"
+    chance = "" if p is None else f" — {format_percent(p, 0)} likely to open by then"
     story = [
         Paragraph(markup(f"Recovery status: {clock.scenario}"), s["title"]),
         Paragraph(markup(f"As of {n.at:%Y-%m-%d %H:%M} (the latest snapshot)"), s["small"]),

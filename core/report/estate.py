@@ -39,7 +39,7 @@ from ..estate.run import NOTHING, DatabaseOutcome, beside_earlier, later_than_al
 from ..fix.prices import PriceBook
 from ..palette import ESTATE_STYLE_LEGEND
 from ..result import PHASE_TITLES
-from ..units import format_duration
+from ..units import format_duration, format_percent
 from ..wording import VERDICT_WORDS
 from .charts import (
     INK,
@@ -384,7 +384,7 @@ def _resource_table(result: EstateResult) -> Table:
             str(r.count),
             _dur(r.waited_s) if r.waited_s > 0 else NOTHING,
             _dur(r.tier1_waited_s) if r.tier1_waited_s > 0 else NOTHING,
-            "—" if r.peak_use is None else f"{r.peak_use * 100:.0f} %",
+            "—" if r.peak_use is None else format_percent(r.peak_use, 0),
         )
         for r in result.resources
     )

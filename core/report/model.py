@@ -306,4 +306,4 @@ def long_date(d: date) -> str:
 
 def pct(x: float) -> str:
     """A share in two significant figures ("8.3%"), "0%" for nothing."""
-    return format_fraction(x, sig=2) if x else "0%"
+    return format_fraction(x, sig=2)

@@ -38,6 +38,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from ..units import spaced_percents
 from .charts import AMBER, GREEN, GRID, INK, MUTED, NAVY, RED
 from .fonts import (
     FONT,
@@ -99,15 +100,16 @@ MAX_PARAGRAPH_LINES = 20
 
 NBSP = "\u00a0"
 _QUANTITY = re.compile(
-    r"\d+(?:[.,]\d+)? (?:d|h|min|s|ms|%|[kMGTP]i?B(?:/(?:s|min|h))?)(?![\w/])"
+    r"\d+(?:[.,]\d+)? (?:d|h|min|s|ms|%(?:/\w+)?|[kMGTP]i?B(?:/(?:s|min|h))?)(?![\w/])"
     r"(?: \d+ (?:h|min|s)(?![\w/]))?"
 )
 """A quantity a line must not break: "10 h 08 min", "4 min 10 s", "2.5 TB", "1.60 GB/s"."""
 
 
 def glue(text: str) -> str:
-    """Non-breaking spaces inside each duration and quantity (issue 23: "10 h 08 / min")."""
-    return _QUANTITY.sub(lambda m: m.group(0).replace(" ", NBSP), text)
+    """Non-breaking spaces inside each duration and quantity (issue 23: "10 h 08 / min"),
+    and a percentage the user typed (`-40%..+20%`, `30%/y`) written the house way."""
+    return _QUANTITY.sub(lambda m: m.group(0).replace(" ", NBSP), spaced_percents(text))
 
 
 def _p(text: str) -> str:

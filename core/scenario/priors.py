@@ -133,10 +133,10 @@ class Prior:
 
 
 def signed_percent(x: float) -> str:
-    """`-25%`, `+21%`, `+0%`: a change as a signed whole or one-decimal percentage."""
+    """`-25 %`, `+21 %`, `+0 %`: a change as a signed whole or one-decimal percentage."""
     pct = 100 * x
     text = f"{abs(pct):.0f}" if abs(pct) >= 10 or pct == round(pct) else f"{abs(pct):.1f}"
-    return ("-" if pct < 0 and text.strip("0.") else "+") + text + "%"
+    return ("-" if pct < 0 and text.strip("0.") else "+") + text + " %"
 
 
 # ------------------------------------------------------------------------ fitting

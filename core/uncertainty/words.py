@@ -3,7 +3,7 @@ the GUI and the PDF so the answer reads the same everywhere."""
 
 from __future__ import annotations
 
-from ..units import format_duration
+from ..units import format_duration, format_percent
 from .inputs import PROVENANCE_WORDS
 from .result import Distribution, InputRow, RiskResult
 
@@ -12,14 +12,14 @@ def percent(p: float) -> str:
     """A probability as a percentage that never rounds a possibility away:
     `100 %` only when every trial, `> 99.9 %` when all but a few."""
     if p >= 1.0:
-        return "100 %"
+        return format_percent(1.0)
     if p <= 0.0:
-        return "0 %"
+        return format_percent(0.0)
     if p > 0.999:
-        return "> 99.9 %"
+        return "> " + format_percent(0.999)
     if p < 0.001:
-        return "< 0.1 %"
-    return f"{100 * p:.1f} %" if p < 0.1 or p > 0.9 else f"{100 * p:.0f} %"
+        return "< " + format_percent(0.001)
+    return format_percent(round(p, 3 if p < 0.1 or p > 0.9 else 2))  # 93.1 %, 93 %, 51 %
 
 
 def headline(r: RiskResult) -> str:

@@ -18,6 +18,8 @@ from rtoplanner.core.units import (
     exact_rate,
     exact_size,
     format_duration,
+    format_fraction,
+    format_percent,
     format_rate,
     format_size,
     parse_duration,
@@ -26,6 +28,7 @@ from rtoplanner.core.units import (
     parse_rate,
     parse_ratio,
     parse_size,
+    spaced_percents,
 )
 
 
@@ -146,6 +149,52 @@ def test_formatting_for_people():
     assert format_duration(3 * 86400 + 4 * 3600) == "3 d 4 h"
     assert format_duration(-600) == "-10 min"
     assert format_duration(math.inf) == "∞"
+
+
+def test_percent_house_style():
+    """Issue 23.6: one form for every percentage a person reads — number, space, `%`, no
+    empty decimals (the ledger printed "85.0%" beside the cover's "3.9 %")."""
+    assert format_percent(0.85) == "85 %"
+    assert format_percent(0.05) == "5 %"
+    assert format_percent(0.039) == "3.9 %"
+    assert format_percent(0.6192) == "61.9 %"
+    assert format_percent(0.0) == "0 %"
+    assert format_percent(0.53, 0) == "53 %"
+    assert format_percent(0.0004, 1) == "0 %"  # never "0.0 %" nor "-0 %"
+    assert format_percent(-0.0004, 0) == "0 %"
+    assert format_percent(0.188, 1, signed=True) == "+18.8 %"
+    assert format_percent(-0.2, 0, signed=True) == "-20 %"
+    assert format_fraction(0.9) == "90 %"
+    assert format_fraction(0.12345) == "12.3 %"
+
+
+@pytest.mark.parametrize(
+    ("typed", "shown"),
+    [
+        ("-40%..+20%", "-40 %..+20 %"),
+        ("3%..8%", "3 %..8 %"),
+        ("85%..95%", "85 %..95 %"),
+        ("30%/y", "30 %/y"),
+        ("±7.5%", "±7.5 %"),
+        ("5 %", "5 %"),
+        ("see https://x.org/a%20b and v1%20c", "see https://x.org/a%20b and v1%20c"),
+    ],
+)
+def test_typed_percentages_are_shown_in_the_house_style(typed, shown):
+    assert spaced_percents(typed) == shown
+    assert parse_range_or_growth_ok(typed)
+
+
+def parse_range_or_growth_ok(typed: str) -> bool:
+    """What is shown still parses as what was typed (the space is allowed in input)."""
+    from rtoplanner.core.scenario.ranges import parse_range
+
+    shown = spaced_percents(typed)
+    if "/y" in typed:
+        return parse_growth(shown) == parse_growth(typed)
+    if ".." in typed or "±" in typed:
+        return parse_range(shown, parse_fraction).low == parse_range(typed, parse_fraction).low
+    return True
 
 
 finite_pos = st.floats(min_value=1e-3, max_value=1e18, allow_nan=False, allow_infinity=False)

@@ -162,6 +162,40 @@ def test_confidence_plots_and_ranges_get_their_room_at_1024_by_700(qtbot, small_
     assert panel.table.height() >= 4 * panel.table.verticalHeader().defaultSectionSize()
 
 
+@pytest.mark.parametrize("size", [(1024, 700), (1440, 900)])
+def test_confidence_plots_stack_when_narrow_and_nothing_overlaps(qtbot, size):
+    """Issue 23.4: at 1024 px the histogram and the tornado side by side had ~260 px each,
+    the tornado's bars ~80 px of it, and its axis title cut; narrow, the tornado goes under
+    the histogram, each as wide as the view, and the page scrolls to the ranges (which
+    the plots overlapped when the view read at less than its parts' heights)."""
+    from PySide6.QtCore import QPoint
+
+    from .conftest import DEMO, close_window, show_window
+
+    win = show_window(qtbot, path=DEMO, size=size)
+    try:
+        win.show_view("confidence")
+        panel = win.results.panel("confidence")
+        assert panel.wait_idle()
+        qtbot.wait(20)
+        dist, tornado, table = panel.dist_plot, panel.tornado_plot, panel.table
+        below = tornado.mapTo(panel, QPoint(0, 0)).y() >= dist.mapTo(panel, QPoint(0, 0)).y()
+        if size[0] == 1024:
+            assert getattr(panel, "stacked", False) and below
+            assert tornado.width() >= 0.9 * panel.width()
+        else:
+            assert not getattr(panel, "stacked", False) and tornado.x() > dist.x()
+        tornado_bottom = tornado.mapTo(panel, QPoint(0, tornado.height())).y()
+        assert tornado_bottom <= table.mapTo(panel, QPoint(0, 0)).y()
+        assert table.horizontalHeader().isVisible() and table.height() >= 4 * 22
+        page = win.results.currentWidget()
+        assert panel.height() >= panel.readable_height - 2
+        if page.viewport().height() < panel.readable_height:
+            assert page.verticalScrollBar().isVisible()
+    finally:
+        close_window(win)
+
+
 # ------------------------------------------------------------ 23.10 behaviour
 
 

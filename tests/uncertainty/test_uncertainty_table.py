@@ -270,8 +270,8 @@ def test_bad_stated_provenance_is_one_line(entry, fragment):
     [
         ('"backup.compression_ratio" = "0..4"', "low end 0 is out of range"),
         ('"backup.compression_ratio" = "1..101"', "high end 101 is out of range"),
-        ('"path[0].efficiency" = "±20%"', "high end 108%"),
-        ('"database.daily_change" = "0%..140%"', "high end 140%"),
+        ('"path[0].efficiency" = "±20%"', "high end 108 %"),
+        ('"database.daily_change" = "0%..140%"', "high end 140 %"),
         ('"recovery.open" = "1 min..30 d"', "high end 30 d"),
     ],
 )

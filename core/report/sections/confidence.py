@@ -17,7 +17,7 @@ from reportlab.graphics.shapes import Group, Line, PolyLine, Rect
 from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether
 
-from ...units import format_duration
+from ...units import format_duration, format_percent, spaced_percents
 from .. import charts
 from ..charts import AMBER, AXIS, BLUE, GREEN, GREY, GRID, INK, MUTED, NAVY, ORANGE, RED, SMALL
 from ..model import ReportContext, Section, Table
@@ -97,11 +97,11 @@ def _capital(label: str) -> str:
 
 
 def _row_label(label: str, range_text: str) -> str:
-    """'Database size, P10..P90 -23%..+29%': one pair of brackets, never two nested
-    ('database size (-23%..+29% (P10..P90))')."""
+    """'Database size, P10..P90 -23 %..+29 %': one pair of brackets, never two nested
+    ('database size (-23%..+29% (P10..P90))'); a typed range written the house way."""
     text, _, band = range_text.partition(" (")
     band = band.removesuffix(")")
-    return f"{_capital(label)}, {band + ' ' if band else ''}{text}"
+    return spaced_percents(f"{_capital(label)}, {band + ' ' if band else ''}{text}")
 
 
 def _verdict(total_s: float, rto_s: float, risk_s: float) -> str:
@@ -162,7 +162,7 @@ def build(ctx: ReportContext) -> ConfidencePart:
             f"{_capital(top.label)} decides most: between "
             f"{format_duration(min(top.low_total_s, top.high_total_s))} and "
             f"{format_duration(max(top.low_total_s, top.high_total_s))}, "
-            f"{100 * top.variance_share:.0f} % of the spread of the trials. Measuring it "
+            f"{format_percent(top.variance_share, 0)} of the spread of the trials. Measuring it "
             "narrows the answer most."
         )
     else:

@@ -11,7 +11,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, NextPageTemplate, PageBreak, Paragraph, Spacer, Table
 
 from ...decisive import decisive_assumptions
-from ...units import format_duration
+from ...units import format_duration, format_percent
 from ...wording import bottleneck_words, for_reader
 from ..charts import GREEN, GRID, INK, MUTED, RED
 from ..model import ReportContext, Section, pct
@@ -42,7 +42,7 @@ def build(ctx: ReportContext) -> CoverPart:
         (
             a.title,
             a.value,
-            f"{a.share * 100:.0f} %",
+            format_percent(a.share, 0),
             for_reader(a.source),
             for_reader(a.how_to_measure),
         )

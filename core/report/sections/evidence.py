@@ -16,7 +16,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Spacer
 
 from ...result import JOB_TITLES, PHASE_TITLES
-from ...units import format_duration
+from ...units import format_duration, format_percent
 from ...wording import fared, for_reader
 from ..model import ReportContext, Section, Table
 
@@ -40,7 +40,7 @@ class EvidencePart:
 
 
 def _pct(error: float | None) -> str:
-    return "—" if error is None else f"{error * 100:+.1f} %"
+    return "—" if error is None else format_percent(error, 1, signed=True)
 
 
 def _title(name: str) -> str:
