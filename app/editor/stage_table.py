@@ -52,7 +52,7 @@ from ..models.stage_table_model import (
     StageTableModel,
 )
 from ..tables import CELL_PADDING, catalog_rate_width, kind_column_width
-from .fields import EXAMPLES, not_set_text
+from .fields import EXAMPLES, error_words, key_words, not_set_text
 from .section_form import ERROR_STYLE
 
 _COMBO_COLUMNS = {COL_KIND, COL_CARRIES, COL_BINDS_CHANNEL}
@@ -376,7 +376,7 @@ class StageTablePanel(QWidget):
         lines = []
         for key, message in errors.items():
             if key.startswith("path"):
-                lines.append(f"{self._human_key(key)}: {message}")
+                lines.append(f"{key_words(key)}: {error_words(message)}")
         self.error_label.setText("\n".join(lines))
         self.error_label.setVisible(bool(lines))
 
@@ -398,15 +398,6 @@ class StageTablePanel(QWidget):
             text = f"<b>{text}  ◀ bottleneck</b>"
         self.cpu_label.setText(text)
         self.cpu_label.show()
-
-    @staticmethod
-    def _human_key(key: str) -> str:
-        """`path[2].rate` → `Stage 3 rate` (rows count from 1 on screen)."""
-        if key.startswith("path["):
-            n, _, rest = key[5:].partition("]")
-            if n.isdigit():
-                return f"Stage {int(n) + 1} {rest.lstrip('.').replace('_', ' ')}".strip()
-        return "Path"
 
     @Slot(QModelIndex, QModelIndex)
     def _on_current_row(self, current: QModelIndex, _previous: QModelIndex) -> None:

@@ -26,6 +26,10 @@ def min_plot_height(rows: int) -> int:
     return ROW_PX * rows + 2 * ROW_PX + 45
 
 
+LEFT, BETWEEN, BELOW = "left", "between", "below"
+"""Where the inner line label sits (`TimelinePanel._inner_place`)."""
+
+
 class TimelinePanel(PlanPanel):
     title = "Timeline"
 
@@ -179,9 +183,9 @@ class TimelinePanel(PlanPanel):
         if not x_max:
             return
         self.plot.setXRange(0, x_max, padding=0)
-        chained = self._line_labels_chained(x_max)
-        top = self._fit_y(2 if chained else 1)
-        self._place_line_labels(top, chained)
+        place = self._inner_place(x_max)
+        top = self._fit_y(2 if place == BELOW else 1)
+        self._place_line_labels(top, place)
 
     def shared_x_max(self) -> float:
         """The end of the time axis (Compare makes it cover both of its plans)."""
@@ -205,28 +209,39 @@ class TimelinePanel(PlanPanel):
         self.plot.setYRange(top, rows - 0.5, padding=0)
         return top
 
-    def _line_labels_chained(self, x_max: float) -> bool:
-        """True when the inner label has no room left of its line (it then goes on a
-        second line, under the outer one)."""
+    def _inner_place(self, x_max: float) -> str:
+        """Where the inner label goes, always beside its own line: LEFT of it where the
+        axis leaves room, else right of it (BETWEEN the two lines) where the outer line is
+        far enough, else right of it on a second line (BELOW). It went under the outer
+        label, at the other line: on a large overrun "RTO 8 h 00 min" stood by the
+        recovery's end at 34 h, far from the RTO's line (issue 23.7)."""
         width = self.plot.getViewBox().width()
         if width <= 50 or not x_max:
-            return False
-        room_px = self._lo * width / x_max
-        return room_px < self._inner.boundingRect().width() + 4
+            return LEFT
+        px_per_s = width / x_max
+        need = self._inner.boundingRect().width() + 4
+        if self._lo * px_per_s >= need:
+            return LEFT
+        if (self._hi - self._lo) * px_per_s >= need + 4:
+            return BETWEEN
+        return BELOW
 
-    def _place_line_labels(self, top: float, chained: bool) -> None:
+    def _place_line_labels(self, top: float, place: str) -> None:
         inner, outer = self._inner, self._outer
         outer.setAnchor((0, 0))
         outer.setPos(self._hi, top)
-        if chained:
-            height = self.plot.getViewBox().height()
-            y_lo, y_hi = self.plot.getViewBox().viewRange()[1]
-            rows_per_px = (y_hi - y_lo) / height if height > 0 else 0.0
-            inner.setAnchor((0, 0))
-            inner.setPos(self._hi, top + (outer.boundingRect().height() + 1) * rows_per_px)
-        else:
+        if place == LEFT:
             inner.setAnchor((1, 0))
             inner.setPos(self._lo, top)
+            return
+        inner.setAnchor((0, 0))
+        if place == BETWEEN:
+            inner.setPos(self._lo, top)
+            return
+        height = self.plot.getViewBox().height()
+        y_lo, y_hi = self.plot.getViewBox().viewRange()[1]
+        rows_per_px = (y_hi - y_lo) / height if height > 0 else 0.0
+        inner.setPos(self._lo, top + (outer.boundingRect().height() + 1) * rows_per_px)
 
     def x_max_needed(self) -> float:
         """The end of the time axis that shows every bar, line and label (0: no plan).
@@ -244,16 +259,16 @@ class TimelinePanel(PlanPanel):
         ends = [(lb.pos().x(), lb.boundingRect().width())
                 for lb in self.labels if lb.isVisible() and lb.toPlainText()]  # fmt: skip
 
-        def solve(outer_px: float) -> float:
+        def solve(lines: list[tuple[float, float]]) -> float:
             x_max = span * 1.04
-            for x, px in [*ends, (self._hi, outer_px)]:
+            for x, px in [*ends, *lines]:
                 x_max = max(x_max, x / (1 - min(0.75, (px + 12) / width)))
             return x_max
 
-        x_max = solve(self._outer.boundingRect().width())
-        if self._line_labels_chained(x_max):  # both labels start at the outer line
-            widest = max(self._outer.boundingRect().width(), self._inner.boundingRect().width())
-            x_max = solve(widest)
+        outer = [(self._hi, self._outer.boundingRect().width())]
+        x_max = solve(outer)
+        if self._inner_place(x_max) != LEFT:  # the inner label reads right of its line
+            x_max = solve([*outer, (self._lo, self._inner.boundingRect().width())])
         return x_max
 
     def text_at(self, x: float, y: float) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QPointF
 
 from rtoplanner.app.plots.cycle_panel import CyclePanel
 from rtoplanner.core.plan import compute_plan
@@ -93,24 +94,60 @@ def _cut_labels(app, win, view: str) -> list[str]:
     return cut
 
 
+def _open(qtbot, source: str, size: tuple[int, int]):
+    """A shown main window on a demo, or ("20 TiB") on the reporter's File › New scenario
+    made 20 TiB on two ZFS heads, RMAN MEDIUM: a worst case of 34 h against an 8 h RTO."""
+    from .conftest import show_window
+
+    if source != "20 TiB":
+        return show_window(qtbot, path=DEMOS / f"{source}.toml", size=size)
+    win = show_window(qtbot, size=size)
+    for key, value in (("database.size", "20 TiB"), ("database.cpu_cores", 16),
+                       ("backup.compression", "medium"), ("database.growth", "30%/y"),
+                       ("path[0].kind", "nas_head"),
+                       ("path[0].name", "ZFS Storage Appliance head"),
+                       ("path[0].count", 2)):  # fmt: skip
+        win.doc.set_value(key, value)
+    return win
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1440, 900)])
+@pytest.mark.parametrize("source", ["20 TiB", "exadata_tape_infiniband", "small_gige_lto"])
+def test_timeline_line_labels_stand_beside_their_lines(qtbot, source, size):
+    """Issue 23.7: on a large overrun at 1024 px "RTO 8 h 00 min" stood under "over by
+    26 h 07 min", by the recovery's end at 34 h, far from the RTO's dashed line at 8 h."""
+    from .conftest import close_window
+
+    win = _open(qtbot, source, size)
+    try:
+        assert win.doc.wait_idle() and win.doc.is_valid, win.doc.errors
+        win.show_view("timeline")
+        qtbot.wait(30)
+        panel = win.timeline_panel
+        panel.plot.grab()
+        vb = panel.plot.getPlotItem().getViewBox()
+        rec = win.doc.plan.recovery
+        for label, at in ((panel.rto_label, rec.rto_s), (panel.margin_label, rec.total_s)):
+            label.updateTransform(force=True)
+            box = label.sceneBoundingRect()
+            x = vb.mapViewToScene(QPointF(at, 0)).x()
+            beside = min(abs(box.left() - x), abs(box.right() - x))
+            assert beside <= 6, (label.toPlainText(), box.left(), box.right(), x)
+            assert vb.sceneBoundingRect().contains(box), label.toPlainText()
+        rto, margin = panel.rto_label.sceneBoundingRect(), panel.margin_label.sceneBoundingRect()
+        assert not rto.intersects(margin)
+    finally:
+        close_window(win)
+
+
 @pytest.mark.parametrize("source", ["ssd_restore_destination", "oltp_zfs_nas", "20 TiB"])
 def test_no_label_or_axis_title_is_cut_at_1024_by_700(qtbot, qapp, source):
     """At 1024 × 700 (issue 23.4/23.7): the path's "1.40 GB/s ◀ bo", the backups'
     "w 10 h 00 min" and "705 GB/h effecti", the RPO's "45 min 4", and the axis titles
     "covery time (failure at the worst moment)", "Rate (data) (MB/s" were cut."""
-    from .conftest import close_window, show_window
+    from .conftest import close_window
 
-    if source == "20 TiB":  # the reporter's File › New scenario, on the ZFS heads
-        win = show_window(qtbot, size=(1024, 700))
-        doc = win.doc
-        for key, value in (("database.size", "20 TiB"), ("database.cpu_cores", 16),
-                           ("backup.compression", "medium"), ("database.growth", "30%/y"),
-                           ("path[0].kind", "nas_head"),
-                           ("path[0].name", "ZFS Storage Appliance head"),
-                           ("path[0].count", 2)):  # fmt: skip
-            doc.set_value(key, value)
-    else:
-        win = show_window(qtbot, path=DEMOS / f"{source}.toml", size=(1024, 700))
+    win = _open(qtbot, source, (1024, 700))
     try:
         assert win.doc.wait_idle() and win.doc.is_valid, win.doc.errors
         cut = []

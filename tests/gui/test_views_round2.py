@@ -259,6 +259,32 @@ def test_restart_reopens_the_last_scenario(qtbot, demo_copy, service):
         close_window(again)
 
 
+def test_restart_reopens_a_new_scenario_saved_to_a_file(qtbot, monkeypatch, tmp_path):
+    """Issue 23.10 as the reporter walked it: File › New, Save As a file, quit, start
+    again — the saved file opens, not the demo."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from rtoplanner.app.main_window import MainWindow
+    from rtoplanner.app.settings import AppSettings
+
+    from .conftest import close_window
+
+    target = tmp_path / "erp"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    first = MainWindow(AppSettings())
+    first.new_scenario()
+    first.doc.set_value("database.size", "20 TiB")
+    assert first.doc.wait_idle() and first.save_as()
+    close_window(first)
+    again = MainWindow(AppSettings())
+    try:
+        assert again.files.reopen_last()
+        assert again.doc.file_path == tmp_path / "erp.rto.toml"
+        assert again.doc.raw["database"]["size"] == "20 TiB"
+    finally:
+        close_window(again)
+
+
 def test_toml_export_suggests_the_scenario_file_type(window, monkeypatch, tmp_path):
     from PySide6.QtWidgets import QFileDialog
 
@@ -449,6 +475,28 @@ def test_assumptions_window_has_no_file_keys(qtbot, doc):
     assert not re.search(r"\b(database|backup|recovery|targets)\.[a-z_]+", text)
 
 
+@pytest.mark.parametrize(
+    ("key", "value", "words"),
+    [("database.size", "12 TX", "Database size (datafiles): "),
+     ("path[0].kind", "object_storage", "Stage 1: Drive compression: ")],
+)  # fmt: skip
+def test_input_errors_name_the_field_as_the_form_does(qtbot, window, key, value, words):
+    """Issue 23.6 (GUI): the banner, the status bar and the path's error line said
+    "database.size: …" and "path[0].rate: … no object_storage named 'LTO-4' …"."""
+    import re
+
+    win = window
+    win.doc.set_value(key, value)
+    assert win.doc.wait_idle() and win.doc.errors
+    shown = [win.banner.text(), win.statusBar().currentMessage()]
+    if key.startswith("path"):
+        shown.append(win.stages.error_label.text())
+    for text in shown:
+        assert words in text, text
+        assert not re.search(r"\b(database|backup|path\[\d+\])\.[a-z_]+", text), text
+        assert "object_storage" not in text and "tape_drive" not in text, text
+
+
 # ------------------------------------------------------------ 23.11 AWR import
 
 
@@ -579,3 +627,17 @@ def test_editor_tabs_need_no_sideways_scrolling_and_show_their_choices(qtbot, si
                     assert box.width() >= min(need, COMBO_WIDEST) - 6, (key, text, box.width())
     finally:
         close_window(win)
+
+
+def test_confidence_rto_label_is_drawn_over_the_cdf_curves(qtbot, window):
+    """Issue 23.7: the RTO label sat under the CDF curves, struck through; it is drawn
+    above them (the curves' own view box lies under the plot's) on the background."""
+    window.show_view("confidence")
+    panel = window.results.panel("confidence")
+    assert panel.wait_idle()
+    label = panel.rto_label
+    assert label.isVisible() and label.toPlainText().startswith("RTO ")
+    plot_item = panel.dist_plot.getPlotItem()
+    assert panel.cdf_box.zValue() < plot_item.zValue()  # the curves under the plot
+    assert label.zValue() > max(i.zValue() for i in plot_item.listDataItems())
+    assert label.fill.color().alpha() > 150
