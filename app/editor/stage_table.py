@@ -62,7 +62,14 @@ catalog's read "Recovery Appliance RA23 …")."""
 
 
 class StageDelegate(QStyledItemDelegate):
-    """Combo boxes for choices, a spin box for the count, line edits for quantities."""
+    """Combo boxes for choices, a spin box for the count, line edits for quantities.
+
+    A number or a quantity commits on every keystroke: `typing` is told first, so the
+    verdict of "1" on the way to "12" is not shown as the answer (issue 23.10)."""
+
+    def __init__(self, parent: QWidget, typing: Any = None) -> None:
+        super().__init__(parent)
+        self.typing = typing
 
     def createEditor(
         self,
@@ -96,6 +103,8 @@ class StageDelegate(QStyledItemDelegate):
         return line
 
     def _commit(self, editor: QWidget) -> None:
+        if self.typing is not None and isinstance(editor, (QLineEdit, QSpinBox)):
+            self.typing(True)
         self.commitData.emit(editor)
 
     def setEditorData(self, editor: QWidget, index: QModelIndex | QPersistentModelIndex) -> None:
@@ -226,7 +235,10 @@ class StageTablePanel(QWidget):
         self.view = StageView()
         self.view.setObjectName("stage_table")
         self.view.setModel(self.model)
-        self.view.setItemDelegate(StageDelegate(self.view))
+        delegate = StageDelegate(self.view, doc.set_typing)
+        # Leaving a cell ends the typing (and the undo step), as leaving a form field does.
+        delegate.closeEditor.connect(lambda *_a: doc.close_edit())
+        self.view.setItemDelegate(delegate)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(

@@ -223,6 +223,37 @@ def test_no_green_verdict_for_a_number_still_being_typed(qtbot, window):
     assert colour in win.banner.text() and colour in win.verdict_label.text()
 
 
+def test_no_verdict_for_a_count_still_being_typed_in_the_path_table(qtbot, window):
+    """Issue 23.10 in the path table: its cells commit on every keystroke too, and the
+    banner coloured the plan of 1 drive on the way to 12."""
+    from PySide6.QtWidgets import QApplication, QSpinBox
+
+    from rtoplanner.app.models.stage_table_model import COL_COUNT
+    from rtoplanner.app.theme import VERDICT_COLORS
+
+    win = window
+    assert win.odds.wait_idle()
+    view = win.stages.view
+    index = view.model().index(0, COL_COUNT)  # 14 LTO-4 drives
+    view.setCurrentIndex(index)
+    view.edit(index)
+    editor = QApplication.focusWidget()
+    assert isinstance(editor, QSpinBox)
+    editor.selectAll()
+    qtbot.keyClicks(editor, "1")  # one drive, on the way to 12
+    assert win.doc.wait_idle() and win.doc.is_valid
+    assert win.doc.raw["path"][0]["count"] == 1
+    assert "as typed so far" in win.banner.text()
+    for c in VERDICT_COLORS.values():
+        assert c not in win.verdict_label.text()
+    qtbot.keyClicks(editor, "2")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)  # the cell is left: the verdict is the answer
+    assert win.doc.wait_idle() and win.odds.wait_idle()
+    assert win.doc.raw["path"][0]["count"] == 12
+    assert "as typed so far" not in win.banner.text()
+    assert VERDICT_COLORS[win.banner.verdict] in win.banner.text()
+
+
 def test_undo_back_to_the_saved_state_clears_the_modified_marker(qtbot, window):
     from .helpers import type_into
 
