@@ -33,6 +33,7 @@ from rtoplanner.core.appinfo import APP_NAME
 from rtoplanner.core.plan import Plan
 
 from .document import ScenarioDocument
+from .editor.fields import error_words, key_words
 from .editor.scenario_editor import ScenarioEditor
 from .editor.stage_table import StageTablePanel
 from .plan_area import PlanArea
@@ -160,7 +161,7 @@ class MainWindow(QMainWindow):
         self.status.set_verdict(self.doc.plan, bool(errors), self.doc.typing)
         if errors:
             key, msg = next(iter(errors.items()))
-            self.statusBar().showMessage(f"{key or 'Scenario'}: {msg}", 8000)
+            self.statusBar().showMessage(f"{key_words(key)}: {error_words(msg)}", 8000)
         else:
             self.statusBar().clearMessage()
 

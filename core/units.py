@@ -201,6 +201,18 @@ def parse_rate(text: str | float | int) -> BytesPerSecond:
     return value * factor / per
 
 
+def typed_per_second(text: str) -> bool:
+    """Whether a rate as typed is per second (`140 MB/s`, `10 Gbps`), not per hour or
+    minute (`500 GB/h`): rates are shown per second, so a figure typed per hour is shown
+    with its per-second value beside it (issue 23.6)."""
+    try:
+        _value, unit = _parse_number(text, "rate")
+    except UnitError:
+        return True
+    parts = _split_rate_unit(unit) if unit else None
+    return parts is None or _PER_UNITS.get(parts[1].lower().rstrip(".")) == 1.0
+
+
 _DURATION_PART_RE = re.compile(
     r"\s*(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)\s*([a-zA-Z]+)\s*,?"
 )

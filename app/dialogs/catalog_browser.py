@@ -71,7 +71,7 @@ from ..models.catalog_table_model import (
     rows_from_catalog,
 )
 from ..shell.placement import fit_size
-from ..tables import kind_column_width
+from ..tables import CELL_PADDING, kind_column_width
 from .confirm import confirm
 
 APP_NAME = "RTO Planner"
@@ -218,6 +218,10 @@ class CatalogItemForm(QDialog):
         super().accept()
 
 
+NAME_WIDEST = 300
+"""The widest the Name column grows to show whole names."""
+
+
 class CatalogBrowser(QDialog):
     """The catalog as a table; add, edit and remove user items; use one in the path."""
 
@@ -348,9 +352,20 @@ class CatalogBrowser(QDialog):
             )
         self.model.set_rows(rows)
         self.model.set_prices(self._prices())
+        self._fit_names(rows)
         if key is not None:
             self.select(*key)
         self._update_buttons()
+
+    def _fit_names(self, rows: list) -> None:
+        """The Name column as wide as the longest name (up to NAME_WIDEST): at 190 px the
+        generation that tells two items apart was cut ("Exadata storage server HC (…",
+        "Recovery Appliance RA23 (Z…", issue 23.3)."""
+        metrics = self.view.fontMetrics()
+        widest = max((metrics.horizontalAdvance(r.item.name) for r in rows), default=0)
+        width = min(widest + CELL_PADDING, NAME_WIDEST)
+        if width > self.view.columnWidth(COL_NAME):
+            self.view.setColumnWidth(COL_NAME, width)
 
     def _prices(self) -> PriceBook:
         store = self.store

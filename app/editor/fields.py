@@ -12,11 +12,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from rtoplanner.core.scenario import FieldSpec
+from rtoplanner.core.scenario import FieldSpec, label_for_key
 from rtoplanner.core.scenario.docs import default_text
-from rtoplanner.core.wording import choice_words
+from rtoplanner.core.wording import STAGE_KIND_WORDS, choice_words, for_reader, stage_kind_short
 
 _INT = re.compile(r"\s*\d+\s*")
+_STAGE_KEY = re.compile(r"path\[(\d+)\](?:\.(\w+))?")
+_KIND = re.compile(r"\b(" + "|".join(k for k in STAGE_KIND_WORDS if "_" in k) + r")\b")
 _NUMBER = re.compile(r"\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*")
 
 EXAMPLES = {
@@ -100,3 +102,21 @@ _PLAIN_UNITS = ("", "duration", "count", "ratio", "factor", "%", "text", "option
                 "per year", "share of RTO or time")  # fmt: skip
 """Units that say no more than the example does: the tooltip names only the others
 (`redo bytes/s`, `data bytes per backup byte`, `channels`)."""
+
+
+def key_words(key: str) -> str:
+    """Where an input error is, as the form and the path table call it:
+    `database.size` → "Database size (datafiles)", `path[2].rate` → "Stage 3: Rate of one
+    unit", "" → "Scenario" (issue 23.6: the banner and the status bar named file keys)."""
+    stage = _STAGE_KEY.fullmatch(key)
+    if stage is not None:
+        where = f"Stage {int(stage.group(1)) + 1}"
+        return f"{where}: {label_for_key(key)}" if stage.group(2) else where
+    return label_for_key(key) if key else "Scenario"
+
+
+def error_words(message: str) -> str:
+    """An input error's reason for the banner and the status bar: file keys as the form
+    names them and stage kinds as words ("no object storage named 'LTO-8'", not
+    `object_storage`; issue 23.6)."""
+    return _KIND.sub(lambda m: stage_kind_short(m.group(0)), for_reader(message))

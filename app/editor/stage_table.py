@@ -52,7 +52,7 @@ from ..models.stage_table_model import (
     StageTableModel,
 )
 from ..tables import CELL_PADDING, catalog_rate_width, kind_column_width
-from .fields import EXAMPLES, not_set_text
+from .fields import EXAMPLES, error_words, key_words, not_set_text
 from .section_form import ERROR_STYLE
 
 _COMBO_COLUMNS = {COL_KIND, COL_CARRIES, COL_BINDS_CHANNEL}
@@ -62,7 +62,14 @@ catalog's read "Recovery Appliance RA23 …")."""
 
 
 class StageDelegate(QStyledItemDelegate):
-    """Combo boxes for choices, a spin box for the count, line edits for quantities."""
+    """Combo boxes for choices, a spin box for the count, line edits for quantities.
+
+    A number or a quantity commits on every keystroke: `typing` is told first, so the
+    verdict of "1" on the way to "12" is not shown as the answer (issue 23.10)."""
+
+    def __init__(self, parent: QWidget, typing: Any = None) -> None:
+        super().__init__(parent)
+        self.typing = typing
 
     def createEditor(
         self,
@@ -96,6 +103,8 @@ class StageDelegate(QStyledItemDelegate):
         return line
 
     def _commit(self, editor: QWidget) -> None:
+        if self.typing is not None and isinstance(editor, (QLineEdit, QSpinBox)):
+            self.typing(True)
         self.commitData.emit(editor)
 
     def setEditorData(self, editor: QWidget, index: QModelIndex | QPersistentModelIndex) -> None:
@@ -226,7 +235,10 @@ class StageTablePanel(QWidget):
         self.view = StageView()
         self.view.setObjectName("stage_table")
         self.view.setModel(self.model)
-        self.view.setItemDelegate(StageDelegate(self.view))
+        delegate = StageDelegate(self.view, doc.set_typing)
+        # Leaving a cell ends the typing (and the undo step), as leaving a form field does.
+        delegate.closeEditor.connect(lambda *_a: doc.close_edit())
+        self.view.setItemDelegate(delegate)
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setEditTriggers(
@@ -376,7 +388,7 @@ class StageTablePanel(QWidget):
         lines = []
         for key, message in errors.items():
             if key.startswith("path"):
-                lines.append(f"{self._human_key(key)}: {message}")
+                lines.append(f"{key_words(key)}: {error_words(message)}")
         self.error_label.setText("\n".join(lines))
         self.error_label.setVisible(bool(lines))
 
@@ -398,15 +410,6 @@ class StageTablePanel(QWidget):
             text = f"<b>{text}  ◀ bottleneck</b>"
         self.cpu_label.setText(text)
         self.cpu_label.show()
-
-    @staticmethod
-    def _human_key(key: str) -> str:
-        """`path[2].rate` → `Stage 3 rate` (rows count from 1 on screen)."""
-        if key.startswith("path["):
-            n, _, rest = key[5:].partition("]")
-            if n.isdigit():
-                return f"Stage {int(n) + 1} {rest.lstrip('.').replace('_', ' ')}".strip()
-        return "Path"
 
     @Slot(QModelIndex, QModelIndex)
     def _on_current_row(self, current: QModelIndex, _previous: QModelIndex) -> None:

@@ -120,7 +120,7 @@ class BackupsPanel(PlanPanel):
                 j = self.jobs[i]
                 label.setText(
                     f"{format_duration(j.duration_s)}  ·  "
-                    f"{format_rate(j.effective_rate_Bps, binary=self.binary, per='h')} effective"
+                    f"{format_rate(j.effective_rate_Bps, binary=self.binary)} effective"
                 )
                 label.setColor(th.foreground)
                 label.setPos(j.duration_s + longest * 0.01, i)
@@ -182,8 +182,8 @@ class BackupsPanel(PlanPanel):
         self.note.setText(
             f"Level 0: {format_size(l0.data_bytes if l0 else 0, binary=self.binary)} in "
             f"{format_duration(l0.duration_s if l0 else 0)}, effective "
-            f"{format_rate(effective, binary=self.binary, per='h')} (steady "
-            f"{format_rate(steady, binary=self.binary, per='h')}); channels start one after "
+            f"{format_rate(effective, binary=self.binary)} (steady "
+            f"{format_rate(steady, binary=self.binary)}); channels start one after "
             f"another every {format_duration(init)}, the last after {format_duration(init_total)}. "
             "Effective rate = database size ÷ backup time, as vendors quote it."
         )
@@ -201,8 +201,8 @@ class BackupsPanel(PlanPanel):
                 f"<b>{j.title}</b>: {format_duration(j.duration_s)} ({fits[j.fits_window]})",
                 f"Moves {format_size(j.data_bytes, binary=self.binary)} of data "
                 f"({format_size(j.backup_bytes, binary=self.binary)} of backup pieces)",
-                f"Effective {format_rate(j.effective_rate_Bps, binary=self.binary, per='h')}, "
-                f"steady {format_rate(j.steady_rate_Bps, binary=self.binary, per='h')}",
+                f"Effective {format_rate(j.effective_rate_Bps, binary=self.binary)}, "
+                f"steady {format_rate(j.steady_rate_Bps, binary=self.binary)}",
                 f"Channel start-up: {format_duration(j.init_s)}",
                 f"Bottleneck: <b>{bottleneck_words(j.bottleneck)}</b>",
             ]

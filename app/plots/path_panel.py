@@ -160,8 +160,7 @@ class PathPanel(PlanPanel):
         self.plot.setYRange(-0.6, n - 0.4, padding=0)
 
         self.headline.setText(
-            f"Restore {format_rate(restore.rate_Bps, binary=self.binary)} "
-            f"({format_rate(restore.rate_Bps, binary=self.binary, per='h')}), limited by "
+            f"Restore {format_rate(restore.rate_Bps, binary=self.binary)}, limited by "
             f"<span style='color:{th.bottleneck}'>{restore.bottleneck}</span>; backup "
             f"{format_rate(backup.rate_Bps, binary=self.binary)}, limited by "
             f"<span style='color:{th.bottleneck}'>{backup.bottleneck}</span>"

@@ -287,10 +287,7 @@ class TimelinePanel(PlanPanel):
         if p.data_bytes:
             lines.append(f"Volume: {format_size(p.data_bytes, binary=self.binary)} of data")
         if p.rate_Bps:
-            lines.append(
-                f"Rate: {format_rate(p.rate_Bps, binary=self.binary)} "
-                f"({format_rate(p.rate_Bps, binary=self.binary, per='h')}) effective"
-            )
+            lines.append(f"Rate: {format_rate(p.rate_Bps, binary=self.binary)} effective")
         if p.bottleneck:
             lines.append(f"Bottleneck: <b>{bottleneck_words(p.bottleneck)}</b>")
         if p.detail:

@@ -14,6 +14,7 @@ from rtoplanner.core.plan import Plan
 from rtoplanner.core.units import format_duration
 from rtoplanner.core.wording import for_reader
 
+from ..editor.fields import error_words, key_words
 from ..theme import VERDICT_COLORS, VERDICT_WORDS
 
 BUSY_AFTER_MS = 300
@@ -83,7 +84,9 @@ class VerdictBanner(QLabel):
     def _error_line(errors: dict[str, str], has_plan: bool) -> str:
         n = len(errors)
         first_key, first = next(iter(errors.items()))
-        where = f"{first_key}: " if first_key else ""
+        # The field as the form names it, and any key in the reason too (issue 23.6).
+        where = f"{key_words(first_key)}: " if first_key else ""
+        first = error_words(first)
         if len(first) > 90:  # the field itself shows the whole reason
             first = first[:88].rstrip() + "…"
         return (

@@ -225,7 +225,7 @@ def _backups(plan: Plan, u: _Units) -> list[str]:
         fits = {True: "yes", False: "NO", None: "—"}[j.fits_window]
         rows.append([
             j.title, format_duration(j.duration_s), u.size(j.data_bytes),
-            u.rate(j.effective_rate_Bps, "h"), bottleneck_words(j.bottleneck), fits,
+            u.rate(j.effective_rate_Bps), bottleneck_words(j.bottleneck), fits,
         ])  # fmt: skip
     lines += _table(rows, right={1, 2, 3})
     lines.append(

@@ -693,25 +693,26 @@ def rpo_chart(data: ReportData, width: float) -> Drawing:
 
 
 def redo_chart(data: ReportData, width: float, height: float = 160.0) -> Drawing:
-    """Redo generated per hour over the imported period, with the average and p95."""
+    """The redo rate of each interval of the imported period, with the average and p95,
+    in the unit rates are typed in (MB/s), as the workload table prints them."""
     w = data.workload
     assert w is not None and w.series
     d = _drawing(width, height)
     g = Group()
     x0, x1 = 44.0, width - 8
     y0, y1 = 46.0, height - 16
-    per_h = [s.redo_Bps * HOUR for s in w.series]
-    top = max([*per_h, w.redo_p95_Bps * HOUR, w.redo_avg_Bps * HOUR]) * 1.1 or 1.0
+    rates = [s.redo_Bps for s in w.series]
+    top = max([*rates, w.redo_p95_Bps, w.redo_avg_Bps]) * 1.1 or 1.0
     factor, uname = _size_unit(top, data.binary)
     ystep = _nice_step(top / factor, 5)
     ymax = top / factor
-    _y_grid(g, x0, x1, y0, y1, ymax, ystep, f"redo ({uname}/h)")
+    _y_grid(g, x0, x1, y0, y1, ymax, ystep, f"redo ({uname}/s)")
     t_start = w.series[0].start
     t_end = w.series[-1].end
     span = max((t_end - t_start).total_seconds(), 1.0)
     sx = (x1 - x0) / span
     sy = (y1 - y0) / ymax
-    for s, v in zip(w.series, per_h, strict=True):
+    for s, v in zip(w.series, rates, strict=True):
         bx = x0 + (s.start - t_start).total_seconds() * sx
         bw = max(0.6, (s.end - s.start).total_seconds() * sx - 0.4)
         g.add(Rect(bx, y0, bw, v / factor * sy, fillColor=BLUE, strokeColor=None))
@@ -742,7 +743,7 @@ def redo_chart(data: ReportData, width: float, height: float = 160.0) -> Drawing
             last_right = x + lw / 2
         t += step
     for value, colour, dash in ((w.redo_avg_Bps, NAVY, None), (w.redo_p95_Bps, ORANGE, (3, 2))):
-        y = y0 + value * HOUR / factor * sy
+        y = y0 + value / factor * sy
         if dash:
             g.add(_dashed(x0, y, x1, y, colour, 1.1, dash))
         else:

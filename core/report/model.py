@@ -203,11 +203,11 @@ class ReportContext:
         return self.plan.scenario
 
     def level0_rate_text(self) -> str:
-        """The level 0 restore's effective rate per hour, as the phase table prints it:
-        the one restore rate the cover and the summary quote."""
+        """The level 0 restore's effective rate, as the phase table prints it: the one
+        restore rate the cover and the summary quote (per second, as rates are typed)."""
         phase = next((p for p in self.plan.recovery.phases if p.name == "restore_level0"), None)
         rate = phase.rate_Bps if phase is not None and phase.rate_Bps else None
-        return self.rate(rate or self.plan.restore_path.rate_Bps, "h")
+        return self.rate(rate or self.plan.restore_path.rate_Bps)
 
     def size(self, b: float | None) -> str:
         return format_size(b, binary=self.binary) if b else "—"

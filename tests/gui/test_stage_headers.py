@@ -97,3 +97,18 @@ def test_a_catalog_pick_reads_whole_in_its_row(window, kind, name):
     assert _fits(view, COL_NAME, name)
     tip = view.model().index(0, COL_NAME).data(Qt.ItemDataRole.ToolTipRole)
     assert name in tip
+
+
+def test_the_catalog_browser_reads_every_name_whole(window):
+    """Issue 23.3: in the catalog browser "Exadata storage server HC (…" and "EF (…" could
+    not be told apart (the Name column was 190 px)."""
+    from rtoplanner.app.models.catalog_table_model import COL_NAME
+
+    browser = window.show_catalog_browser()
+    try:
+        view = browser.view
+        names = [view.model().index(r, COL_NAME).data() for r in range(view.model().rowCount())]
+        assert "Exadata storage server HC (X8M–X11M)" in names
+        assert all(_fits(view, COL_NAME, n) for n in names), view.columnWidth(COL_NAME)
+    finally:
+        browser.close()

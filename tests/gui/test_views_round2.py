@@ -183,8 +183,9 @@ def test_confidence_plots_stack_when_narrow_and_nothing_overlaps(qtbot, size):
         if size[0] == 1024:
             assert getattr(panel, "stacked", False) and below
             assert tornado.width() >= 0.9 * panel.width()
-        else:
+        else:  # side by side, and all of it in view: no scroll bar at 1440 × 900
             assert not getattr(panel, "stacked", False) and tornado.x() > dist.x()
+            assert not win.results.currentWidget().verticalScrollBar().isVisible()
         tornado_bottom = tornado.mapTo(panel, QPoint(0, tornado.height())).y()
         assert tornado_bottom <= table.mapTo(panel, QPoint(0, 0)).y()
         assert table.horizontalHeader().isVisible() and table.height() >= 4 * 22
@@ -223,6 +224,37 @@ def test_no_green_verdict_for_a_number_still_being_typed(qtbot, window):
     assert colour in win.banner.text() and colour in win.verdict_label.text()
 
 
+def test_no_verdict_for_a_count_still_being_typed_in_the_path_table(qtbot, window):
+    """Issue 23.10 in the path table: its cells commit on every keystroke too, and the
+    banner coloured the plan of 1 drive on the way to 12."""
+    from PySide6.QtWidgets import QApplication, QSpinBox
+
+    from rtoplanner.app.models.stage_table_model import COL_COUNT
+    from rtoplanner.app.theme import VERDICT_COLORS
+
+    win = window
+    assert win.odds.wait_idle()
+    view = win.stages.view
+    index = view.model().index(0, COL_COUNT)  # 14 LTO-4 drives
+    view.setCurrentIndex(index)
+    view.edit(index)
+    editor = QApplication.focusWidget()
+    assert isinstance(editor, QSpinBox)
+    editor.selectAll()
+    qtbot.keyClicks(editor, "1")  # one drive, on the way to 12
+    assert win.doc.wait_idle() and win.doc.is_valid
+    assert win.doc.raw["path"][0]["count"] == 1
+    assert "as typed so far" in win.banner.text()
+    for c in VERDICT_COLORS.values():
+        assert c not in win.verdict_label.text()
+    qtbot.keyClicks(editor, "2")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)  # the cell is left: the verdict is the answer
+    assert win.doc.wait_idle() and win.odds.wait_idle()
+    assert win.doc.raw["path"][0]["count"] == 12
+    assert "as typed so far" not in win.banner.text()
+    assert VERDICT_COLORS[win.banner.verdict] in win.banner.text()
+
+
 def test_undo_back_to_the_saved_state_clears_the_modified_marker(qtbot, window):
     from .helpers import type_into
 
@@ -255,6 +287,32 @@ def test_restart_reopens_the_last_scenario(qtbot, demo_copy, service):
     try:
         assert again.files.reopen_last()
         assert again.doc.store_origin is not None and again.doc.store_origin.name == name
+    finally:
+        close_window(again)
+
+
+def test_restart_reopens_a_new_scenario_saved_to_a_file(qtbot, monkeypatch, tmp_path):
+    """Issue 23.10 as the reporter walked it: File › New, Save As a file, quit, start
+    again — the saved file opens, not the demo."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from rtoplanner.app.main_window import MainWindow
+    from rtoplanner.app.settings import AppSettings
+
+    from .conftest import close_window
+
+    target = tmp_path / "erp"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    first = MainWindow(AppSettings())
+    first.new_scenario()
+    first.doc.set_value("database.size", "20 TiB")
+    assert first.doc.wait_idle() and first.save_as()
+    close_window(first)
+    again = MainWindow(AppSettings())
+    try:
+        assert again.files.reopen_last()
+        assert again.doc.file_path == tmp_path / "erp.rto.toml"
+        assert again.doc.raw["database"]["size"] == "20 TiB"
     finally:
         close_window(again)
 
@@ -449,6 +507,28 @@ def test_assumptions_window_has_no_file_keys(qtbot, doc):
     assert not re.search(r"\b(database|backup|recovery|targets)\.[a-z_]+", text)
 
 
+@pytest.mark.parametrize(
+    ("key", "value", "words"),
+    [("database.size", "12 TX", "Database size (datafiles): "),
+     ("path[0].kind", "object_storage", "Stage 1: Drive compression: ")],
+)  # fmt: skip
+def test_input_errors_name_the_field_as_the_form_does(qtbot, window, key, value, words):
+    """Issue 23.6 (GUI): the banner, the status bar and the path's error line said
+    "database.size: …" and "path[0].rate: … no object_storage named 'LTO-4' …"."""
+    import re
+
+    win = window
+    win.doc.set_value(key, value)
+    assert win.doc.wait_idle() and win.doc.errors
+    shown = [win.banner.text(), win.statusBar().currentMessage()]
+    if key.startswith("path"):
+        shown.append(win.stages.error_label.text())
+    for text in shown:
+        assert words in text, text
+        assert not re.search(r"\b(database|backup|path\[\d+\])\.[a-z_]+", text), text
+        assert "object_storage" not in text and "tape_drive" not in text, text
+
+
 # ------------------------------------------------------------ 23.11 AWR import
 
 
@@ -579,3 +659,17 @@ def test_editor_tabs_need_no_sideways_scrolling_and_show_their_choices(qtbot, si
                     assert box.width() >= min(need, COMBO_WIDEST) - 6, (key, text, box.width())
     finally:
         close_window(win)
+
+
+def test_confidence_rto_label_is_drawn_over_the_cdf_curves(qtbot, window):
+    """Issue 23.7: the RTO label sat under the CDF curves, struck through; it is drawn
+    above them (the curves' own view box lies under the plot's) on the background."""
+    window.show_view("confidence")
+    panel = window.results.panel("confidence")
+    assert panel.wait_idle()
+    label = panel.rto_label
+    assert label.isVisible() and label.toPlainText().startswith("RTO ")
+    plot_item = panel.dist_plot.getPlotItem()
+    assert panel.cdf_box.zValue() < plot_item.zValue()  # the curves under the plot
+    assert label.zValue() > max(i.zValue() for i in plot_item.listDataItems())
+    assert label.fill.color().alpha() > 150

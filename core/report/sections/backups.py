@@ -55,7 +55,7 @@ def _job_row(ctx: ReportContext, j: Any) -> tuple[str, ...]:
     fits = {True: "yes", False: "NO", None: "—"}[j.fits_window]
     window = format_duration(j.window_s) if j.window_s else "—"
     return (j.title, format_duration(j.duration_s), ctx.size(j.data_bytes),
-            ctx.size(j.backup_bytes), ctx.rate(j.effective_rate_Bps, "h"),
+            ctx.size(j.backup_bytes), ctx.rate(j.effective_rate_Bps),
             bottleneck_words(j.bottleneck), window, fits)  # fmt: skip
 
 

@@ -20,7 +20,7 @@ from ...engine.recovery import INCREMENTAL_APPLY_DEFAULT
 from ...scenario import SECTIONS, STAGE_FIELDS, FieldSpec, label_for_key
 from ...scenario.provenance import EXTRA_FIGURES, KIND_WORDS
 from ...uncertainty.result import InputRow
-from ...units import format_duration, format_fraction, format_rate, format_size
+from ...units import format_duration, format_fraction, format_rate, format_size, typed_per_second
 from ...wording import choice_words, for_reader
 from ..model import ReportContext, Section, Table
 
@@ -170,6 +170,8 @@ class _Ledger:
         """One input's row: its value (text as written, "18 TiB/h"; bare numbers as the
         model reads them) and range, unit, provenance and source."""
         shown = _spaced(spec.kind, given) if isinstance(given, str) else model_text
+        if spec.kind == "rate" and isinstance(given, str) and not typed_per_second(given):
+            shown = f"{shown} ({model_text})"  # "500 GB/h (139 MB/s)", as the phases read
         if spec.kind == "choice" and isinstance(given, str):
             shown = choice_words(given)
         origin, source = self.origin(dotted, given, catalog_source)

@@ -82,7 +82,7 @@ def _path_text(ctx: ReportContext) -> str:
     rate, n = model.rate_Bps, model.active_channels
     return (
         f"Once {n} of {plural(model.channels, 'RMAN channel')} stream, restores run at "
-        f"{ctx.rate(rate)} ({ctx.rate(rate, 'h')}) of datafile bytes; with the channels' "
+        f"{ctx.rate(rate)} of datafile bytes; with the channels' "
         f"start-up the level 0 restore averages {ctx.level0_rate_text()}. "
         f"What limits it: {model.explain()}."
     )

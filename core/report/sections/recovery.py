@@ -90,7 +90,7 @@ def phase_table(ctx: ReportContext) -> Table:
             format_duration(p.start_s),
             format_duration(p.duration_s) if p.duration_s else "—",
             ctx.size(p.data_bytes),
-            ctx.rate(p.rate_Bps, "h"),
+            ctx.rate(p.rate_Bps),
             bottleneck_words(p.bottleneck) if p.duration_s else "",
         )
         for p in rec.phases

@@ -102,7 +102,7 @@ def _longest_phase_sentence(ctx: ReportContext) -> str:
     rec = plan.recovery
     lp = rec.longest_phase
     lp_share = pct(lp.duration_s / rec.total_s) if rec.total_s else ""
-    rate_h = ctx.level0_rate_text()
+    restore_rate = ctx.level0_rate_text()
     head = (
         f"The longest phase is {PHASE_TITLES[lp.name].lower()} "
         f"({format_duration(lp.duration_s)}, {lp_share} of the recovery)"
@@ -112,15 +112,15 @@ def _longest_phase_sentence(ctx: ReportContext) -> str:
             why = "one channel must move the largest file alone (multisection would help)"
         else:
             why = plan.restore_path.explain()
-        return f"{head}: {why}, so restores move data at {rate_h}."
+        return f"{head}: {why}, so restores move data at {restore_rate}."
     if lp.name == "redo_apply":
-        why = f"media recovery applies redo at {ctx.rate(lp.rate_Bps, 'h')}"
+        why = f"media recovery applies redo at {ctx.rate(lp.rate_Bps)}"
     elif lp.name == "apply_incremental":
-        why = f"incrementals are applied at {ctx.rate(lp.rate_Bps, 'h')}"
+        why = f"incrementals are applied at {ctx.rate(lp.rate_Bps)}"
     else:
         why = lp.detail
     return (
-        f"{head}: {why}. Restores move data at {rate_h}, limited by "
+        f"{head}: {why}. Restores move data at {restore_rate}, limited by "
         f"{bottleneck_words(plan.restore_path.bottleneck)}."
     )
 

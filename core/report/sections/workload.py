@@ -28,15 +28,12 @@ def build(ctx: ReportContext) -> WorkloadPart:
     if w is None:
         return WorkloadPart(None, None, "")
 
-    def both(r: float) -> str:
-        return f"{ctx.rate(r)} ({ctx.rate(r, 'h')})"
-
     rows = (
         ("Period", f"{w.period_start:%Y-%m-%d %H:%M} – {w.period_end:%Y-%m-%d %H:%M}"),
         ("Reports", str(w.reports)),
-        ("Redo, average", both(w.redo_avg_Bps)),
-        ("Redo, 95th percentile", both(w.redo_p95_Bps)),
-        ("Redo, peak", both(w.redo_peak_Bps)),
+        ("Redo, average", ctx.rate(w.redo_avg_Bps)),
+        ("Redo, 95th percentile", ctx.rate(w.redo_p95_Bps)),
+        ("Redo, peak", ctx.rate(w.redo_peak_Bps)),
         ("Redo rate in the plan", ctx.rate(ctx.s.database.redo_rate_Bps)),
     )
     who = f" of {w.db_name}" if w.db_name else ""
