@@ -295,8 +295,8 @@ class ConfidencePanel(ConfidenceCharts, PlanPanel):
         # (`readable_height`, the result tabs' scroll page).
         plots.setMinimumHeight(self.PLOT_HEIGHT)
         rows = self.table.verticalHeader().defaultSectionSize()
-        # Five rows, the header and the caption, which wraps to two lines when narrow.
-        table_box.setMinimumHeight(5 * rows + 3 * self.fontMetrics().height() + 12)
+        # Four rows, the header and the caption, which wraps to two lines when narrow.
+        table_box.setMinimumHeight(4 * rows + 3 * self.fontMetrics().height() + 12)
         split = QSplitter(Qt.Orientation.Vertical)
         split.setChildrenCollapsible(False)
         split.addWidget(plots)

@@ -183,8 +183,9 @@ def test_confidence_plots_stack_when_narrow_and_nothing_overlaps(qtbot, size):
         if size[0] == 1024:
             assert getattr(panel, "stacked", False) and below
             assert tornado.width() >= 0.9 * panel.width()
-        else:
+        else:  # side by side, and all of it in view: no scroll bar at 1440 × 900
             assert not getattr(panel, "stacked", False) and tornado.x() > dist.x()
+            assert not win.results.currentWidget().verticalScrollBar().isVisible()
         tornado_bottom = tornado.mapTo(panel, QPoint(0, tornado.height())).y()
         assert tornado_bottom <= table.mapTo(panel, QPoint(0, 0)).y()
         assert table.horizontalHeader().isVisible() and table.height() >= 4 * 22
