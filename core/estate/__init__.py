@@ -6,7 +6,7 @@ with each database's own plan, `least_hardware` finds the least shared hardware 
 priority-1 databases to meet their RTO.
 
 The least-hardware names are imported on first use (`__getattr__`): the search pulls in
-`core/fix` (a quarter of a second of imports), which `rto-planner estate --no-least`
+`core/fix` (0.03–0.07 s of imports), which `rto-planner estate --no-least`
 and the estate's simulation do not need.
 """
 

@@ -1,5 +1,5 @@
 """`rto-planner estate --no-least` loads neither the least-hardware search (`core/fix`,
-a quarter of a second of imports) nor DuckDB when it needs no store (issue 22.3).
+0.03–0.07 s of imports) nor DuckDB when it needs no store (issue 22.3).
 
 Structural checks in a fresh interpreter (what a process has imported), not timings."""
 
