@@ -95,15 +95,19 @@ def _num(v: float) -> str:
     return f"{v:.10g}" if v == int(v) else f"{v:.4g}"
 
 
-_HOUR_STEPS = (0.25, 0.5, 1, 2, 3, 4, 6, 8, 12, 24)
-"""Steps of an hours axis: quarter, half and whole hours, never 2.5 h."""
+_HOUR_STEPS = (1 / 12, 1 / 6, 0.25, 0.5, 1, 2, 3, 4, 6, 8, 12, 24)
+"""Steps of an hours axis: 5, 10, 15 and 30 minutes and whole hours, never 2.5 h."""
+
+MINUTES_AXIS_UP_TO_S = 20 * 60.0
+"""Only an axis this short reads plain minutes; every longer one reads h:mm (issue 23.6: a
+one-hour backup window and a one-hour RPO read "0 10 … 60 (min)" beside "0:30 1:00")."""
 
 
 def _time_axis(max_s: float) -> tuple[float, str, float]:
     """(unit seconds, unit name, step in that unit) for a time axis up to `max_s`.
 
     Hours are labelled h:mm ("2:30", never "2.5"); see `_tick`."""
-    if max_s <= 2 * HOUR:
+    if max_s <= MINUTES_AXIS_UP_TO_S:
         unit, name = 60.0, "min"
     elif max_s <= 4 * DAY:
         unit, name = HOUR, "h:mm"

@@ -336,4 +336,16 @@ def test_confidence_time_axes_read_hours_and_minutes(path):
         if title.text == "recovery time (h:mm)":
             assert all(re.fullmatch(r"\d+:\d\d", t) for t in ticks), ticks
         top = max(part.confidence_plan_s, part.confidence_rto_s)
-        assert title.text != "recovery time (min)" or top <= 2 * 3600, (path.stem, title.text)
+        short = top <= charts.MINUTES_AXIS_UP_TO_S
+        assert title.text != "recovery time (min)" or short, (path.stem, title.text)
+
+
+@pytest.mark.parametrize("path", DEMOS, ids=demo_ids())
+def test_every_time_axis_longer_than_twenty_minutes_reads_h_mm(path):
+    """Item 6: a one-hour backup window read "0 10 20 … 60 duration (min)" and a one-hour
+    RPO "data lost after a site loss (min)" where every other chart reads "0:30 1:00"."""
+    text = flat(rendered(path).pdf)
+    assert "(h:mm)" in text
+    assert "(min)" not in text, path.stem
+    _unit, name, step = charts._time_axis(3600)
+    assert name == "h:mm" and charts._tick(step, name) == "0:10"

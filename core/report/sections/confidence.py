@@ -256,7 +256,7 @@ def _time_axis(
     lines and labels on round hours or minutes; returns the seconds → x mapping."""
     pad = (hi_s - lo_s) * 0.05 or max(hi_s * 0.05, 60.0)
     lo, hi = max(0.0, lo_s - pad), hi_s + pad
-    # The times' size picks the unit, as on every other chart (h:mm from 2 h on: the
+    # The times' size picks the unit, as on every other chart (h:mm above 20 min: the
     # tornado read "180 200 220 (min)" and the histogram "20 40 60" on an h:mm axis).
     unit, name, _ = charts._time_axis(hi)
     span = (hi - lo) / unit
