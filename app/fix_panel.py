@@ -82,6 +82,10 @@ class WhatItTakesPanel(QWidget):
     """The frontier, the chosen point's changes, Apply, and the prices they depend on."""
 
     needs_full_plan = False
+    readable_height = 560
+    """The headline, five rows of the frontier and the chosen point's changes beside the
+    prices: a shorter window scrolls (at 1024 × 700 the frontier showed two rows and the
+    changes a few words, issue 23.4)."""
 
     def __init__(self, doc: ScenarioDocument, store_service: Any = None) -> None:
         super().__init__()
@@ -187,6 +191,10 @@ class WhatItTakesPanel(QWidget):
         prices_box.addWidget(self.price_table)
         ll.addLayout(prices_box, 2)
         split.addWidget(lower)
+        split.setChildrenCollapsible(False)
+        rows = self.table.verticalHeader().defaultSectionSize()
+        self.table.setMinimumHeight(6 * rows + 4)  # the header and five points
+        lower.setMinimumHeight(8 * self.fontMetrics().lineSpacing())
         split.setSizes([260, 200])
         layout.addWidget(split, 1)
         self._update_buttons()

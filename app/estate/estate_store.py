@@ -142,6 +142,9 @@ class EstateStoreActions(QObject):
         at = row.indexOf(window.plan_button) + 1
         row.insertWidget(at, self.keep_button)
         row.insertWidget(at + 1, self.stored_button)
+        # With no estate shown it did nothing, silently: enabled with the estate.
+        window.needs_estate.append(self.keep_button)
+        self.keep_button.setEnabled(window.estate is not None)
 
     def _store(self) -> Store | None:
         store = self.store_of()

@@ -132,6 +132,8 @@ class EstateWindow(QMainWindow):
     def _buttons(self) -> QHBoxLayout:
         buttons = self.button_row = QHBoxLayout()
         self.open_button = QPushButton("Open Estate…")
+        self.needs_estate: list[QPushButton] = []
+        """Buttons added by others (Keep Version…) that act on the estate shown."""
         self.save_button = QPushButton("Save As…")
         self.pdf_button = QPushButton("Export PDF…")
         self.plan_button = QPushButton("Open Plan")
@@ -230,7 +232,7 @@ class EstateWindow(QMainWindow):
 
     def _enable(self) -> None:
         has = self.estate is not None
-        for b in (self.save_button, self.pdf_button, self.plan_button):
+        for b in (self.save_button, self.pdf_button, self.plan_button, *self.needs_estate):
             b.setEnabled(has)
         self.pages.setCurrentIndex(1 if has else 0)
 

@@ -93,3 +93,19 @@ def test_without_a_store_keep_version_says_so(qtbot, tmp_path):
         assert ew.statusBar().currentMessage() == NO_STORE
     finally:
         close_window(win)
+
+
+def test_keep_version_waits_for_an_estate(qtbot, tmp_path, service):
+    """View › Estate with no estate open offered Keep Version…, which then did nothing
+    (issue 23.12's empty window): it is enabled once an estate is shown."""
+    win = show_window(qtbot, service)
+    try:
+        ew = win.estates.show_window()
+        keep = ew.store_actions.keep_button
+        assert ew.estate is None and not keep.isEnabled()
+        assert ew.store_actions.stored_button.isEnabled()  # stored estates open from here
+        ew.open_estate(demo_folder(tmp_path))
+        computed(qtbot, ew)
+        assert keep.isEnabled()
+    finally:
+        close_window(win)

@@ -152,6 +152,20 @@ def test_every_view_is_readable_at_1024_by_700(qtbot, small_window, view):
     assert panel.width() <= page.viewport().width()  # no sideways scrolling at 1024
 
 
+def test_what_it_takes_reads_five_points_at_1024_by_700(qtbot, small_window):
+    """Issue 23.4: at 1024 × 700 the frontier showed two rows and the chosen point's
+    changes a few words; the view reads at its height and the page scrolls."""
+    win = small_window
+    win.show_view("fix")
+    panel = win.results.panel("fix")
+    qtbot.wait(10)
+    rows = panel.table.verticalHeader().defaultSectionSize()
+    assert panel.table.height() >= 6 * rows
+    assert panel.details.parentWidget().height() >= 6 * panel.fontMetrics().lineSpacing()
+    page = win.results.currentWidget()
+    assert page.viewport().height() < panel.height() and page.verticalScrollBar().isVisible()
+
+
 def test_confidence_plots_and_ranges_get_their_room_at_1024_by_700(qtbot, small_window):
     win = small_window
     win.show_view("confidence")
