@@ -264,8 +264,8 @@ class ConfidencePanel(ConfidenceCharts, PlanPanel):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        # A prior's range reads whole: "-23%..+29% (P10..P90)" was cut at 100 px.
-        ranged = self.table.fontMetrics().horizontalAdvance("-23%..+29% (P10..P90)") + 16
+        # A prior's range reads whole: "-23 %..+29 % (P10..P90)" was cut at 100 px.
+        ranged = self.table.fontMetrics().horizontalAdvance("-23 %..+29 % (P10..P90)") + 16
         for col, width in enumerate((200, 90, max(100, ranged), 90, 90, 110, 170)):
             self.table.setColumnWidth(col, width)
         self.model.dataChanged.connect(self._show_table_error)

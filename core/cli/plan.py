@@ -18,7 +18,7 @@ from ..jsonable import dumps_json
 from ..plan import Plan, compute_plan, plan_to_json
 from ..result import PHASE_TITLES
 from ..scenario import load_scenario
-from ..units import format_duration, format_percent, format_rate, format_size
+from ..units import format_duration, format_percent, format_rate, format_size, spaced_percents
 from ..wording import VERDICT_WORDS, bottleneck_words, describe_cycle_time, plural
 
 T = TypeVar("T")
@@ -273,7 +273,7 @@ def _growth(plan: Plan, u: _Units) -> list[str]:
     if not g:
         return []
     growth = plan.scenario.database.growth
-    lines = ["", f"Growth ({growth.text if growth else ''})"]
+    lines = ["", f"Growth ({spaced_percents(growth.text) if growth else ''})"]
     if g.breaks_on:
         lines.append(
             f"  The plan breaks on {g.breaks_on.isoformat()}: {g.reason} "

@@ -9,7 +9,7 @@ import sys
 
 from ..jsonable import dumps_json, refuse_nonfinite
 from ..scenario import load_scenario
-from ..units import format_duration, format_percent
+from ..units import format_duration, format_percent, spaced_percents
 
 
 def _count(text: str) -> int:
@@ -135,7 +135,7 @@ def render_text(result, confidence: float = 0.9) -> str:
         for b in bars[:10]:
             row = by_key[b.key]
             rows.append([
-                b.label, row.range_text, describe_value(row.kind, row.low),
+                b.label, spaced_percents(row.range_text), describe_value(row.kind, row.low),
                 describe_value(row.kind, row.high),
                 f"{format_duration(b.low_total_s)} .. {format_duration(b.high_total_s)}",
                 format_duration(b.swing_s), format_percent(b.variance_share, 0),

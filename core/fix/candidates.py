@@ -26,7 +26,7 @@ from typing import Any
 from ..catalog import Catalog, CatalogItem
 from ..errors import CoreError
 from ..scenario import Scenario, Stage, spec_for_key, with_values
-from ..units import exact_duration, exact_size, format_size
+from ..units import exact_duration, exact_size, format_size, spaced_percents
 from .engine import Deltas, deltas_between, stage_capacity, worst_redo_bytes
 from .licences import HOST_KIND, LIST_PRICE_NOTE, Licensing, needs_aco
 from .model import FREE, HARDWARE, RPO, Change, Cost
@@ -239,7 +239,8 @@ def _ranges_following(
         if not followed:
             figure = key.rpartition(".")[2].replace("_", " ")
             notes.append(
-                f"Replacing {label} drops its [uncertainty] range for {figure} ({text}): it "
+                f"Replacing {label} drops its [uncertainty] range for {figure} "
+                f"({spaced_percents(text)}): it "
                 f"was about {label}'s own figure; the new item's catalog figure carries the "
                 "catalog's spread."
             )

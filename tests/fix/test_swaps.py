@@ -87,7 +87,7 @@ def test_ranges_follow_the_swapped_stage_or_go_with_a_note(demo_paths):
     assert changed.uncertainty["path.LTO-9.hw_compression"] == "1.3..2.5"
     # ... the efficiency is now the catalog's: its range goes, and a note says so.
     assert not any("LTO-5" in k or "efficiency" in k for k in changed.uncertainty)
-    assert any("efficiency (70%..95%)" in n for n in swap.change.notes)
+    assert any("efficiency (70 %..95 %)" in n for n in swap.change.notes)
     # Every other range stays as it was.
     kept = {k: v for k, v in scenario.uncertainty.items() if "LTO-5" not in k}
     assert kept.items() <= changed.uncertainty.items()
@@ -96,7 +96,7 @@ def test_ranges_follow_the_swapped_stage_or_go_with_a_note(demo_paths):
         c for p in result.frontier for c in p.changes if "with" in c.words and "LTO-5" in c.words
     ]
     assert swapped  # the demo's frontier swaps the drives
-    assert any("efficiency (70%..95%)" in n for n in result.notes)
+    assert any("efficiency (70 %..95 %)" in n for n in result.notes)
 
 
 @pytest.mark.parametrize("name", ["small_gige_lto", "exadata_tape_infiniband"])

@@ -56,3 +56,24 @@ def test_the_ledger_echoes_a_typed_range_in_the_house_style():
     words = re.sub(r"\s+", " ", text(rendered(DEMOS[0]).pdf)).replace("\u00a0", " ")
     assert "range -40 %..+20 %" in words
     assert "-40%" not in words
+
+
+TERMINAL = [
+    ["plan"],
+    ["risk", "--trials", "2000", "--seed", "7"],
+    ["fix"],
+]
+
+
+@pytest.mark.parametrize("command", TERMINAL, ids=[c[0] for c in TERMINAL])
+@pytest.mark.parametrize("path", DEMOS, ids=demo_ids())
+def test_the_terminal_writes_percentages_the_same_way(path, command, capsys, tmp_path):
+    """`risk` printed a typed range "-30%..+50%" beside its default "-23 %..+29 %" on one
+    line; `plan` "Growth (20%/y)"; `fix` "… range for efficiency (70%..95%)"."""
+    db = str(tmp_path / "s.duckdb")
+    main([command[0], str(path), *command[1:], "--no-store", "--db", db])
+    out = capsys.readouterr()
+    words = out.out + out.err
+    assert "recovery" in words.lower(), words  # the command ran
+    assert TIGHT.findall(words) == [], (path.stem, command[0])
+    assert TRAILING_ZERO.findall(words) == [], (path.stem, command[0])
