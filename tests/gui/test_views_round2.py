@@ -662,7 +662,8 @@ def test_growth_labels_are_drawn_over_the_curves(qtbot, window):
     top = max(c.zValue() for c in curves)
     for label in (panel.break_label, panel.g_rto_label, panel.g_window_label):
         assert label.zValue() > top
-        assert label.fill.color().alpha() > 150  # on the background, not struck through
+        # On the background, not struck through by the curves.
+        assert label.fill.style() != Qt.BrushStyle.NoBrush and label.fill.color().alpha() > 150
 
 
 @pytest.mark.parametrize("size", [(1024, 700), (1440, 900)])
@@ -705,4 +706,4 @@ def test_confidence_rto_label_is_drawn_over_the_cdf_curves(qtbot, window):
     plot_item = panel.dist_plot.getPlotItem()
     assert panel.cdf_box.zValue() < plot_item.zValue()  # the curves under the plot
     assert label.zValue() > max(i.zValue() for i in plot_item.listDataItems())
-    assert label.fill.color().alpha() > 150
+    assert label.fill.style() != Qt.BrushStyle.NoBrush and label.fill.color().alpha() > 150
