@@ -808,7 +808,7 @@ class ImportDialog(QDialog):
         if w is not None and w.series is not None:
             s = w.series
             figures = {"p95": s.p95_Bps, "avg": s.avg_Bps, "peak": s.peak_Bps}
-            single = " = average (1 report)" if s.intervals < 2 else ""
+            single = f" = average ({s.single_figure})" if s.single_figure else ""
             for which, button in self.redo_buttons.items():
                 rate = format_rate(figures[which], binary=self.binary)
                 button.setText(

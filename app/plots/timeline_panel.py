@@ -118,6 +118,8 @@ class TimelinePanel(PlanPanel):
         word = "margin" if rec.margin_s >= 0 else "over by"
         self.margin_label.setText(f"{word} {format_duration(abs(rec.margin_s))}")
         self.margin_label.setColor(color)
+        for label in (self.rto_label, self.margin_label):  # the risk line ran through them
+            label.fill = pg.mkBrush(alpha(th.background, 215))
         # One line above the rows (a band `_fit` keeps free): each label beside its
         # line on the outer side; `_fit` moves the inner one when it has no room.
         meets = rec.total_s <= rec.rto_s

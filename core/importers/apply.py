@@ -145,9 +145,12 @@ def redo_value(w: DatabaseWorkload, which: str) -> tuple[float, str, list[str]]:
     }[which]
     text = f"{stat} over {w.series_source()}, {_when(s.first)} → {_when(s.last)}"
     notes = list(s.warnings)
-    if which != "avg" and s.intervals < 2:
-        # One report has one figure: its p95 and peak are its average (issue 23.11).
-        text = f"{stat} from a single report, i.e. its average, {text[len(stat) + 1 :]}"
+    if which != "avg" and s.single_figure:
+        # One report, or one hour, has one figure: its p95 and peak are its average.
+        single = {"1 report": "a single report", "1 hour": "a single hour"}.get(
+            s.single_figure, "hours all alike"
+        )
+        text = f"{stat} from {single}, i.e. its average, {text[len(stat) + 1 :]}"
     if which != "avg" and s.shortest_interval_s > LONG_REPORT_S:
         text += " (reports longer than an hour: peaks are averaged away)"
     if which == "peak" and s.busiest_hour is not None:

@@ -89,6 +89,19 @@ class RedoSeries:
     covered_s: float = 0.0
     """Time the reports cover, overlaps counted once (not `last - first`)."""
 
+    @property
+    def single_figure(self) -> str:
+        """Why the p95 and peak are the average, or "": "1 report" (one report, spread
+        evenly over its hours), "1 hour" (the reports of one hour: RAC instances, a
+        report read as HTML and as text) or "every hour alike". Issue 23.11: from one
+        hour of two instances' reports the p95 was offered with nothing to say it was
+        the average."""
+        if self.intervals < 2:
+            return "1 report"
+        if self.peak_Bps > self.avg_Bps * (1 + 1e-6):
+            return ""
+        return "1 hour" if self.covered_s <= 1.5 * 3600 else "every hour alike"
+
     def to_dict(self) -> dict[str, Any]:
         return json_ready(self)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QPointF, Qt
 
 from rtoplanner.app.plots.cycle_panel import CyclePanel
 from rtoplanner.core.plan import compute_plan
@@ -134,6 +134,9 @@ def test_timeline_line_labels_stand_beside_their_lines(qtbot, source, size):
             beside = min(abs(box.left() - x), abs(box.right() - x))
             assert beside <= 6, (label.toPlainText(), box.left(), box.right(), x)
             assert vb.sceneBoundingRect().contains(box), label.toPlainText()
+            # On the background, over the risk line (it ran through "RTO 4 h | 00 min").
+            assert label.fill.style() != Qt.BrushStyle.NoBrush and label.fill.color().alpha() > 150
+            assert label.zValue() > panel.risk_line.zValue()
         rto, margin = panel.rto_label.sceneBoundingRect(), panel.margin_label.sceneBoundingRect()
         assert not rto.intersects(margin)
     finally:

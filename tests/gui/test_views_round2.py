@@ -576,6 +576,25 @@ def test_awr_import_of_one_report_says_so_and_stores_what_it_shows(qtbot, store_
     dlg.close()
 
 
+def test_awr_import_of_one_hour_says_its_p95_is_its_average(qtbot, window):
+    """Issue 23.11: two RAC instances' reports of one hour gave "p95 of hourly redo"
+    with nothing to say it was the average (only a single report said so)."""
+    from rtoplanner.app.dialogs.import_dialog import ImportDialog
+
+    from .conftest import REPO
+    from .test_import_dialog import _wait
+
+    awr = REPO / "tests" / "fixtures" / "awr"
+    files = [awr / f"1newstar-awr2csv__awr_11204_{n}.txt" for n in (1, 2)]
+    dlg = ImportDialog(window, files)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    _wait(qtbot, dlg)
+    assert dlg.redo_buttons["p95"].text().endswith("= average (1 hour)")
+    assert "from a single hour, i.e. its average" in dlg.apply_label.text()
+    dlg.close()
+
+
 # ------------------------------------------------------------ chart labels in view (GUI)
 
 
@@ -643,7 +662,8 @@ def test_growth_labels_are_drawn_over_the_curves(qtbot, window):
     top = max(c.zValue() for c in curves)
     for label in (panel.break_label, panel.g_rto_label, panel.g_window_label):
         assert label.zValue() > top
-        assert label.fill.color().alpha() > 150  # on the background, not struck through
+        # On the background, not struck through by the curves.
+        assert label.fill.style() != Qt.BrushStyle.NoBrush and label.fill.color().alpha() > 150
 
 
 @pytest.mark.parametrize("size", [(1024, 700), (1440, 900)])
@@ -686,4 +706,4 @@ def test_confidence_rto_label_is_drawn_over_the_cdf_curves(qtbot, window):
     plot_item = panel.dist_plot.getPlotItem()
     assert panel.cdf_box.zValue() < plot_item.zValue()  # the curves under the plot
     assert label.zValue() > max(i.zValue() for i in plot_item.listDataItems())
-    assert label.fill.color().alpha() > 150
+    assert label.fill.style() != Qt.BrushStyle.NoBrush and label.fill.color().alpha() > 150

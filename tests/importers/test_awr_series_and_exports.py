@@ -17,6 +17,7 @@ from rtoplanner.core.importers.reader import parse_file
 from rtoplanner.core.importers.rman_csv import backup_rates, load_rman_jobs
 from rtoplanner.core.importers.series import (
     RedoInterval,
+    RedoSeries,
     intervals_from_reports,
     redo_series,
     series_by_database,
@@ -67,6 +68,33 @@ def test_series_adds_rac_instances_of_the_same_snapshots() -> None:
     assert s.avg_Bps == pytest.approx(477.1 + 730.5)
     assert s.peak_Bps == pytest.approx(477.1 + 730.5)
     assert s.intervals == 3  # the HTML twin is a different file of the same interval
+    # One hour of reports has one figure: its p95 and peak are its average (issue 23.11).
+    assert s.single_figure == "1 hour"
+
+
+def test_a_p95_said_to_be_the_average_when_the_reports_give_one_figure() -> None:
+    """Issue 23.11: one report said so; one hour of two RAC instances' reports offered
+    its "p95 of hourly redo" with nothing to say it was the average."""
+    from rtoplanner.core.importers.apply import redo_value
+    from rtoplanner.core.importers.stored import DatabaseWorkload
+
+    def workload(series: RedoSeries) -> DatabaseWorkload:
+        return DatabaseWorkload(
+            key=series.db, db_name=series.db_name, dbid=series.dbid, counts={"awr": 2},
+            series=series, series_counts={"awr": 2}, block_changes_per_s=None,
+            block_change_reports=0, backup_rates=(), devices=(), apply_rates=(),
+        )  # fmt: skip
+
+    names = ("1newstar-awr2csv__awr_11204_1.txt", "1newstar-awr2csv__awr_11204_2.txt")
+    hour = redo_series([r for name in names for r in parse_file(FIXTURES / name)])
+    _rate, text, _notes = redo_value(workload(hour), "p95")
+    assert text.startswith("p95 of hourly redo from a single hour, i.e. its average, over ")
+    _rate, text, _notes = redo_value(workload(hour), "avg")
+    assert "single" not in text
+    (long,) = parse_file(FIXTURES / "Azure-Oracle-Workloads-for-Azure__AWR_DBS.html")
+    assert redo_series([long]).single_figure == "1 report"
+    sysstat = read_export(CSV_FIXTURES / "dba_hist_sysstat_redo.csv").redo_intervals
+    assert redo_series(list(sysstat)).single_figure == ""  # hours that differ
 
 
 def test_overlapping_reports_of_one_instance_are_averaged_not_added() -> None:
