@@ -305,5 +305,5 @@ def long_date(d: date) -> str:
 
 
 def pct(x: float) -> str:
-    """A share in two significant figures ("8.3%"), "0%" for nothing."""
+    """A share in two significant figures ("8.3 %", "0 %"), the house style."""
     return format_fraction(x, sig=2)

@@ -349,3 +349,25 @@ def test_every_time_axis_longer_than_twenty_minutes_reads_h_mm(path):
     assert "(min)" not in text, path.stem
     _unit, name, step = charts._time_axis(3600)
     assert name == "h:mm" and charts._tick(step, name) == "0:10"
+
+
+def test_a_ledger_range_reads_on_one_line(monkeypatch):
+    """Item 8: the ledger's Value column (24 mm) broke "range -23 %..+29 % (P10..P90)"
+    over three lines; the range itself now fits one line, its band the next."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    path = next(p for p in DEMOS if p.stem == "exadata_tape_infiniband")
+    ledger = next(
+        (w, rows) for w, rows in _tables_of(path, monkeypatch) if "Origin" in str(rows[0])
+    )
+    widths, rows = ledger
+    seen = 0
+    for row in rows[1:]:
+        for para in _paragraphs(row[1]):
+            words = para.text.replace("\xa0", " ")
+            if words.startswith("range ") and "(P10..P90)" in words:
+                head = words.split(" (P10..P90)")[0]
+                size = para.style.fontSize
+                assert stringWidth(head, para.style.fontName, size) <= widths[1] - 8, words
+                seen += 1
+    assert seen > 3

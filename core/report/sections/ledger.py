@@ -51,7 +51,7 @@ def render(r: ReportRenderer, part: LedgerPart) -> list[Flowable]:
     if part.file_note:
         lead += r.paras(f"The scenario file says: {part.file_note}", "small")
     out = r.section("Assumptions ledger", *lead)
-    widths = [50 * mm, 24 * mm, 27 * mm, 15 * mm]
+    widths = [44 * mm, 30 * mm, 27 * mm, 15 * mm]  # a prior's range reads on one line
     widths.append(r.width - sum(widths))
     out.append(r.table(part.assumptions, widths))
     if part.model_notes:

@@ -73,7 +73,7 @@ def _channels_row(ctx: ReportContext) -> tuple[str, ...]:
     """The row of the channels when they, not a stage, limit the path."""
     model = ctx.plan.restore_path
     return (f"RMAN channels ({model.channels})\nchannel count", str(model.channels),
-            ctx.rate(model.per_channel_Bps), ctx.rate(model.rate_Bps), "100%",
+            ctx.rate(model.per_channel_Bps), ctx.rate(model.rate_Bps), pct(1.0),
             "too few channels")  # fmt: skip
 
 
