@@ -31,7 +31,11 @@ class ScenarioEditor(QTabWidget):
         self.doc = doc
         self.setDocumentMode(True)
         # Compact tabs: all five in view beside the Scenarios dock at 1440 px (issue 23.9).
-        self.tabBar().setStyleSheet("QTabBar::tab { padding: 4px 7px; }")
+        self.tabBar().setStyleSheet("QTabBar::tab { padding: 4px 6px; }")
+        # Narrower than its five names (1024 px): every tab stays in view, its name
+        # shortened ("Recov…"), rather than "Targets" hidden behind scroll arrows.
+        self.setUsesScrollButtons(False)
+        self.setElideMode(Qt.TextElideMode.ElideRight)
         self.forms: dict[str, SectionForm] = {}
         for section in ("", "database", "backup", "recovery", "targets"):
             specs = TOP_FIELDS if section == "" else SECTIONS[section]
@@ -46,6 +50,7 @@ class ScenarioEditor(QTabWidget):
         doc.raw_changed.connect(self._on_raw_changed)
         doc.field_error.connect(self.set_error)
         doc.errors_changed.connect(self._mark_tabs)
+        self._mark_tabs(doc.errors)
         self.refresh()
 
     def _tab_keys(self) -> None:
@@ -94,7 +99,9 @@ class ScenarioEditor(QTabWidget):
                 QColor(ERROR_COLOR) if bad else self.palette().color(QPalette.ColorRole.WindowText)
             )
             self.tabBar().setTabTextColor(i, color)
-            self.setTabToolTip(i, "This section has input errors" if bad else "")
+            # The whole name: a narrow editor shortens it ("Tar…").
+            title = TAB_TITLES[section]
+            self.setTabToolTip(i, f"{title}: this section has input errors" if bad else title)
 
     def show_field(self, key: str) -> bool:
         """Bring a field's tab forward and focus it (e.g. from an error in the banner)."""

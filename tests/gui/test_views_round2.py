@@ -472,6 +472,19 @@ def test_ctrl_page_keys_move_between_tabs_not_a_combo_value(qtbot, window, key, 
     assert QApplication.focusWidget() is win.editor.tabBar()  # the cue: the focused tab
 
 
+def test_every_editor_tab_is_in_view_at_1024(qtbot, small_window):
+    """At 1024 px "Targets" (the RTO and RPO) hid behind the tab bar's scroll arrows:
+    every tab is in view, its name shortened if need be and whole in its tooltip."""
+    from rtoplanner.app.editor.scenario_editor import TAB_TITLES
+
+    bar = small_window.editor.tabBar()
+    assert bar.count() == 5
+    for i in range(bar.count()):
+        assert bar.tabRect(i).left() >= 0 and bar.tabRect(i).right() <= bar.width(), i
+        assert bar.tabToolTip(i).startswith(list(TAB_TITLES.values())[i])
+    assert bar.tabRect(4).width() >= 40  # "Tar…", not a sliver
+
+
 def test_editor_tabs_and_dock_names_fit(qtbot, service, tmp_path):
     from PySide6.QtWidgets import QDockWidget
 
