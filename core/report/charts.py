@@ -757,7 +757,7 @@ def redo_chart(data: ReportData, width: float, height: float = 160.0) -> Drawing
         x0,
         8,
         [
-            (BLUE, "box", "redo per interval"),
+            (BLUE, "box", "redo rate of each interval"),
             (NAVY, "line", "average"),
             (ORANGE, "dash", "95th percentile"),
         ],

@@ -66,7 +66,8 @@ def test_the_workload_table_and_chart_read_per_second():
     rd = rendered(DEMOS[0], with_workload=True)
     rows = rd.data.part("workload").workload_table.rows
     assert all(not PER_HOUR.search(" ".join(r)) for r in rows)
-    assert "redo (MB/s)" in flat(rd.pdf)
+    text = flat(rd.pdf)
+    assert "redo (MB/s)" in text and "redo rate of each interval" in text
 
 
 @pytest.mark.parametrize("path", DEMOS, ids=demo_ids())
