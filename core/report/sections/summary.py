@@ -114,7 +114,7 @@ def _longest_phase_sentence(ctx: ReportContext) -> str:
             why = plan.restore_path.explain()
         return f"{head}: {why}, so restores move data at {restore_rate}."
     if lp.name == "redo_apply":
-        why = f"media recovery applies redo at {ctx.rate(lp.rate_Bps)}"
+        why = _redo_apply_words(ctx, lp.rate_Bps)
     elif lp.name == "apply_incremental":
         why = f"incrementals are applied at {ctx.rate(lp.rate_Bps)}"
     else:
@@ -122,6 +122,23 @@ def _longest_phase_sentence(ctx: ReportContext) -> str:
     return (
         f"{head}: {why}. Restores move data at {restore_rate}, limited by "
         f"{bottleneck_words(plan.restore_path.bottleneck)}."
+    )
+
+
+def _redo_apply_words(ctx: ReportContext, effective_Bps: float | None) -> str:
+    """How fast media recovery applies redo; with a cost per archived log the average
+    says what it is made of, so it does not read as a second redo apply rate beside the
+    one the assumptions name ("37.5 MB/s" beside "Redo apply rate 47.0 MB/s")."""
+    rc = ctx.s.recovery
+    said = f"media recovery applies redo at {ctx.rate(effective_Bps)}"
+    stream = rc.redo_apply_rate_Bps
+    if not (effective_Bps and stream and rc.redo_log_cost_s):
+        return said
+    if abs(effective_Bps - stream) <= 0.005 * stream:
+        return said
+    return (
+        f"{said} on average (the redo apply rate of {ctx.rate(stream)}, and "
+        f"{format_duration(rc.redo_log_cost_s)} for each archived log)"
     )
 
 
