@@ -203,10 +203,13 @@ def _databases(files: Sequence[FileOutcome], store: Store | None) -> tuple[Datab
     result = []
     for s in found:
         counts: dict[str, int] = {}
+        seen: set[tuple] = set()  # one report read as HTML and as text counts once
         for f in files:
             for r in f.reports:
                 key = str(r.dbid) if r.dbid is not None else (r.db_name or "?").upper()
-                if key == s.db:
+                snapshots = (key, r.instance, r.begin, r.end)
+                if key == s.db and (r.begin is None or snapshots not in seen):
+                    seen.add(snapshots)
                     counts[r.kind] = counts.get(r.kind, 0) + 1
             n = sum(1 for iv in f.intervals if iv.db == s.db)
             if n:

@@ -220,7 +220,7 @@ class StageTablePanel(QWidget):
             bar.addWidget(button)
 
         self.catalog_button = QToolButton()
-        self.catalog_button.setText("From catalog")
+        self.catalog_button.setText("From catalog   ")  # room for the menu arrow, not over "g"
         self.catalog_button.setToolTip(
             "Make the selected stage a catalog item: its rate, derate and compression then "
             "come from the catalog (with their source)."

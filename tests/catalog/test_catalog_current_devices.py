@@ -25,9 +25,9 @@ RA26 = "Recovery Appliance RA26 (ZDLRA) rack"
 S3 = "Amazon S3, one RMAN channel"
 OCI = "OCI Object Storage, one RMAN channel"
 
-SCENARIO = """\
+HEAD = """\
 format = 1
-name = "current devices"
+name = "{title}"
 
 [database]
 size = "20 TB"
@@ -35,7 +35,11 @@ size = "20 TB"
 [backup]
 compression_ratio = 2.0
 channels = {channels}
+"""
 
+SCENARIO = (
+    HEAD.replace("{title}", "current devices")
+    + """
 [[path]]
 kind = "{kind}"
 name = "{name}"
@@ -54,6 +58,7 @@ write_factor = 3
 [targets]
 rto = "8 h"
 """
+)
 
 
 def _scenario(kind: str, name: str, *, channels: int = 8, count: str = "",
@@ -153,17 +158,9 @@ def test_the_hc_figure_is_the_data_sheets_rack_figures_per_server() -> None:
     assert "data sheet" in item.source and "version 1.6" in item.source
 
 
-EF_SCENARIO = """\
-format = 1
-name = "restore from an FRA on Extreme Flash"
-
-[database]
-size = "20 TB"
-
-[backup]
-compression_ratio = 2.0
-channels = {channels}
-
+EF_SCENARIO = (
+    HEAD.replace("{title}", "restore from an FRA on Extreme Flash")
+    + """
 [[path]]
 kind = "disk"
 name = "Exadata storage server EF (X11M)"
@@ -182,6 +179,7 @@ rate = "200 GB/s"
 [targets]
 rto = "8 h"
 """
+)
 
 
 def test_an_extreme_flash_backup_source_is_bounded_by_its_roce_ports() -> None:

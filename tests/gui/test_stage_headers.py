@@ -112,3 +112,15 @@ def test_the_catalog_browser_reads_every_name_whole(window):
         assert all(_fits(view, COL_NAME, n) for n in names), view.columnWidth(COL_NAME)
     finally:
         browser.close()
+
+
+def test_the_catalog_buttons_arrow_leaves_its_words_alone(window):
+    """The menu arrow of "From catalog" was drawn over its "g"."""
+    from PySide6.QtWidgets import QStyle
+
+    button = window.stages.catalog_button
+    words = button.text().strip()
+    assert words == "From catalog"
+    arrow = button.style().pixelMetric(QStyle.PixelMetric.PM_MenuButtonIndicator)
+    text = button.fontMetrics().horizontalAdvance(words)
+    assert (button.width() - text) / 2 >= arrow  # the centred words clear the arrow

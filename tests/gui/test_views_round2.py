@@ -591,20 +591,22 @@ def test_awr_import_of_one_report_says_so_and_stores_what_it_shows(qtbot, store_
 
 def test_awr_import_of_one_hour_says_its_p95_is_its_average(qtbot, window):
     """Issue 23.11: two RAC instances' reports of one hour gave "p95 of hourly redo"
-    with nothing to say it was the average (only a single report said so)."""
+    with nothing to say it was the average (only a single report said so); a report
+    read as HTML and as text counted as two."""
     from rtoplanner.app.dialogs.import_dialog import ImportDialog
 
     from .conftest import REPO
     from .test_import_dialog import _wait
 
     awr = REPO / "tests" / "fixtures" / "awr"
-    files = [awr / f"1newstar-awr2csv__awr_11204_{n}.txt" for n in (1, 2)]
+    files = [awr / f"1newstar-awr2csv__awr_11204_{n}" for n in ("1.txt", "1.html", "2.txt")]
     dlg = ImportDialog(window, files)
     qtbot.addWidget(dlg)
     dlg.show()
     _wait(qtbot, dlg)
     assert dlg.redo_buttons["p95"].text().endswith("= average (1 hour)")
-    assert "from a single hour, i.e. its average" in dlg.apply_label.text()
+    preview = dlg.apply_label.text()
+    assert "from a single hour, i.e. its average, over 2 AWR reports of ORCL" in preview
     dlg.close()
 
 
