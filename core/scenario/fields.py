@@ -270,9 +270,10 @@ FIELDS: tuple[FieldSpec, ...] = (
     entry("backup.transport_lag", "duration", bound=SHORT_DURATION, policy=True,
           label="Redo transport lag", help="Redo transport lag of an async standby."),
     entry("backup.compression", "choice", choices=COMPRESSION_LEVELS,
-          label="RMAN compression level", unset="not named (the ratio as given)",
+          label="RMAN compression level", unset="not named",
           help="RMAN compression level: none, basic, low, medium or high; the ratio and "
-               "the per-core CPU rates come from the catalog."),
+               "the per-core CPU rates come from the catalog. Not named: the ratio as "
+               "given, with no compression CPU."),
     entry("backup.job_overhead", "duration", bound=SHORT_DURATION,
           prior="default.backup.job_overhead", label="Fixed time per RMAN job",
           unit="time per RMAN job",

@@ -722,3 +722,21 @@ def test_confidence_rto_label_is_drawn_over_the_cdf_curves(qtbot, window):
     assert panel.cdf_box.zValue() < plot_item.zValue()  # the curves under the plot
     assert label.zValue() > max(i.zValue() for i in plot_item.listDataItems())
     assert label.fill.style() != Qt.BrushStyle.NoBrush and label.fill.color().alpha() > 150
+
+
+def test_the_compression_level_default_reads_whole_in_its_box(qtbot):
+    """Issue 23.9 at 1024 px: the Backup tab's level box read "(default: not named (the
+    ratio as g…": its default text was wider than the widest a choice box grows
+    (COMBO_WIDEST); what "not named" means is in the field's help."""
+    from PySide6.QtWidgets import QComboBox
+
+    from rtoplanner.app.editor.fields import not_set_text
+    from rtoplanner.app.editor.section_form import COMBO_FRAME, COMBO_WIDEST
+    from rtoplanner.core.scenario.fields import FIELDS
+
+    box = QComboBox()
+    qtbot.addWidget(box)
+    spec = next(s for s in FIELDS if (s.section, s.key) == ("backup", "compression"))
+    text = not_set_text(spec)
+    assert box.fontMetrics().horizontalAdvance(text) + COMBO_FRAME <= COMBO_WIDEST, text
+    assert "no compression CPU" in spec.help
