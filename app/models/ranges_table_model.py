@@ -30,6 +30,7 @@ from rtoplanner.core.uncertainty.stating import (
     stated_source,
 )
 from rtoplanner.core.uncertainty.words import origin_words
+from rtoplanner.core.units import spaced_percents
 
 from .row_table_model import RIGHT_ALIGNED, RowTableModel, bold_font
 
@@ -154,9 +155,10 @@ class RangesTableModel(RowTableModel[UncertainInput]):
         if col == COL_VALUE:
             return describe_value(item.kind, item.value, self.binary)
         if col == COL_RANGE:
-            if role == Qt.ItemDataRole.EditRole:
-                return self.typed.get(item.key, item.range_text)
-            return self.typed.get(item.key, item.range_text)
+            text = self.typed.get(item.key, item.range_text)
+            # Shown the house way ("-40 %..+20 %", as the PDF and the terminal write it);
+            # edited as written.
+            return text if role == Qt.ItemDataRole.EditRole else spaced_percents(text)
         if col == COL_LOW:
             return "" if item.is_zero else describe_value(item.kind, item.low, self.binary)
         if col == COL_HIGH:
