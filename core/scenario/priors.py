@@ -68,6 +68,9 @@ Z90 = 1.2815515655446004
 
 MIN_SIGMA = math.log(1.10) / Z90
 """The narrowest prior: P10..P90 of about ±10 %."""
+WIDE_AS_FACTORS = (0.1, 5.0)
+"""A prior whose P10 is below 0.1× or whose P90 is above 5× (a change beyond −90 % or
++400 %) is written as factors, not per cent."""
 
 UNVERIFIED_WIDEN = 2.0
 """An unverified catalog figure (⚠ in its source or notes) gets this times the spread."""
@@ -120,7 +123,11 @@ class Prior:
 
     @property
     def text(self) -> str:
-        """`−25%..+21% (P10..P90)`: the factor's P10 and P90 as changes of the value."""
+        """`−25 %..+21 % (P10..P90)`: the factor's P10 and P90 as changes of the value;
+        as factors when that would read in the hundreds or thousands of per cent
+        (`×0.059..×17 (P10..P90)`, not `-94 %..+1559 %`: a thin prior's width)."""
+        if self.p10 < WIDE_AS_FACTORS[0] or self.p90 > WIDE_AS_FACTORS[1]:
+            return f"×{self.p10:.2g}..×{self.p90:.2g} (P10..P90)"
         return f"{signed_percent(self.p10 - 1)}..{signed_percent(self.p90 - 1)} (P10..P90)"
 
     @property
