@@ -451,11 +451,13 @@ ESTATE_SECTIONS: tuple[Section, ...] = (
 
 
 def miss_title(misses: int, n: int) -> str:
-    """`1 OF 8 DATABASES MISSES its RTO`, `2 OF 8 DATABASES MISS their RTO` (it said "1
-    OF 8 DATABASES MISS", issue 22.4)."""
+    """`1 of 8 databases MISSES its RTO`, `2 of 8 databases MISS their RTO`: the verdict
+    in capitals, the rest as the scenario's cover writes it ("MISSES the RTO — …"); it
+    said "1 OF 8 DATABASES MISS" (issue 22.4), then "2 OF 8 DATABASES MISS their" with
+    "RTO" alone on a second line (issue 23.6)."""
     if misses == 1:
-        return f"1 OF {n} DATABASES MISSES its RTO" if n > 1 else "THE DATABASE MISSES its RTO"
-    return f"{misses} OF {n} DATABASES MISS their RTO"
+        return f"1 of {n} databases MISSES its RTO" if n > 1 else "The database MISSES its RTO"
+    return f"{misses} of {n} databases MISS their RTO"
 
 
 def _header(result: EstateResult, generated: datetime) -> dict[str, Any]:
@@ -464,7 +466,7 @@ def _header(result: EstateResult, generated: datetime) -> dict[str, Any]:
     counts = result.counts
     n = len(result.databases)
     title_words = {
-        "meets": "EVERY DATABASE MEETS its RTO",
+        "meets": "Every database MEETS its RTO",
         "at_risk": "AT RISK: some databases open close to their RTO",
         "misses": miss_title(counts["misses"], n),
     }[worst]

@@ -39,7 +39,7 @@ def test_estate_pdf_has_summary_gantt_and_every_database(estate_pdf):
                     "Least hardware for priority 1", "Each database"):  # fmt: skip
         assert heading in text
     misses = result.counts["misses"]
-    assert f"{misses} OF {len(result.databases)} DATABASES MISS" in text
+    assert f"{misses} of {len(result.databases)} databases MISS their RTO\n" in text
     assert f"decides: {result.deciding}" in text
 
 
