@@ -100,7 +100,7 @@ def render_text(result, confidence: float = 0.9) -> str:
     """The readable answer: probabilities, percentiles, every target of the plan, the
     inputs that decide it; `confidence` is the scenario's `targets.confidence`."""
     from ..uncertainty.inputs import describe_value
-    from ..uncertainty.result import MODE_WORDS, MODES
+    from ..uncertainty.result import MODE_WORDS, MODES, together_words
     from ..uncertainty.words import headline, origin_words, percent, pinned_note
 
     r = result
@@ -144,6 +144,10 @@ def render_text(result, confidence: float = 0.9) -> str:
         lines += _table(rows, right={3, 5, 6})
         if len(bars) > 10:
             lines.append(f"  … and {len(bars) - 10} more with a smaller swing (--json lists all)")
+        lines.append(
+            f"  Variance: the share of the trials' spread each figure explains alone"
+            f"{together_words(r)}."
+        )
     no_effect = [b.label for b in r.tornado if b.swing_s == 0]
     if no_effect:
         lines.append("  No effect on this recovery: " + ", ".join(no_effect))

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..units import format_percent
+
 PERCENTILES = (10, 50, 90, 95, 99)
 MODES = ("worst", "uniform")
 MODE_WORDS = {
@@ -146,6 +148,29 @@ class RiskResult:
     @property
     def varied(self) -> tuple[InputRow, ...]:
         return tuple(r for r in self.inputs if r.low != r.high)
+
+    @property
+    def together_share(self) -> float:
+        """The share of the trials' spread no figure explains alone: what figures explain
+        acting together (a slow redo apply makes the per-log cost matter more), 1 less the
+        sum of the first-order shares (0..1)."""
+        if not self.tornado:
+            return 0.0
+        return min(max(1.0 - sum(b.variance_share for b in self.tornado), 0.0), 1.0)
+
+
+TOGETHER_WORTH_SAYING = 0.2
+"""From this share of the spread left to figures acting together, the tornado says so."""
+
+
+def together_words(result: RiskResult) -> str:
+    """'; figures acting together explain the other 74 %' where the first-order shares
+    leave much of the spread unexplained (a figure can decide most by its swing and
+    explain little of the spread alone), else ''."""
+    rest = result.together_share
+    if rest < TOGETHER_WORTH_SAYING:
+        return ""
+    return f"; figures acting together explain the other {format_percent(rest, 0)}"
 
 
 def _dist_json(d: Distribution) -> dict[str, Any]:

@@ -112,6 +112,7 @@ def _verdict(total_s: float, rto_s: float, risk_s: float) -> str:
 
 def build(ctx: ReportContext) -> ConfidencePart:
     from ...uncertainty.inputs import describe_value
+    from ...uncertainty.result import together_words
     from ...uncertainty.words import (
         CHECK_HEADER,
         check_rows,
@@ -161,9 +162,9 @@ def build(ctx: ReportContext) -> ConfidencePart:
             f"end of its range and every other figure at its most likely value. "
             f"{_capital(top.label)} decides most: between "
             f"{format_duration(min(top.low_total_s, top.high_total_s))} and "
-            f"{format_duration(max(top.low_total_s, top.high_total_s))}, "
-            f"{format_percent(top.variance_share, 0)} of the spread of the trials. Measuring it "
-            "narrows the answer most."
+            f"{format_duration(max(top.low_total_s, top.high_total_s))}; alone it explains "
+            f"{format_percent(top.variance_share, 0)} of the spread of the trials"
+            f"{together_words(r)}. Measuring it narrows the answer most."
         )
     else:
         tornado_text = "No figure with a range changes the recovery time."
