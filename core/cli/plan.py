@@ -146,8 +146,8 @@ class _Units:
     def size(self, b: float) -> str:
         return format_size(b, binary=self.binary) if b else "—"
 
-    def rate(self, r: float, per: str = "s") -> str:
-        return format_rate(r, binary=self.binary, per=per) if r else "—"
+    def rate(self, r: float) -> str:
+        return format_rate(r, binary=self.binary) if r else "—"
 
 
 def _heading(plan: Plan, sure: Headline | None) -> list[str]:

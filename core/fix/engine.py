@@ -75,8 +75,8 @@ def stage_capacity(
     ratio = scenario.backup.compression_ratio
     out = []
     for direction in (RESTORE, BACKUP):
-        cap = path_stage_capacity(st, index, ratio, direction)
-        out.append(cap.total_Bps if not cap.per_channel_only else cap.unit_Bps)
+        # (a per-channel kind's total is one unit's: `path.stage_capacity`)
+        out.append(path_stage_capacity(st, index, ratio, direction).total_Bps)
     return out[0], out[1]
 
 

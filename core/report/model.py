@@ -212,10 +212,11 @@ class ReportContext:
     def size(self, b: float | None) -> str:
         return format_size(b, binary=self.binary) if b else "—"
 
-    def rate(self, r: float | None, per: str = "s") -> str:
+    def rate(self, r: float | None) -> str:
+        """A rate per second, as rates are typed (issue 23.6)."""
         if r is None or not math.isfinite(r) or r <= 0:
             return "—"
-        return format_rate(r, binary=self.binary, per=per)
+        return format_rate(r, binary=self.binary)
 
 
 class Renderer(Protocol):
