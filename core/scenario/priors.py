@@ -62,6 +62,7 @@ from ..catalog import (
     shipped_catalog_files,
 )
 from ..toml_read import TOMLDecodeError
+from ..units import format_percent
 
 Z90 = 1.2815515655446004
 """The standard normal's 90th percentile: P10..P90 is median × exp(∓Z90 × sigma)."""
@@ -140,10 +141,10 @@ class Prior:
 
 
 def signed_percent(x: float) -> str:
-    """`-25 %`, `+21 %`, `+0 %`: a change as a signed whole or one-decimal percentage."""
+    """`-25 %`, `+21 %`, `+0 %`: a change as a signed whole or one-decimal percentage,
+    written by the house's `format_percent`."""
     pct = 100 * x
-    text = f"{abs(pct):.0f}" if abs(pct) >= 10 or pct == round(pct) else f"{abs(pct):.1f}"
-    return ("-" if pct < 0 and text.strip("0.") else "+") + text + " %"
+    return format_percent(x, 0 if abs(pct) >= 10 or pct == round(pct) else 1, signed=True)
 
 
 # ------------------------------------------------------------------------ fitting
