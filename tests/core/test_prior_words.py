@@ -43,3 +43,12 @@ def test_the_thin_log_cost_prior_reads_as_factors_in_risk() -> None:
     ).stdout  # fmt: skip
     row = next(line for line in out.splitlines() if "apply cost per archived log" in line)
     assert log_cost.text in row and "1559" not in out
+
+
+def test_a_signed_change_is_written_as_format_percent_writes_it() -> None:
+    from rtoplanner.core.scenario.priors import signed_percent
+
+    assert [signed_percent(x) for x in (-0.233, 0.018, 0.0996, 0.0, 15.59)] == [
+        "-23 %", "+1.8 %", "+10.0 %", "+0 %", "+1559 %",
+    ]  # fmt: skip
+    assert signed_percent(-0.0004) == "+0 %"  # it read "+0.0 %": never 0.0 % (house style)
