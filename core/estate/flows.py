@@ -6,10 +6,51 @@ from __future__ import annotations
 import numpy as np
 
 from .jobs import Job
-from .share import NOT_FROZEN, Allocation, all_of, any_of, share_tier
+from .share import (
+    NOT_FROZEN,
+    Allocation,
+    UNBOUNDED_Bps,
+    all_of,
+    any_of,
+    one_level,
+    share_tier,
+    take_level,
+)
 
 LOSS_EPS = 1e-12
 """A share below what a transfer would move alone by less than this is no loss."""
+
+
+class Clock:
+    """A tier whose every transfer a saturated resource holds at one water level: each
+    moves its parts at that level (or not at all), so its progress is the level's
+    integral since it was last settled (`level`), kept once for the tier instead of per
+    transfer. A new level (`rebase`) costs nothing per transfer; a transfer is brought
+    up to date only when an event touches it (`_Flows.settle_one`)."""
+
+    __slots__ = ("level", "rate", "resource", "t")
+
+    def __init__(self, now: float, rate: float, resource: int) -> None:
+        self.t = now
+        self.level = 0.0
+        """∫ rate dt from the clock's start to `t`."""
+        self.rate = rate
+        self.resource = resource
+        """The resource that holds every transfer of the tier (their time lost is its)."""
+
+    def at(self, now: float) -> float:
+        return self.level + self.rate * (now - self.t)
+
+    def rebase(self, now: float, rate: float) -> None:
+        self.level = self.at(now)
+        self.t = now
+        self.rate = rate
+
+    def done_at(self, mark: float | np.ndarray) -> float | np.ndarray:
+        """When the level reaches `mark` (the one formula `through` and the tier's first
+        finish both use, so that the transfer that sets the tier's next event is through
+        at it)."""
+        return self.t + (mark - self.level) / self.rate
 
 
 class _Flows:
@@ -63,7 +104,24 @@ class _Flows:
         self.t_last = np.zeros(n)
         self.t_done = np.full(n, np.inf)
         """When each transfer's fluid, last channel's load or piece is next through at its
-        current rates."""
+        current rates (not kept for a clocked transfer: see `mark_done`)."""
+        # Tiers on a clock (`Clock`): their transfers' state is as of `mark`
+        self.tier = [j.priority for j in jobs]
+        self.clocks: dict[int, Clock] = {}
+        self.clocked = np.zeros(n, dtype=bool)
+        self.mark = np.zeros(n)
+        """A clocked transfer's clock level when it was last settled."""
+        self.moving = np.zeros((3, n), dtype=bool)
+        """Which parts of a clocked transfer move (each at the clock's rate)."""
+        self.mark_done = np.full(n, np.inf)
+        """The clock level at which a clocked transfer's first moving part is through."""
+        self.alone_now = np.zeros(n)
+        """What a clocked transfer would move alone (its time lost is measured against it)."""
+        self.cap_now = np.zeros(n)
+        """A clocked transfer's cap (`cap_of`, at most UNBOUNDED_Bps, as shared)."""
+        self.touched: list[int] = []
+        """Clocked transfers settled since their parts were last looked at: an event may
+        have started or ended a part (`remask`)."""
 
     def start(self, i: int, volume: float, piece: float, last: float) -> None:
         self.volume[i] = volume
@@ -74,11 +132,15 @@ class _Flows:
         self.blame[i] = self.frozen_by[i] = NOT_FROZEN
         self.set_k(i, 0)
         self.t_done[i] = np.inf
+        self.clocked[i] = False
+        self.mark_done[i] = np.inf
 
     def set_k(self, i: int, k: int) -> None:
         """Channels streaming, and the cap they give while the fluid has bytes."""
         self.k[i] = k
         self.kcap[i] = min(self.private[i], k * self.per_channel[i]) if k else 0.0
+        if self.clocked[i] and self.rest[i] > 0:
+            self.cap_now[i] = min(self.kcap[i], UNBOUNDED_Bps)
 
     def at_cap(self, i: int) -> bool:
         """Whether the last sharing gave the transfer its cap (no resource held it)."""
@@ -110,14 +172,34 @@ class _Flows:
         self.phase_wait[ids] += lost
         self.waits.reshape(-1)[ids * self.n_resources + blamed] += lost
 
-    def reshare(self, ids: np.ndarray, use: np.ndarray, room: np.ndarray, now: float) -> float:
+    def reshare(
+        self, ids: np.ndarray, use: np.ndarray, room: np.ndarray, now: float, tier: int
+    ) -> float:
         """Settle a tier's transfers at `now` and share `room` (reduced) between them;
         when the first of their parts is through.
         Each asks for what its streaming channels take while the fluid has bytes, else
         for c per channel still moving (the module docstring's rate rule).
+        When one resource holds them all at one level, the tier goes on (or stays on) a
+        `Clock` and nothing is written per transfer but the rate.
         (One gather of each array per call: at ~100 transfers numpy's per-call cost is
         most of the time.)"""
-        at, left = self.settle(ids, now)
+        clock = self.clocks.get(tier)
+        if clock is not None:
+            first = self.reshare_clocked(ids, use, room, now, clock)
+            if first is not None:
+                return first
+        clocked = self.clocked.take(ids)
+        on_clock = np.count_nonzero(clocked)
+        if on_clock:
+            # Those not on the clock started streaming since: settled one by one (a
+            # few), and the clocked ones' parts are as of their marks — which parts
+            # have bytes left is as now (a part through is an event, handled before)
+            for i in ids[~clocked].tolist():
+                self.settle_one(i, now)
+            at = ids + self.rows
+            left = self.left.take(at)
+        else:
+            at, left = self.settle(ids, now)
         rest_left = left[0] > 0
         all_fluid = all_of(rest_left)
         # Channel clocks moving (None: none in this tier, the usual case: fewer calls)
@@ -135,9 +217,123 @@ class _Flows:
             cap = np.where(rest_left, cap, np.minimum(self.private[ids], clocks))
             alone = np.where(rest_left, alone, np.minimum(self.alone_path[ids], cap))
         got = share_tier(cap, use, room)
+        held = _one_level(got, c, alone)
+        if held is not None:
+            parts = (rest_left, last_live, piece_live)
+            return self.clock_on(ids, at, left, parts, (cap, alone), held, clocked, now, tier)
+        if on_clock:
+            self.unclock(ids[clocked], now)
+            left = self.left.take(at)
+        self.clocks.pop(tier, None)
         first = self.split(ids, at, got.rate, c, left, rest_left, last_live, piece_live, now)
         self.losses(ids, got, alone)
         return first
+
+    def reshare_clocked(
+        self, ids: np.ndarray, use: np.ndarray, room: np.ndarray, now: float, clock: Clock
+    ) -> float | None:
+        """`reshare` for a tier on a clock, in a few calls: when its resource still holds
+        every transfer at one level (`one_level`, with the caps the clocked transfers
+        keep), the clock is rebased and transfers new to it join; None (nothing shared,
+        `room` as it was) when the general sharing must decide."""
+        clocked = self.clocked.take(ids)
+        new = [] if all_of(clocked) else ids[~clocked].tolist()
+        for i in new:  # (started streaming since: not on the clock yet, a few)
+            self.settle_one(i, now)
+            cap, alone = self.cap_of(i)
+            self.cap_now[i] = min(cap, UNBOUNDED_Bps)
+            self.alone_now[i] = alone
+        by = clock.resource
+        level = one_level(self.cap_now.take(ids), use, room, by)
+        if level is None or level > np.minimum.reduce(self.c.take(ids)):
+            return None
+        least = np.minimum.reduce(self.alone_now.take(ids))
+        if not (least > 0 and 1.0 - level / least > LOSS_EPS):
+            return None
+        take_level(level, use, room, by)
+        clock.rebase(now, level)
+        for i in new:
+            self.clocked[i] = True
+            self.mark[i] = clock.level
+            self.frozen_by[i] = by
+            self.blame[i] = NOT_FROZEN
+            self.remask(i)
+        self.rate.put(ids, level)
+        return float(clock.done_at(np.minimum.reduce(self.mark_done.take(ids))))
+
+    def clock_on(self, ids: np.ndarray, at: np.ndarray, left: np.ndarray,
+                 parts: tuple[np.ndarray, np.ndarray | None, np.ndarray | None],
+                 asks: tuple[np.ndarray, np.ndarray], held: tuple[float, int], clocked: np.ndarray,
+                 now: float, tier: int) -> float:  # fmt: skip
+        """The tier's transfers all at `held`'s level, frozen by its resource: start its
+        clock, or rebase it; transfers new to it join as of now. When the first part is
+        through."""
+        level, by = held
+        clock = self.clocks.get(tier)
+        if clock is not None and clock.resource != by:
+            self.unclock(ids[clocked], now)
+            left = self.left.take(at)
+            clock = None
+        if clock is None:
+            clock = self.clocks[tier] = Clock(now, level, by)
+            join = None
+        else:
+            clock.rebase(now, level)
+            join = ~clocked
+        if join is None or any_of(join):
+            self.join(ids, at, left, parts, asks, join, clock)
+        self.rate[ids] = level
+        return float(clock.done_at(self.mark_done[ids].min()))
+
+    def join(self, ids: np.ndarray, at: np.ndarray, left: np.ndarray,
+             parts: tuple[np.ndarray, np.ndarray | None, np.ndarray | None],
+             asks: tuple[np.ndarray, np.ndarray], join: np.ndarray | None,
+             clock: Clock) -> None:  # fmt: skip
+        """Transfers settled at the clock's time join it (`join`: which of `ids`; None:
+        all). Each part moves at the level, the fluid unless the last channel moves (it
+        takes the whole level: the level is at most c), as `split` would split it."""
+        rest_left, last_live, piece_live = parts
+        cap, alone = asks
+        if last_live is None:
+            moving = np.zeros(left.shape, dtype=bool)
+            moving[0] = rest_left
+        else:
+            moving = np.stack((rest_left & ~last_live, last_live, piece_live))
+        if join is not None:
+            ids, at, left, moving = ids[join], at[:, join], left[:, join], moving[:, join]
+            cap, alone = cap[join], alone[join]
+        self.moving.put(at, moving)
+        first = np.where(moving, left, np.inf).min(axis=0)
+        self.mark[ids] = clock.level
+        self.mark_done[ids] = first + clock.level
+        self.alone_now[ids] = alone
+        self.cap_now[ids] = np.minimum(cap, UNBOUNDED_Bps)
+        self.clocked[ids] = True
+        self.frozen_by[ids] = clock.resource
+        self.blame[ids] = NOT_FROZEN
+        self.t_last[ids] = clock.t
+
+    def unclock(self, ids: np.ndarray, now: float) -> None:
+        """Bring clocked transfers (of one tier) up to date at `now` and take them off
+        their clock, as `settle` would have settled them interval by interval."""
+        if not len(ids):
+            return
+        clock = self.clocks[self.tier[int(ids[0])]]
+        level = clock.at(now)
+        moved = level - self.mark[ids]
+        at = ids + self.rows
+        left = self.left.take(at) - self.moving.take(at) * moved
+        np.maximum(left, 0.0, out=left)
+        self.left.put(at, left)
+        # Time lost: ∫ (1 − rate ÷ alone) dt, the rate's integral being the level's
+        alone = self.alone_now[ids]  # (0 only for one touched at `now`: nothing to charge)
+        lost = (now - self.t_last[ids]) - np.divide(
+            moved, alone, out=np.zeros(len(ids)), where=alone > 0
+        )
+        self.charge(ids, np.full(len(ids), clock.resource), lost)
+        self.t_last[ids] = now
+        self.clocked[ids] = False
+        self.mark_done[ids] = np.inf
 
     def losses(self, ids: np.ndarray, got: Allocation, alone: np.ndarray) -> None:
         """Time lost from now on: the share below what each would move alone (`alone`),
@@ -181,6 +377,9 @@ class _Flows:
 
     def settle_one(self, i: int, now: float) -> None:
         """`settle` for one transfer, in scalars (a few µs instead of a dozen numpy calls)."""
+        if self.clocked[i]:
+            self.settle_clocked(i, now)
+            return
         dt = now - self.t_last[i]
         if dt == 0:
             return
@@ -194,10 +393,55 @@ class _Flows:
             self.phase_wait[i] += lost
             self.waits[i, blamed] += lost
 
+    def settle_clocked(self, i: int, now: float) -> None:
+        """`settle_one` for a clocked transfer: its moving parts by the level's rise since
+        its mark. It is `touched`: the caller may start or end a part."""
+        self.touched.append(i)
+        dt = now - self.t_last[i]
+        if dt == 0:
+            return
+        clock = self.clocks[self.tier[i]]
+        level = clock.at(now)
+        moved = level - self.mark[i]
+        for k in range(3):
+            if self.moving[k, i]:
+                self.left[k, i] = max(self.left[k, i] - moved, 0.0)
+        lost = dt - moved / self.alone_now[i]
+        self.phase_wait[i] += lost
+        self.waits[i, clock.resource] += lost
+        self.mark[i] = level
+        self.t_last[i] = now
+
+    def remask(self, i: int) -> bool:
+        """A touched clocked transfer's moving parts and first finish, from its parts
+        left (settled at its mark); whether the clock still holds it: its cap is not
+        below the level and it moves less than alone (else its tier is shared again)."""
+        rest, last, piece = self.left[:, i].tolist()
+        last_mv = bool(self.last_on[i]) and last > 0
+        piece_mv = bool(self.piece_on[i]) and piece > 0
+        rest_mv = rest > 0 and not last_mv
+        self.moving[:, i] = (rest_mv, last_mv, piece_mv)
+        moving = [b for b, m in ((rest, rest_mv), (last, last_mv), (piece, piece_mv)) if m]
+        self.mark_done[i] = self.mark[i] + min(moving) if moving else np.inf
+        cap, alone = self.cap_of(i)
+        self.alone_now[i] = alone
+        self.cap_now[i] = min(cap, UNBOUNDED_Bps)
+        level = self.clocks[self.tier[i]].rate
+        return bool(cap >= level and alone > 0 and 1.0 - level / alone > LOSS_EPS)
+
+    def rates_of(self, i: int) -> list[float]:
+        """A transfer's part rates (fluid, last channel's load, piece)."""
+        if self.clocked[i]:
+            level = self.clocks[self.tier[i]].rate
+            return [level if m else 0.0 for m in self.moving[:, i].tolist()]
+        return self.part_rate[:, i].tolist()
+
     def resplit(self, i: int, now: float) -> None:
         """Re-split one transfer's unchanged rate (a clock started or ended, or its cap
         changed without changing its share), as `split` does, in scalars."""
         self.settle_one(i, now)
+        if self.clocked[i]:
+            return  # (`remask` re-splits it)
         rest, last, piece = float(self.rest[i]), float(self.last[i]), float(self.piece[i])
         rate = float(self.rate[i])
         one = min(rate, float(self.c[i]))
@@ -225,6 +469,8 @@ class _Flows:
 
     def recharge(self, i: int, alone: float) -> None:
         """Time lost by one transfer whose rate is unchanged but whose rate alone changed."""
+        if self.clocked[i]:
+            return  # (`remask` measures it)
         loss = 1.0 - self.rate[i] / alone if alone > 0 else 0.0
         charged = loss > LOSS_EPS and self.frozen_by[i] != NOT_FROZEN
         self.loss[i] = loss if charged else 0.0
@@ -235,3 +481,18 @@ class _Flows:
         return bool(
             self.rest[i] <= 0 and self.piece[i] <= 0 and self.last_on[i] and self.last[i] <= 0
         )
+
+
+def _one_level(got: Allocation, c: np.ndarray, alone: np.ndarray) -> tuple[float, int] | None:
+    """The level and the resource when one resource holds every transfer of a tier at
+    one level (`share_tier` froze them all by it: in its first round, so all at that
+    level), the level is at most every transfer's c (so each part moves at it or not at
+    all) and every transfer loses time at it; else None."""
+    by = int(got.frozen_by[0])
+    if by == NOT_FROZEN or np.count_nonzero(got.frozen_by != by):
+        return None
+    level = float(got.rate[0])
+    least = float(alone.min())
+    if not (level > 0 and level <= c.min() and least > 0 and 1.0 - level / least > LOSS_EPS):
+        return None
+    return level, by

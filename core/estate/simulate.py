@@ -90,7 +90,7 @@ import numpy as np
 from ..errors import CoreError
 from .flows import _Flows
 from .jobs import Job, Step
-from .share import all_of
+from .share import all_of, any_of
 
 _PHASE_END, _INIT_END, _TAIL_END, _PIECE_ON, _LAST_ON, _HOLD_END = 0, 1, 2, 3, 4, 5
 
@@ -316,6 +316,8 @@ class _Simulation:
                 self.handle(kind, self.dbs[i], now, token)
             if self.to_grant:
                 self.instant(now)
+            if self.flows.touched:
+                self.look_at_touched()
             if self.dirty:
                 self.reallocate(now)
             steps += 1
@@ -428,8 +430,9 @@ class _Simulation:
         self.dirty.add(tier)
 
     def refresh_done(self, tier: int) -> None:
-        """A tier's first finish after one of its transfers re-split its rate."""
-        if tier in self.shared:
+        """A tier's first finish after one of its transfers re-split its rate (on a
+        clock: once its touched transfers are looked at, `look_at_touched`)."""
+        if tier in self.shared and tier not in self.flows.clocks:
             self.tier_done[tier] = float(self.flows.t_done[self.shared[tier][0]].min())
             self.next_flow_t = min(self.tier_done.values())
 
@@ -441,15 +444,9 @@ class _Simulation:
         a clock is through after it), else re-split the one transfer."""
         f = self.flows
         ids = self.through(now)
-        if len(ids) == 1:  # the usual case, in scalars
-            i = int(ids[0])
-            f.settle_one(i, now)
-            tol = 1e-9 * max(float(f.volume[i]), 1.0)
-            # (Python floats: the same doubles as numpy's scalars, fewer calls)
-            rates = f.part_rate[:, i].tolist()
-            for k, left in enumerate(f.left[:, i].tolist()):
-                if left <= tol or (rates[k] > 0 and now + left / rates[k] <= now):
-                    f.left[k, i] = 0.0
+        if len(ids) == 1 or any_of(f.clocked[ids]):  # the usual case, in scalars
+            for i in ids.tolist():
+                self.snap(i, now)
         else:
             f.settle(ids, now)
             tol = 1e-9 * np.maximum(f.volume[ids], 1.0)
@@ -482,6 +479,43 @@ class _Simulation:
         if not self.dirty:
             self.next_flow_t = min(self.tier_done.values(), default=np.inf)
 
+    def snap(self, i: int, now: float) -> None:
+        """`finish_parts` for one transfer, in scalars: settle it, and a part is through
+        when what is left is below the tolerance, or would be through at `now` (on a
+        clock: by the clock's own formula, so that a transfer `through` found is)."""
+        f = self.flows
+        f.settle_one(i, now)
+        tol = 1e-9 * max(float(f.volume[i]), 1.0)
+        # (Python floats: the same doubles as numpy's scalars, fewer calls)
+        rates = f.rates_of(i)
+        clock = f.clocks.get(f.tier[i]) if f.clocked[i] else None
+        mark = float(f.mark[i])
+        for k, left in enumerate(f.left[:, i].tolist()):
+            if (
+                left <= tol
+                or (rates[k] > 0 and now + left / rates[k] <= now)
+                or (clock is not None and rates[k] > 0 and clock.done_at(mark + left) <= now)
+            ):
+                f.left[k, i] = 0.0
+
+    def look_at_touched(self) -> None:
+        """Clocked transfers an event touched: their moving parts and first finish anew
+        (`remask`), their tiers' first finish; a tier whose clock no longer holds one of
+        them is shared again."""
+        f = self.flows
+        tiers = set()
+        for i in f.touched:
+            if f.clocked[i]:
+                if not f.remask(i):
+                    self.dirty.add(f.tier[i])
+                tiers.add(f.tier[i])
+        f.touched.clear()
+        for tier in tiers - self.dirty:
+            clock = f.clocks[tier]
+            self.tier_done[tier] = float(clock.done_at(f.mark_done[self.shared[tier][0]].min()))
+        if tiers:
+            self.next_flow_t = min(self.tier_done.values(), default=np.inf)
+
     def fluid_through(self, db: _Db, now: float) -> None:
         """The shared bytes are through; the last channel's load (or the largest piece)
         is not. The channels other than the last and the piece's have finished their
@@ -504,11 +538,13 @@ class _Simulation:
         tiers = [t for t, done in self.tier_done.items() if done <= now]
         if not tiers:
             return np.zeros(0, dtype=np.int64)
-        if len(tiers) == 1:
-            cand = self.shared[tiers[0]][0]
-        else:
-            cand = np.sort(np.concatenate([self.shared[t][0] for t in tiers]))
-        return cand[f.t_done[cand] <= now]
+        found = []
+        for tier in tiers:
+            cand = self.shared[tier][0]
+            clock = f.clocks.get(tier)
+            done = f.t_done[cand] if clock is None else clock.done_at(f.mark_done[cand])
+            found.append(cand[done <= now])
+        return found[0] if len(found) == 1 else np.sort(np.concatenate(found))
 
     # ---------------------------------------------------------------- phases
 
@@ -569,7 +605,8 @@ class _Simulation:
         self.active[job.priority].discard(i)
         self.dirty.add(job.priority)
         f.rate[i] = f.rest_rate[i] = f.last_rate[i] = f.piece_rate[i] = f.loss[i] = 0.0
-        f.t_done[i] = np.inf
+        f.t_done[i] = f.mark_done[i] = np.inf
+        f.clocked[i] = False
         f.set_k(i, 0)
         db.serial += 1  # its pending init, clocks and drive request are void now
         if job.pool is not None:
@@ -727,13 +764,14 @@ class _Simulation:
                 self.take(room, before[0])
                 continue
             if not len(ids):
+                f.clocks.pop(tier, None)
                 self.shared.pop(tier, None)
                 self.tier_done.pop(tier, None)
                 self.tier_use.pop(tier, None)
                 continue
             self.shared[tier] = (ids, room.copy())
             use = self.res.use.take(ids, axis=0)
-            self.tier_done[tier] = f.reshare(ids, use, room, now)
+            self.tier_done[tier] = f.reshare(ids, use, room, now, tier)
             if self.trace_on:
                 self.tier_use[tier] = f.rate[ids] @ use
         self.next_flow_t = min(self.tier_done.values(), default=np.inf)

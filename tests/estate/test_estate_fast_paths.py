@@ -110,6 +110,6 @@ def test_a_re_share_asks_for_the_cap_a_re_split_assumes(
     flows.last_on[0], flows.piece_on[0] = last_on, piece_on
     cap, _alone = flows.cap_of(0)
     # nothing shared (no resource): each transfer gets the cap it asks for
-    flows.reshare(np.array([0]), np.zeros((1, 0)), np.zeros(0), 0.0)
+    flows.reshare(np.array([0]), np.zeros((1, 0)), np.zeros(0), 0.0, 1)
     assert flows.rate[0] == cap
     assert fluid or cap < flows.private[0]  # (the channels, not the path, decide then)
