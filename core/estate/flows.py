@@ -20,6 +20,10 @@ from .share import (
 LOSS_EPS = 1e-12
 """A share below what a transfer would move alone by less than this is no loss."""
 
+CLOCKS = True
+"""Whether a tier one resource holds at one level runs on a `Clock` (tests turn it off to
+compare with the general sharing)."""
+
 
 class Clock:
     """A tier whose every transfer a saturated resource holds at one water level: each
@@ -119,6 +123,9 @@ class _Flows:
         """What a clocked transfer would move alone (its time lost is measured against it)."""
         self.cap_now = np.zeros(n)
         """A clocked transfer's cap (`cap_of`, at most UNBOUNDED_Bps, as shared)."""
+        self.clock_shares = 0
+        """Re-shares done by a clock (`reshare_clocked`), of `self.shares` in all."""
+        self.shares = 0
         self.touched: list[int] = []
         """Clocked transfers settled since their parts were last looked at: an event may
         have started or ended a part (`remask`)."""
@@ -183,10 +190,12 @@ class _Flows:
         `Clock` and nothing is written per transfer but the rate.
         (One gather of each array per call: at ~100 transfers numpy's per-call cost is
         most of the time.)"""
+        self.shares += 1
         clock = self.clocks.get(tier)
         if clock is not None:
             first = self.reshare_clocked(ids, use, room, now, clock)
             if first is not None:
+                self.clock_shares += 1
                 return first
         clocked = self.clocked.take(ids)
         on_clock = np.count_nonzero(clocked)
@@ -217,7 +226,7 @@ class _Flows:
             cap = np.where(rest_left, cap, np.minimum(self.private[ids], clocks))
             alone = np.where(rest_left, alone, np.minimum(self.alone_path[ids], cap))
         got = share_tier(cap, use, room)
-        held = _one_level(got, c, alone)
+        held = _one_level(got, c, alone) if CLOCKS else None
         if held is not None:
             parts = (rest_left, last_live, piece_live)
             return self.clock_on(ids, at, left, parts, (cap, alone), held, clocked, now, tier)
