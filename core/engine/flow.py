@@ -19,12 +19,17 @@ from .shapes import (
     ceil,
     divide,
     either,
+    fceil,
+    fdivide,
+    ffloor,
     floor,
+    fsqrt,
     is_batch,
     isfinite,
     maximum,
     minimum,
     negate,
+    no_arrays,
     sqrt,
     where,
 )
@@ -64,7 +69,15 @@ def ramp_time(volume_bytes: Number, model: PathModel, channel_init_s: Number) ->
     which it no longer grows (the path saturates, or every channel runs). Before
     channel k_f starts, c × init × k_f(k_f − 1)/2 bytes have moved; a volume that ends
     earlier ends while channel k runs, k = ⌊(1 + √(1 + 8V ÷ (c × init))) / 2⌋.
-    Floats or arrays (one value per trial): every case is computed and picked per element."""
+    Floats or arrays (one value per trial): every case is computed and picked per element.
+    On floats its twin `_ramp_time_floats` does the same operations (issue 22.3)."""
+    if no_arrays(volume_bytes, channel_init_s, model.per_channel_Bps, model.shared_Bps):
+        return _ramp_time_floats(volume_bytes, model, channel_init_s)
+    return _ramp_time_any(volume_bytes, model, channel_init_s)
+
+
+def _ramp_time_any(volume_bytes: Number, model: PathModel, channel_init_s: Number) -> Number:
+    """`ramp_time` through the shapes' primitives: floats or arrays."""
     m = model.active_channels
     final = model.rate(m)
     c = model.per_channel_Bps
@@ -84,6 +97,33 @@ def ramp_time(volume_bytes: Number, model: PathModel, channel_init_s: Number) ->
             during = k * init + divide(v - c * init * k * (k - 1) / 2, k * c)
             t = where(short, during, t)
     return where(v <= 0, 0.0, t)
+
+
+def _ramp_time_floats(v: float, model: PathModel, init: float) -> float:
+    """`_ramp_time_any` on floats, written out: each `where` is the branch it picks on
+    floats, each primitive its float path, in the same order (a test holds the two to
+    the same bits on random paths)."""
+    if v <= 0:
+        return 0.0
+    m = model.active_channels
+    final = model.rate(m)
+    c = model.per_channel_Bps
+    no_init = init <= 0
+    one_step = not math.isfinite(c) or c >= final
+    t = (v / final if final else fdivide(v, final)) + (
+        0.0 if no_init else init if one_step else 0.0)  # fmt: skip
+    if no_init or one_step:
+        return t
+    ceiling = fceil(fdivide(final, c) - 1e-12)
+    k_f = ceiling if ceiling < m else m
+    before = c * init * k_f * (k_f - 1) / 2
+    t = k_f * init + fdivide(v - before, final)
+    if v < before:  # the volume is moved before the path saturates
+        k = ffloor((1 + fsqrt(1 + 8 * fdivide(v, c * init))) / 2)
+        k = k_f - 1 if k_f - 1 < k else k
+        k = k if k > 1 else 1
+        t = k * init + fdivide(v - c * init * k * (k - 1) / 2, k * c)
+    return t
 
 
 @dataclass(frozen=True)
@@ -159,8 +199,25 @@ def move(
     its load at what one channel achieves alone (`PathModel.channel_alone_Bps`). Without
     multisection the first channel holds the largest file: T ≥ init + largest ÷ c.
     `overhead_s` is the per-job fixed time (`backup.job_overhead`). Nothing to move
-    takes no time (no job runs). Floats or arrays of one value per trial."""
-    t = ramp_time(volume_bytes, model, channel_init_s)
+    takes no time (no job runs). Floats or arrays of one value per trial; on floats its
+    twin `_move_floats` does the same operations (issue 22.3)."""
+    if no_arrays(volume_bytes, channel_init_s, largest_piece_bytes, overhead_s,
+                 model.per_channel_Bps, model.shared_Bps, model.cartridge_data_bytes,
+                 model.cartridge_s):  # fmt: skip
+        return _move_floats(volume_bytes, model, channel_init_s, largest_piece_bytes,
+                            overhead_s)  # fmt: skip
+    return _move_any(volume_bytes, model, channel_init_s, largest_piece_bytes, overhead_s)
+
+
+def _move_any(
+    volume_bytes: Number,
+    model: PathModel,
+    channel_init_s: Number,
+    largest_piece_bytes: Number | None,
+    overhead_s: Number,
+) -> Flow:
+    """`move` through the shapes' primitives: floats or arrays."""
+    t = _ramp_time_any(volume_bytes, model, channel_init_s)
     loads = channel_loads(volume_bytes, model.active_channels, largest_piece_bytes)
     first, last = assigned_time(loads, channel_init_s, model.channel_alone_Bps,
                                 model.cartridge_data_bytes, model.cartridge_s)  # fmt: skip
@@ -182,6 +239,43 @@ def move(
     duration = where(volume_bytes > 0, t + overhead_s, 0.0)
     return Flow(volume_bytes, duration, model.rate_Bps, channel_init_s, largest_piece_bytes,
                 bound, limiter)  # fmt: skip
+
+
+def _move_floats(volume: float, model: PathModel, init: float, largest: float | None,
+                 overhead: float) -> Flow:  # fmt: skip
+    """`move` on floats, written out as `_ramp_time_floats` is: the channel loads
+    (`channel_loads`), the first and last channel's finish (`assigned_time`, with
+    `cartridge_time`) and the labels, each primitive its float path, in the same order."""
+    t = _ramp_time_floats(volume, model, init)
+    m = model.active_channels
+    piece = 0.0 if largest is None else largest
+    piece = volume if volume < piece else piece
+    n = 1 if m < 1 else m
+    even = volume / n
+    first_load = rest = even
+    if n > 1 and piece > even:
+        first_load, rest = piece, (volume - piece) / (n - 1)
+    alone = model.channel_alone_Bps
+    first = init + (first_load / alone if alone else fdivide(first_load, alone))
+    last = n * init + (rest / alone if alone else fdivide(rest, alone))
+    cart_bytes, cart_s = model.cartridge_data_bytes, model.cartridge_s
+    if cart_s > 0 and math.isfinite(cart_bytes):
+        first = first + fceil(fdivide(first_load, cart_bytes)) * cart_s
+        last = last + fceil(fdivide(rest, cart_bytes)) * cart_s
+    assigned = last if last > first else first
+    bound = False
+    if volume > 0 and assigned > t * (1 + 1e-12):
+        # The largest file decides when its channel finishes last (a label).
+        bound = bool(first_load > rest and first >= last)
+    limiter = None
+    if volume > 0 and not bound:
+        limiter = short_job_limiter(volume / model.rate_Bps, max(t, assigned), n * init,
+                                    overhead)  # fmt: skip
+    t = assigned if assigned > t else t
+    if not math.isfinite(t):
+        t = math.inf
+    duration = t + overhead if volume > 0 else 0.0
+    return Flow(volume, duration, model.rate_Bps, init, largest, bound, limiter)
 
 
 JOB_OVERHEAD_LABEL = "job_overhead"

@@ -71,6 +71,14 @@ class PathModel:
     """The per-channel ceiling is the class default of a disk or NFS path (no stage of
     the path limits one channel: `core/scenario/channel_rate.py`)."""
 
+    def __post_init__(self) -> None:
+        # The two rates every move asks for (several times), worked out once: the model
+        # is frozen (issue 22.3).
+        object.__setattr__(self, "_rate_Bps", self.rate(self.channels))
+        alone = self.rate(1) if self.channel_ceiling_given else (
+            self.shared_Bps / max(1, self.active_channels))  # fmt: skip
+        object.__setattr__(self, "_channel_alone_Bps", alone)
+
     @property
     def active_channels(self) -> int:
         """Channels that can stream at once (each binding unit serves one)."""
@@ -86,7 +94,7 @@ class PathModel:
     @property
     def rate_Bps(self) -> float:
         """Steady-state rate with all channels running: R(n)."""
-        return self.rate(self.channels)
+        return self._rate_Bps  # type: ignore[attr-defined]  # set by __post_init__
 
     @property
     def single_channel_Bps(self) -> float:
@@ -105,9 +113,7 @@ class PathModel:
         R(1) when a stage limits one channel; without one a channel is taken to get its
         fair share of the path, C_shared ÷ active channels — one RMAN channel never
         takes a whole array or network (say so, and add a `channel` stage)."""
-        if self.channel_ceiling_given:
-            return self.rate(1)
-        return self.shared_Bps / max(1, self.active_channels)
+        return self._channel_alone_Bps  # type: ignore[attr-defined]  # by __post_init__
 
     def capacity_at_Bps(self, index: int) -> float:
         """What stage `index` can let through with the path's channels running.

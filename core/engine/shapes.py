@@ -73,32 +73,66 @@ def maximum(a: Any, b: Any) -> Any:
 def divide(a: Any, b: Any) -> Any:
     """a ÷ b; a zero divisor gives ±inf (nan for 0 ÷ 0), never an exception."""
     if not (isinstance(a, _ND) or isinstance(b, _ND)):
-        if b:
-            return a / b
-        if a == 0 or a != a:
-            return math.nan
-        return math.copysign(math.inf, a) * math.copysign(1.0, b)
+        return a / b if b else fdivide(a, b)
     with np.errstate(all="ignore"):
         return scalar(np.true_divide(a, b))
 
 
 def sqrt(x: Any) -> Any:
     if not isinstance(x, _ND):
-        return math.sqrt(x) if x >= 0 else math.nan
+        return fsqrt(x)
     with np.errstate(all="ignore"):
         return scalar(np.sqrt(x))
 
 
 def floor(x: Any) -> Any:
     if not isinstance(x, _ND):
-        return float(math.floor(x)) if math.isfinite(x) else x
+        return ffloor(x)
     return scalar(np.floor(x))
 
 
 def ceil(x: Any) -> Any:
     if not isinstance(x, _ND):
-        return float(math.ceil(x)) if math.isfinite(x) else x
+        return fceil(x)
     return scalar(np.ceil(x))
+
+
+# The float paths of the primitives above, for a formula's float twin (`no_arrays`): the
+# same operations, without asking each value whether it is an array.
+
+
+def no_arrays(*values: Any) -> bool:
+    """True when no value is a numpy array (of any shape): each primitive above then takes
+    its float path, so a formula may run its float twin instead (`engine/flow.py`), which
+    does the same IEEE operations in the same order without the per-call checks."""
+    for v in values:  # noqa: SIM110 - a plain loop: this runs on every move of a plan
+        if isinstance(v, _ND):
+            return False
+    return True
+
+
+def fdivide(a: float, b: float) -> float:
+    """`divide` on floats."""
+    if b:
+        return a / b
+    if a == 0 or a != a:
+        return math.nan
+    return math.copysign(math.inf, a) * math.copysign(1.0, b)
+
+
+def fsqrt(x: float) -> float:
+    """`sqrt` on floats."""
+    return math.sqrt(x) if x >= 0 else math.nan
+
+
+def ffloor(x: float) -> float:
+    """`floor` on floats."""
+    return float(math.floor(x)) if math.isfinite(x) else x
+
+
+def fceil(x: float) -> float:
+    """`ceil` on floats."""
+    return float(math.ceil(x)) if math.isfinite(x) else x
 
 
 def isfinite(x: Any) -> Any:
@@ -167,8 +201,12 @@ __all__ = [
     "divide",
     "either",
     "expm1",
+    "fceil",
+    "fdivide",
+    "ffloor",
     "first",
     "floor",
+    "fsqrt",
     "is_batch",
     "isfinite",
     "log1p",
@@ -176,6 +214,7 @@ __all__ = [
     "minimum",
     "negate",
     "nextafter_down",
+    "no_arrays",
     "scalar",
     "sqrt",
     "where",

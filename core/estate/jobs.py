@@ -294,15 +294,33 @@ class JobCache:
     def own_job(self, db: EstateDatabase, resource_index: dict[str, int]) -> Job:
         s = db.estate_scenario
         used = tuple(resource_index.get(st.shared) for st in s.path if st.shared is not None)
-        key = (db.route, used, s.database, s.backup, s.path, s.recovery, s.targets)
         try:
-            job = self._now.get(key)
+            key = _Key((db.route, used, s.database, s.backup, s.path, s.recovery, s.targets))
         except TypeError:  # a value that cannot be a key: planned every time
             return _own_job(db, resource_index)
+        job = self._now.get(key)
         if job is None:
-            job = self._before.get(key) or _own_job(db, resource_index)
+            job = (self._before.get(key) if self._before else None) or _own_job(
+                db, resource_index)  # fmt: skip
             self._now[key] = job
         return job
+
+
+class _Key:
+    """A cache key whose hash is worked out once: hashing a scenario's tables walks every
+    field of each, and a key is looked up once or twice and stored (issue 22.3)."""
+
+    __slots__ = ("hash", "parts")
+
+    def __init__(self, parts: tuple) -> None:
+        self.parts = parts
+        self.hash = hash(parts)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Key) and self.hash == other.hash and self.parts == other.parts
 
 
 def build_jobs(estate: Estate, cache: JobCache | None = None) -> list[Job]:
