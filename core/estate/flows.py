@@ -103,6 +103,14 @@ class _Flows:
         self.c = np.array([j.channel_alone_Bps for j in jobs])
         self.two = channels > 1
         """Whether the piece's channel is another than the last (one channel: the same)."""
+        # The same constants as Python floats, for the one-transfer paths (a list item is
+        # read faster than an array's, and its arithmetic is a float's: the same doubles)
+        self.private_of = self.private.tolist()
+        self.per_channel_of = self.per_channel.tolist()
+        self.c_of = self.c.tolist()
+        self.two_of = self.two.tolist()
+        self.alone_path_of = self.alone_path.tolist()
+        self.alone_all_of = self.alone_all.tolist()
         self.waits = np.zeros((n, n_resources))
         self.n_resources = n_resources
         self.t_last = np.zeros(n)
@@ -145,9 +153,10 @@ class _Flows:
     def set_k(self, i: int, k: int) -> None:
         """Channels streaming, and the cap they give while the fluid has bytes."""
         self.k[i] = k
-        self.kcap[i] = min(self.private[i], k * self.per_channel[i]) if k else 0.0
+        cap = min(self.private_of[i], k * self.per_channel_of[i]) if k else 0.0
+        self.kcap[i] = cap
         if self.clocked[i] and self.rest[i] > 0:
-            self.cap_now[i] = min(self.kcap[i], UNBOUNDED_Bps)
+            self.cap_now[i] = min(cap, UNBOUNDED_Bps)
 
     def at_cap(self, i: int) -> bool:
         """Whether the last sharing gave the transfer its cap (no resource held it)."""
@@ -424,19 +433,31 @@ class _Flows:
     def remask(self, i: int) -> bool:
         """A touched clocked transfer's moving parts and first finish, from its parts
         left (settled at its mark); whether the clock still holds it: its cap is not
-        below the level and it moves less than alone (else its tier is shared again)."""
-        rest, last, piece = self.left[:, i].tolist()
-        last_mv = bool(self.last_on[i]) and last > 0
-        piece_mv = bool(self.piece_on[i]) and piece > 0
+        below the level and it moves less than alone (else its tier is shared again).
+        (`cap_of` and the split's rule, written out in scalars: it runs at most events.)"""
+        left = self.left
+        rest, last, piece = float(left[0, i]), float(left[1, i]), float(left[2, i])
+        last_mv = last > 0 and bool(self.last_on[i])
+        piece_mv = piece > 0 and bool(self.piece_on[i])
         rest_mv = rest > 0 and not last_mv
-        self.moving[:, i] = (rest_mv, last_mv, piece_mv)
-        moving = [b for b, m in ((rest, rest_mv), (last, last_mv), (piece, piece_mv)) if m]
-        self.mark_done[i] = self.mark[i] + min(moving) if moving else np.inf
-        cap, alone = self.cap_of(i)
+        moving = self.moving
+        moving[0, i], moving[1, i], moving[2, i] = rest_mv, last_mv, piece_mv
+        first = rest if rest_mv else np.inf
+        if last_mv and last < first:
+            first = last
+        if piece_mv and piece < first:
+            first = piece
+        self.mark_done[i] = self.mark[i] + first
+        if rest > 0:
+            cap, alone = float(self.kcap[i]), self.alone_all_of[i]
+        else:
+            clocks = last_mv + (piece_mv and self.two_of[i])
+            cap = min(self.private_of[i], clocks * self.c_of[i])
+            alone = min(self.alone_path_of[i], cap)
         self.alone_now[i] = alone
         self.cap_now[i] = min(cap, UNBOUNDED_Bps)
         level = self.clocks[self.tier[i]].rate
-        return bool(cap >= level and alone > 0 and 1.0 - level / alone > LOSS_EPS)
+        return cap >= level and alone > 0 and 1.0 - level / alone > LOSS_EPS
 
     def rates_of(self, i: int) -> list[float]:
         """A transfer's part rates (fluid, last channel's load, piece)."""
@@ -470,11 +491,11 @@ class _Flows:
     def cap_of(self, i: int) -> tuple[float, float]:
         """One transfer's cap as `reshare` computes it, and what it would move alone."""
         if self.rest[i] > 0:
-            return self.kcap[i], self.alone_all[i]
+            return float(self.kcap[i]), self.alone_all_of[i]
         last = bool(self.last_on[i] and self.last[i] > 0)
-        piece = bool(self.piece_on[i] and self.piece[i] > 0 and self.two[i])
-        cap = min(self.private[i], (last + piece) * self.c[i])
-        return cap, min(self.alone_path[i], cap)
+        piece = bool(self.piece_on[i] and self.piece[i] > 0 and self.two_of[i])
+        cap = min(self.private_of[i], (last + piece) * self.c_of[i])
+        return cap, min(self.alone_path_of[i], cap)
 
     def recharge(self, i: int, alone: float) -> None:
         """Time lost by one transfer whose rate is unchanged but whose rate alone changed."""

@@ -550,8 +550,16 @@ class _Simulation:
         for tier in tiers:
             cand = self.shared[tier][0]
             clock = f.clocks.get(tier)
-            done = f.t_done[cand] if clock is None else clock.done_at(f.mark_done[cand])
-            found.append(cand[done <= now])
+            if clock is None:
+                found.append(cand[f.t_done[cand] <= now])
+                continue
+            # On a clock: those whose mark the level has (nearly) reached, then each by
+            # the clock's own formula (the one that set the tier's first finish)
+            marks = f.mark_done.take(cand)
+            reach = clock.at(now) + 4e-9 * max(now, 1.0) * clock.rate
+            near = (marks <= reach).nonzero()[0].tolist()
+            hit = [k for k in near if clock.done_at(float(marks[k])) <= now]
+            found.append(cand[hit])
         return found[0] if len(found) == 1 else np.sort(np.concatenate(found))
 
     # ---------------------------------------------------------------- phases
