@@ -32,15 +32,19 @@ class Clock:
     transfer. A new level (`rebase`) costs nothing per transfer; a transfer is brought
     up to date only when an event touches it (`_Flows.settle_one`)."""
 
-    __slots__ = ("level", "rate", "resource", "t")
+    __slots__ = ("level", "rate", "resource", "t", "totals", "use")
 
-    def __init__(self, now: float, rate: float, resource: int) -> None:
+    def __init__(self, now: float, rate: float, resource: int, use: float) -> None:
         self.t = now
         self.level = 0.0
         """∫ rate dt from the clock's start to `t`."""
         self.rate = rate
         self.resource = resource
         """The resource that holds every transfer of the tier (their time lost is its)."""
+        self.use = use
+        """What each of its transfers uses of the resource per data byte/s (all alike)."""
+        self.totals: dict[int, float] = {}
+        """The sum of `use` over n transfers, as `np.add.reduce` gives it, by n."""
 
     def at(self, now: float) -> float:
         return self.level + self.rate * (now - self.t)
@@ -131,6 +135,9 @@ class _Flows:
         """What a clocked transfer would move alone (its time lost is measured against it)."""
         self.cap_now = np.zeros(n)
         """A clocked transfer's cap (`cap_of`, at most UNBOUNDED_Bps, as shared)."""
+        self.ceiling = np.zeros(n)
+        """The highest level a clocked transfer stays on its clock at: at most c (each part
+        moves at the level or not at all), below what it moves alone (it loses time)."""
         self.clock_shares = 0
         """Re-shares done by a clock (`reshare_clocked`), of `self.shares` in all."""
         self.shares = 0
@@ -238,7 +245,7 @@ class _Flows:
         held = _one_level(got, c, alone) if CLOCKS else None
         if held is not None:
             parts = (rest_left, last_live, piece_live)
-            return self.clock_on(ids, at, left, parts, (cap, alone), held, clocked, now, tier)
+            return self.clock_on(ids, at, left, parts, (cap, alone), held, clocked, now, tier, use)
         if on_clock:
             self.unclock(ids[clocked], now)
             left = self.left.take(at)
@@ -256,17 +263,21 @@ class _Flows:
         `room` as it was) when the general sharing must decide."""
         clocked = self.clocked.take(ids)
         new = [] if all_of(clocked) else ids[~clocked].tolist()
+        by = clock.resource
+        if new and np.count_nonzero(use[:, by] != clock.use):
+            return None  # (a transfer new to it uses the resource otherwise)
         for i in new:  # (started streaming since: not on the clock yet, a few)
             self.settle_one(i, now)
             cap, alone = self.cap_of(i)
             self.cap_now[i] = min(cap, UNBOUNDED_Bps)
             self.alone_now[i] = alone
-        by = clock.resource
-        level = one_level(self.cap_now.take(ids), use, room, by)
-        if level is None or level > np.minimum.reduce(self.c.take(ids)):
-            return None
-        least = np.minimum.reduce(self.alone_now.take(ids))
-        if not (least > 0 and 1.0 - level / least > LOSS_EPS):
+            self.ceiling[i] = _ceiling(self.c_of[i], alone)
+        n = len(ids)
+        total = clock.totals.get(n)
+        if total is None:
+            total = clock.totals[n] = np.add.reduce(use[:, by])
+        level = one_level(self.cap_now.take(ids), use, room, by, total)
+        if level is None or level > np.minimum.reduce(self.ceiling.take(ids)):
             return None
         take_level(level, use, room, by)
         clock.rebase(now, level)
@@ -282,7 +293,7 @@ class _Flows:
     def clock_on(self, ids: np.ndarray, at: np.ndarray, left: np.ndarray,
                  parts: tuple[np.ndarray, np.ndarray | None, np.ndarray | None],
                  asks: tuple[np.ndarray, np.ndarray], held: tuple[float, int], clocked: np.ndarray,
-                 now: float, tier: int) -> float:  # fmt: skip
+                 now: float, tier: int, use: np.ndarray) -> float:  # fmt: skip
         """The tier's transfers all at `held`'s level, frozen by its resource: start its
         clock, or rebase it; transfers new to it join as of now. When the first part is
         through."""
@@ -292,12 +303,16 @@ class _Flows:
             self.unclock(ids[clocked], now)
             left = self.left.take(at)
             clock = None
+        col = use[:, by]
+        alike = float(col[0]) if not np.count_nonzero(col != col[0]) else np.nan
         if clock is None:
-            clock = self.clocks[tier] = Clock(now, level, by)
+            clock = self.clocks[tier] = Clock(now, level, by, alike)
             join = None
         else:
             clock.rebase(now, level)
             join = ~clocked
+            if alike != clock.use:  # (the fast re-share holds only transfers alike)
+                clock.use, clock.totals = alike, {}
         if join is None or any_of(join):
             self.join(ids, at, left, parts, asks, join, clock)
         self.rate[ids] = level
@@ -326,6 +341,7 @@ class _Flows:
         self.mark_done[ids] = first + clock.level
         self.alone_now[ids] = alone
         self.cap_now[ids] = np.minimum(cap, UNBOUNDED_Bps)
+        self.ceiling[ids] = _ceiling(self.c[ids], alone)
         self.clocked[ids] = True
         self.frozen_by[ids] = clock.resource
         self.blame[ids] = NOT_FROZEN
@@ -456,6 +472,7 @@ class _Flows:
             alone = min(self.alone_path_of[i], cap)
         self.alone_now[i] = alone
         self.cap_now[i] = min(cap, UNBOUNDED_Bps)
+        self.ceiling[i] = _ceiling(self.c_of[i], alone)
         level = self.clocks[self.tier[i]].rate
         return cap >= level and alone > 0 and 1.0 - level / alone > LOSS_EPS
 
@@ -526,3 +543,13 @@ def _one_level(got: Allocation, c: np.ndarray, alone: np.ndarray) -> tuple[float
     if not (level > 0 and level <= c.min() and least > 0 and 1.0 - level / least > LOSS_EPS):
         return None
     return level, by
+
+
+_BELOW_ALONE = 1.0 - 1e-9
+
+
+def _ceiling(c: float | np.ndarray, alone: float | np.ndarray) -> float | np.ndarray:
+    """The highest level at which a clocked transfer stays on its clock without the
+    general sharing looking at it: at most its c, and clearly below what it moves alone
+    (then it loses more than LOSS_EPS: it is charged)."""
+    return np.minimum(c, alone * _BELOW_ALONE)
