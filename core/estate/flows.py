@@ -271,7 +271,7 @@ class _Flows:
             cap, alone = self.cap_of(i)
             self.cap_now[i] = min(cap, UNBOUNDED_Bps)
             self.alone_now[i] = alone
-            self.ceiling[i] = _ceiling(self.c_of[i], alone)
+            self.ceiling[i] = min(self.c_of[i], alone * _BELOW_ALONE)
         n = len(ids)
         total = clock.totals.get(n)
         if total is None:
@@ -472,7 +472,7 @@ class _Flows:
             alone = min(self.alone_path_of[i], cap)
         self.alone_now[i] = alone
         self.cap_now[i] = min(cap, UNBOUNDED_Bps)
-        self.ceiling[i] = _ceiling(self.c_of[i], alone)
+        self.ceiling[i] = min(self.c_of[i], alone * _BELOW_ALONE)
         level = self.clocks[self.tier[i]].rate
         return cap >= level and alone > 0 and 1.0 - level / alone > LOSS_EPS
 
@@ -548,8 +548,8 @@ def _one_level(got: Allocation, c: np.ndarray, alone: np.ndarray) -> tuple[float
 _BELOW_ALONE = 1.0 - 1e-9
 
 
-def _ceiling(c: float | np.ndarray, alone: float | np.ndarray) -> float | np.ndarray:
-    """The highest level at which a clocked transfer stays on its clock without the
-    general sharing looking at it: at most its c, and clearly below what it moves alone
-    (then it loses more than LOSS_EPS: it is charged)."""
+def _ceiling(c: np.ndarray, alone: np.ndarray) -> np.ndarray:
+    """The highest level at which clocked transfers stay on their clock without the
+    general sharing looking at them: at most their c, and clearly below what each moves
+    alone (then it loses more than LOSS_EPS: it is charged). (Scalars: `min` alike.)"""
     return np.minimum(c, alone * _BELOW_ALONE)

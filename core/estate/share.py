@@ -110,17 +110,19 @@ def one_level(
     if not 0 < n <= _BELOW_EVERY_CAP_N:
         return None
     over = caps @ use > room
-    if np.count_nonzero(over) != 1 or not over[resource] or not room[resource] > 0:
+    free = float(room[resource])  # (Python floats from here: the same doubles, faster)
+    if np.count_nonzero(over) != 1 or not over[resource] or not free > 0:
         return None
     col = use[:, resource]
-    u = col[0]
+    u = float(col[0])
     if total is None:
         if not u > 0 or np.count_nonzero(col != u):
             return None
         total = np.add.reduce(col)
-    if np.minimum.reduce(caps) * total < room[resource] * (1.0 + _BELOW_EVERY_CAP):
+    total = float(total)
+    if float(np.minimum.reduce(caps)) * total < free * (1.0 + _BELOW_EVERY_CAP):
         return None
-    return (room[resource] - 0.0) / (total - u + u)  # (as `_level_below_every_cap`)
+    return (free - 0.0) / (total - u + u)  # (as `_level_below_every_cap`)
 
 
 def take_level(level: float, use: np.ndarray, room: np.ndarray, resource: int) -> None:

@@ -559,7 +559,10 @@ class _Simulation:
             reach = clock.at(now) + 4e-9 * max(now, 1.0) * clock.rate
             near = (marks <= reach).nonzero()[0].tolist()
             hit = [k for k in near if clock.done_at(float(marks[k])) <= now]
-            found.append(cand[hit])
+            if len(hit) == 1:  # (the usual case: a slice, no list made an array)
+                found.append(cand[hit[0] : hit[0] + 1])
+            else:
+                found.append(cand.take(np.array(hit, dtype=np.int64)))
         return found[0] if len(found) == 1 else np.sort(np.concatenate(found))
 
     # ---------------------------------------------------------------- phases
