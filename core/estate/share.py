@@ -90,6 +90,38 @@ def _sorted_water_level(caps: np.ndarray, use: np.ndarray, room: float) -> float
     return (room - below[i]) / above[i]
 
 
+def one_level(caps: np.ndarray, use: np.ndarray, room: np.ndarray, resource: int) -> float | None:
+    """`share_tier`'s level when it would freeze every transfer by `resource` at one
+    level in its first round, found as it finds it (the same operations, so the same
+    float) but in a few calls: exactly one resource is over its room, it is `resource`,
+    it has room left, every transfer uses it alike and the level is clearly below every
+    cap (`_level_below_every_cap`). None when `share_tier` would do anything else.
+    `caps` must be at most UNBOUNDED_Bps, as `share_tier` makes them. `room` is not
+    touched: `take_level` takes what the tier gets."""
+    n = len(caps)
+    if not 0 < n <= _BELOW_EVERY_CAP_N:
+        return None
+    over = caps @ use > room
+    if np.count_nonzero(over) != 1 or not over[resource] or not room[resource] > 0:
+        return None
+    col = use[:, resource]
+    u = col[0]
+    if not u > 0 or np.count_nonzero(col != u):
+        return None
+    total = np.add.reduce(col)
+    if np.minimum.reduce(caps) * total < room[resource] * (1.0 + _BELOW_EVERY_CAP):
+        return None
+    return (room[resource] - 0.0) / (total - u + u)  # (as `_level_below_every_cap`)
+
+
+def take_level(level: float, use: np.ndarray, room: np.ndarray, resource: int) -> None:
+    """What a tier all at `level` (frozen by `resource`) takes from `room`, as
+    `_fill_tier` takes it (every rate is `level`: the same dot product)."""
+    room -= np.full(len(use), level) @ use
+    np.maximum(room, 0.0, out=room)
+    room[resource] = 0.0
+
+
 def _fill_tier(
     caps: np.ndarray,
     use: np.ndarray,

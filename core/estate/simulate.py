@@ -70,6 +70,14 @@ or the cap rises of a transfer that was at its cap (one held below its cap by a
 saturated resource keeps its max-min fair rate when it gains a channel); and only from
 the tier of the change down, stopping at the first tier whose transfers and leftover
 capacity are as they were (strict priority: a lower tier never changes a higher one).
+A tier that one saturated resource holds at one level, below every transfer's
+channel rate (most re-shares of a large estate: each transfer moves its parts at the
+level or not at all), runs on a *clock* (`flows.Clock`): what its transfers moved is the
+level's integral since each was last settled, kept once for the tier, so a re-share that
+keeps that shape rebases the clock and writes one rate per transfer instead of settling,
+re-splitting and charging each; a transfer is brought up to date when an event touches
+it. Summing the level once rather than each rate changes the last bits (phases agree to
+1e-9 with the clock off, `flows.CLOCKS`; tests/estate/test_estate_fast_paths.py).
 A change inside one database that leaves its rate as it was only re-splits that
 database's rate: the last channel or the piece starting or ending while the fluid has
 bytes (the cap is k × c_channel either way), or a cap that changes while a saturated
@@ -88,11 +96,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import CoreError
+from .flows import _Flows
 from .jobs import Job, Step
-from .share import NOT_FROZEN, Allocation, all_of, any_of, share_tier
+from .share import all_of, any_of
 
 _PHASE_END, _INIT_END, _TAIL_END, _PIECE_ON, _LAST_ON, _HOLD_END = 0, 1, 2, 3, 4, 5
-_LOSS_EPS = 1e-12
 
 
 @dataclass(frozen=True)
@@ -211,231 +219,6 @@ class _Db:
         return self.job.steps[self.step]
 
 
-class _Flows:
-    """Every database's transfer state as arrays indexed by database.
-
-    A transfer has three parts, each with what is left to move (`rest`, `last`, `piece`)
-    and its rate: the shared fluid, the last channel's load (carved out of the fluid) and
-    the largest piece's clock (its bytes are in the fluid)."""
-
-    def __init__(self, jobs: list[Job], n_resources: int) -> None:
-        n = len(jobs)
-        self.volume = np.zeros(n)
-        # The three parts side by side (rows of one array, each row a view by its name),
-        # so that a tier's settle and split gather and scatter them in one call each
-        self.left = np.zeros((3, n))
-        self.rest, self.last, self.piece = self.left
-        self.part_rate = np.zeros((3, n))
-        self.rest_rate, self.last_rate, self.piece_rate = self.part_rate
-        self.rows = np.arange(3).reshape(3, 1) * n
-        """Added to transfers' indices: their places in the rows of `left`, `part_rate`."""
-        self.started = np.zeros((2, n), dtype=bool)
-        self.last_on, self.piece_on = self.started
-        """Whether the last channel moves its load, the first one the piece (the rows of
-        `started`; their flat indices are those of `left`'s first two rows)."""
-        self.rate = np.zeros(n)
-        """What each transfer gets from the sharing (data bytes/s of the resources)."""
-        self.loss = np.zeros(n)
-        self.blame = np.full(n, NOT_FROZEN, dtype=np.int64)
-        self.frozen_by = np.full(n, NOT_FROZEN, dtype=np.int64)
-        self.phase_wait = np.zeros(n)
-        self.k = [0] * n
-        """Channels streaming (a list: only ever read one at a time)."""
-        self.kcap = np.zeros(n)
-        """What each transfer's streaming channels and own stages let through:
-        min(private, k × c_channel), kept with `k` (`set_k`)."""
-        self.wait_pool = np.full(n, -1, dtype=np.int64)
-        """The pool each transfer waits for a drive of, else -1."""
-        self.per_channel = np.array([j.per_channel_Bps for j in jobs])
-        self.private = np.array([j.private_Bps for j in jobs])
-        channels = np.array([j.channels for j in jobs], dtype=np.int64)
-        alone_fluid = np.array([min((t for _, t in j.fluid), default=np.inf) for j in jobs])
-        # What each would move alone with all its channels (fluid left), or through its
-        # first and last channels only (the path to itself, at most c each)
-        self.alone_path = np.minimum(self.private, alone_fluid)
-        self.alone_all = np.minimum(self.alone_path, channels * self.per_channel)
-        self.c = np.array([j.channel_alone_Bps for j in jobs])
-        self.two = channels > 1
-        """Whether the piece's channel is another than the last (one channel: the same)."""
-        self.waits = np.zeros((n, n_resources))
-        self.n_resources = n_resources
-        self.t_last = np.zeros(n)
-        self.t_done = np.full(n, np.inf)
-        """When each transfer's fluid, last channel's load or piece is next through at its
-        current rates."""
-
-    def start(self, i: int, volume: float, piece: float, last: float) -> None:
-        self.volume[i] = volume
-        self.rest[i], self.last[i], self.piece[i] = volume - last, last, piece
-        self.last_on[i] = self.piece_on[i] = False
-        self.rest_rate[i] = self.last_rate[i] = self.piece_rate[i] = 0.0
-        self.rate[i] = self.loss[i] = self.phase_wait[i] = 0.0
-        self.blame[i] = self.frozen_by[i] = NOT_FROZEN
-        self.set_k(i, 0)
-        self.t_done[i] = np.inf
-
-    def set_k(self, i: int, k: int) -> None:
-        """Channels streaming, and the cap they give while the fluid has bytes."""
-        self.k[i] = k
-        self.kcap[i] = min(self.private[i], k * self.per_channel[i]) if k else 0.0
-
-    def at_cap(self, i: int) -> bool:
-        """Whether the last sharing gave the transfer its cap (no resource held it)."""
-        return bool(self.frozen_by[i] == NOT_FROZEN)
-
-    def settle(self, ids: np.ndarray, now: float) -> tuple[np.ndarray, np.ndarray]:
-        """Move transfers forward to `now` at their (constant) rates. Returns where their
-        parts are in `left` and `part_rate` (`rows` + ids), and what is left of them: the
-        rows fluid, last channel's load, piece (each element as `settle_one` computes it)."""
-        dt = now - self.t_last[ids]
-        self.t_last[ids] = now
-        at = ids + self.rows
-        left = self.left.take(at) - self.part_rate.take(at) * dt
-        np.maximum(left, 0.0, out=left)
-        self.left.put(at, left)
-        blamed = self.blame[ids]
-        hit = blamed != NOT_FROZEN
-        if all_of(hit):
-            self.charge(ids, blamed, self.loss[ids] * dt)
-        elif any_of(hit):
-            lost_ids = ids[hit]
-            self.charge(lost_ids, blamed[hit], self.loss[lost_ids] * dt[hit])
-        return at, left
-
-    def charge(self, ids: np.ndarray, blamed: np.ndarray, lost: np.ndarray) -> None:
-        """Time lost by transfers (one element each), to their phase and to the resource
-        that held them (`waits` as one row: 1-D indexing is cheaper, the sums the same;
-        (transfer, resource) pairs are unique, so a plain fancy add is exact)."""
-        self.phase_wait[ids] += lost
-        self.waits.reshape(-1)[ids * self.n_resources + blamed] += lost
-
-    def reshare(self, ids: np.ndarray, use: np.ndarray, room: np.ndarray, now: float) -> float:
-        """Settle a tier's transfers at `now` and share `room` (reduced) between them;
-        when the first of their parts is through.
-        Each asks for what its streaming channels take while the fluid has bytes, else
-        for c per channel still moving (the module docstring's rate rule).
-        (One gather of each array per call: at ~100 transfers numpy's per-call cost is
-        most of the time.)"""
-        at, left = self.settle(ids, now)
-        rest_left = left[0] > 0
-        all_fluid = all_of(rest_left)
-        # Channel clocks moving (None: none in this tier, the usual case: fewer calls)
-        last_live = piece_live = None
-        on = self.started.take(at[:2])  # (rows last, piece)
-        if any_of(on.reshape(-1)):
-            last_live, piece_live = on & (left[1:] > 0)
-        c = self.c[ids]
-        cap, alone = self.kcap[ids], self.alone_all[ids]
-        if not all_fluid:
-            # (c per clock still moving: the count as integers, as True + True is True)
-            clocks = 0.0
-            if last_live is not None:
-                clocks = (last_live.astype(np.int64) + (piece_live & self.two[ids])) * c
-            cap = np.where(rest_left, cap, np.minimum(self.private[ids], clocks))
-            alone = np.where(rest_left, alone, np.minimum(self.alone_path[ids], cap))
-        got = share_tier(cap, use, room)
-        first = self.split(ids, at, got.rate, c, left, rest_left, last_live, piece_live, now)
-        self.losses(ids, got, alone)
-        return first
-
-    def losses(self, ids: np.ndarray, got: Allocation, alone: np.ndarray) -> None:
-        """Time lost from now on: the share below what each would move alone (`alone`),
-        charged to the resource that holds it, else to the pool it waits for a drive of."""
-        rate, frozen_by = got.rate, got.frozen_by
-        self.frozen_by[ids] = frozen_by
-        if all_of(alone > 0):
-            loss = 1.0 - rate / alone
-        else:
-            loss = 1.0 - np.divide(rate, alone, out=np.ones(len(ids)), where=alone > 0)
-        blame = np.where(frozen_by != NOT_FROZEN, frozen_by, self.wait_pool[ids])
-        self.loss[ids] = loss  # (read only where blamed)
-        self.blame[ids] = np.where(loss > _LOSS_EPS, blame, NOT_FROZEN)
-
-    def split(self, ids: np.ndarray, at: np.ndarray, rate: np.ndarray, c: np.ndarray,
-              left: np.ndarray, rest_left: np.ndarray, last_live: np.ndarray | None,
-              piece_live: np.ndarray | None, now: float) -> float:  # fmt: skip
-        """Split settled transfers' rates (`left`, at `at`: see `settle`): the last
-        channel's load and the piece's clock at min(c, rate), the fluid the rate the last
-        channel leaves; when each part is next through (`*_live` None: no channel clock
-        moves), and the first of them."""
-        self.rate[ids] = rate
-        rates = np.zeros(left.shape)  # the rows fluid, last channel's load, piece
-        rest_rate, last_rate, piece_rate = rates
-        if last_live is None:
-            np.multiply(rate, rest_left, out=rest_rate)
-        else:  # (one × False is 0.0 exactly: one ≤ rate is finite)
-            one = np.minimum(rate, c)
-            np.multiply(one, last_live, out=last_rate)
-            np.multiply(one, piece_live, out=piece_rate)
-            np.subtract(rate, last_rate, out=rest_rate)
-            rest_rate *= rest_left
-        self.part_rate.put(at, rates)
-        through = np.empty(left.shape)
-        through.fill(np.inf)
-        np.divide(left, rates, out=through, where=rates > 0)
-        t = through.min(axis=0)
-        t += now
-        self.t_done[ids] = t
-        return float(t.min())
-
-    def settle_one(self, i: int, now: float) -> None:
-        """`settle` for one transfer, in scalars (a few µs instead of a dozen numpy calls)."""
-        dt = now - self.t_last[i]
-        if dt == 0:
-            return
-        self.t_last[i] = now
-        self.rest[i] = max(self.rest[i] - self.rest_rate[i] * dt, 0.0)
-        self.last[i] = max(self.last[i] - self.last_rate[i] * dt, 0.0)
-        self.piece[i] = max(self.piece[i] - self.piece_rate[i] * dt, 0.0)
-        blamed = self.blame[i]
-        if blamed != NOT_FROZEN:
-            lost = self.loss[i] * dt
-            self.phase_wait[i] += lost
-            self.waits[i, blamed] += lost
-
-    def resplit(self, i: int, now: float) -> None:
-        """Re-split one transfer's unchanged rate (a clock started or ended, or its cap
-        changed without changing its share), as `split` does, in scalars."""
-        self.settle_one(i, now)
-        rest, last, piece = float(self.rest[i]), float(self.last[i]), float(self.piece[i])
-        rate = float(self.rate[i])
-        one = min(rate, float(self.c[i]))
-        last_rate = one if self.last_on[i] and last > 0 else 0.0
-        rest_rate = rate - last_rate if rest > 0 else 0.0
-        piece_rate = one if self.piece_on[i] and piece > 0 else 0.0
-        self.rest_rate[i], self.last_rate[i], self.piece_rate[i] = rest_rate, last_rate, piece_rate
-        parts = ((rest, rest_rate), (last, last_rate), (piece, piece_rate))
-        t = min((b / r for b, r in parts if r > 0), default=np.inf)
-        self.t_done[i] = now + t
-
-    def moved(self, i: int) -> float:
-        """Bytes a transfer has moved: its volume less what is left of its fluid and its
-        last channel's load (the piece's bytes are the fluid's)."""
-        return float(self.volume[i] - self.rest[i] - self.last[i])
-
-    def cap_of(self, i: int) -> tuple[float, float]:
-        """One transfer's cap as `reshare` computes it, and what it would move alone."""
-        if self.rest[i] > 0:
-            return self.kcap[i], self.alone_all[i]
-        last = bool(self.last_on[i] and self.last[i] > 0)
-        piece = bool(self.piece_on[i] and self.piece[i] > 0 and self.two[i])
-        cap = min(self.private[i], (last + piece) * self.c[i])
-        return cap, min(self.alone_path[i], cap)
-
-    def recharge(self, i: int, alone: float) -> None:
-        """Time lost by one transfer whose rate is unchanged but whose rate alone changed."""
-        loss = 1.0 - self.rate[i] / alone if alone > 0 else 0.0
-        charged = loss > _LOSS_EPS and self.frozen_by[i] != NOT_FROZEN
-        self.loss[i] = loss if charged else 0.0
-        self.blame[i] = self.frozen_by[i] if charged else NOT_FROZEN
-
-    def all_through(self, i: int) -> bool:
-        """Fluid, piece and the last channel's load (once that channel started) are through."""
-        return bool(
-            self.rest[i] <= 0 and self.piece[i] <= 0 and self.last_on[i] and self.last[i] <= 0
-        )
-
-
 def _same(before: tuple[np.ndarray, np.ndarray], ids: np.ndarray, room: np.ndarray) -> bool:
     """Whether a tier has the transfers and the leftover capacity it was shared with."""
     was_ids, was_room = before
@@ -541,6 +324,8 @@ class _Simulation:
                 self.handle(kind, self.dbs[i], now, token)
             if self.to_grant:
                 self.instant(now)
+            if self.flows.touched:
+                self.look_at_touched()
             if self.dirty:
                 self.reallocate(now)
             steps += 1
@@ -653,8 +438,9 @@ class _Simulation:
         self.dirty.add(tier)
 
     def refresh_done(self, tier: int) -> None:
-        """A tier's first finish after one of its transfers re-split its rate."""
-        if tier in self.shared:
+        """A tier's first finish after one of its transfers re-split its rate (on a
+        clock: once its touched transfers are looked at, `look_at_touched`)."""
+        if tier in self.shared and tier not in self.flows.clocks:
             self.tier_done[tier] = float(self.flows.t_done[self.shared[tier][0]].min())
             self.next_flow_t = min(self.tier_done.values())
 
@@ -666,15 +452,9 @@ class _Simulation:
         a clock is through after it), else re-split the one transfer."""
         f = self.flows
         ids = self.through(now)
-        if len(ids) == 1:  # the usual case, in scalars
-            i = int(ids[0])
-            f.settle_one(i, now)
-            tol = 1e-9 * max(float(f.volume[i]), 1.0)
-            # (Python floats: the same doubles as numpy's scalars, fewer calls)
-            rates = f.part_rate[:, i].tolist()
-            for k, left in enumerate(f.left[:, i].tolist()):
-                if left <= tol or (rates[k] > 0 and now + left / rates[k] <= now):
-                    f.left[k, i] = 0.0
+        if len(ids) == 1 or any_of(f.clocked[ids]):  # the usual case, in scalars
+            for i in ids.tolist():
+                self.snap(i, now)
         else:
             f.settle(ids, now)
             tol = 1e-9 * np.maximum(f.volume[ids], 1.0)
@@ -707,6 +487,43 @@ class _Simulation:
         if not self.dirty:
             self.next_flow_t = min(self.tier_done.values(), default=np.inf)
 
+    def snap(self, i: int, now: float) -> None:
+        """`finish_parts` for one transfer, in scalars: settle it, and a part is through
+        when what is left is below the tolerance, or would be through at `now` (on a
+        clock: by the clock's own formula, so that a transfer `through` found is)."""
+        f = self.flows
+        f.settle_one(i, now)
+        tol = 1e-9 * max(float(f.volume[i]), 1.0)
+        # (Python floats: the same doubles as numpy's scalars, fewer calls)
+        rates = f.rates_of(i)
+        clock = f.clocks.get(f.tier[i]) if f.clocked[i] else None
+        mark = float(f.mark[i])
+        for k, left in enumerate(f.left[:, i].tolist()):
+            if (
+                left <= tol
+                or (rates[k] > 0 and now + left / rates[k] <= now)
+                or (clock is not None and rates[k] > 0 and clock.done_at(mark + left) <= now)
+            ):
+                f.left[k, i] = 0.0
+
+    def look_at_touched(self) -> None:
+        """Clocked transfers an event touched: their moving parts and first finish anew
+        (`remask`), their tiers' first finish; a tier whose clock no longer holds one of
+        them is shared again."""
+        f = self.flows
+        tiers = set()
+        for i in f.touched:
+            if f.clocked[i]:
+                if not f.remask(i):
+                    self.dirty.add(f.tier[i])
+                tiers.add(f.tier[i])
+        f.touched.clear()
+        for tier in tiers - self.dirty:
+            clock = f.clocks[tier]
+            self.tier_done[tier] = float(clock.done_at(f.mark_done[self.shared[tier][0]].min()))
+        if tiers:
+            self.next_flow_t = min(self.tier_done.values(), default=np.inf)
+
     def fluid_through(self, db: _Db, now: float) -> None:
         """The shared bytes are through; the last channel's load (or the largest piece)
         is not. The channels other than the last and the piece's have finished their
@@ -729,11 +546,13 @@ class _Simulation:
         tiers = [t for t, done in self.tier_done.items() if done <= now]
         if not tiers:
             return np.zeros(0, dtype=np.int64)
-        if len(tiers) == 1:
-            cand = self.shared[tiers[0]][0]
-        else:
-            cand = np.sort(np.concatenate([self.shared[t][0] for t in tiers]))
-        return cand[f.t_done[cand] <= now]
+        found = []
+        for tier in tiers:
+            cand = self.shared[tier][0]
+            clock = f.clocks.get(tier)
+            done = f.t_done[cand] if clock is None else clock.done_at(f.mark_done[cand])
+            found.append(cand[done <= now])
+        return found[0] if len(found) == 1 else np.sort(np.concatenate(found))
 
     # ---------------------------------------------------------------- phases
 
@@ -794,7 +613,8 @@ class _Simulation:
         self.active[job.priority].discard(i)
         self.dirty.add(job.priority)
         f.rate[i] = f.rest_rate[i] = f.last_rate[i] = f.piece_rate[i] = f.loss[i] = 0.0
-        f.t_done[i] = np.inf
+        f.t_done[i] = f.mark_done[i] = np.inf
+        f.clocked[i] = False
         f.set_k(i, 0)
         db.serial += 1  # its pending init, clocks and drive request are void now
         if job.pool is not None:
@@ -952,13 +772,14 @@ class _Simulation:
                 self.take(room, before[0])
                 continue
             if not len(ids):
+                f.clocks.pop(tier, None)
                 self.shared.pop(tier, None)
                 self.tier_done.pop(tier, None)
                 self.tier_use.pop(tier, None)
                 continue
             self.shared[tier] = (ids, room.copy())
             use = self.res.use.take(ids, axis=0)
-            self.tier_done[tier] = f.reshare(ids, use, room, now)
+            self.tier_done[tier] = f.reshare(ids, use, room, now, tier)
             if self.trace_on:
                 self.tier_use[tier] = f.rate[ids] @ use
         self.next_flow_t = min(self.tier_done.values(), default=np.inf)
