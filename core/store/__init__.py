@@ -5,15 +5,19 @@ of functions over it (catalog, prices, scenarios, results, workloads, estates); 
 is the file with the catalog, price, scenario and result functions as methods.
 `open_store_from_args` is how commands open it (`--db PATH`, else `$RTOPLANNER_DB`, else
 the user data directory). See docs/store.md.
+
+The modules that use DuckDB are imported when one of their names is first asked for
+(`__getattr__`): a command whose catalog is stamped (`catalog_stamp.py`) never imports it.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..appinfo import APP_ID as APP_DIR_NAME
 from ..catalog import Catalog
@@ -28,7 +32,6 @@ from .errors import (
     StoreReadOnlyError,
     StoreTooNewError,
 )
-from .migrations import MIGRATIONS, SCHEMA_VERSION, Migration
 from .models import (
     CatalogChange,
     CatalogEntry,
@@ -40,10 +43,34 @@ from .models import (
     StoredResult,
     StoreInfo,
 )
-from .results import inputs_hash
-from .scenarios import GRACE_PERIOD
-from .store import Store
-from .storefile import StoreFile
+
+if TYPE_CHECKING:
+    from .migrations import MIGRATIONS, SCHEMA_VERSION, Migration
+    from .results import inputs_hash
+    from .scenarios import GRACE_PERIOD
+    from .store import Store
+    from .storefile import StoreFile
+
+_LAZY = {
+    "MIGRATIONS": "migrations",
+    "SCHEMA_VERSION": "migrations",
+    "Migration": "migrations",
+    "inputs_hash": "results",
+    "GRACE_PERIOD": "scenarios",
+    "Store": "store",
+    "StoreFile": "storefile",
+}
+"""Names of the modules that import DuckDB, by the module that defines them."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 DB_FILE_NAME = "rtoplanner.duckdb"
 T = TypeVar("T")
@@ -70,6 +97,8 @@ def db_path_from_args(args: argparse.Namespace) -> Path:
 
 def open_store_from_args(args: argparse.Namespace, *, read_only: bool = False) -> Store:
     """Open the store a command was pointed at (created and seeded on first use)."""
+    from .store import Store
+
     return Store(db_path_from_args(args), read_only=read_only)
 
 
@@ -82,6 +111,8 @@ def read_store_from_args(args: argparse.Namespace, fn: Callable[[Store], T]) -> 
     command refuses in one line naming the writer's PID: it never answers from other
     prices). A new store, an older schema or shipped rows from another version need the
     writable open that creates, upgrades or re-seeds the file."""
+    from .store import Store
+
     path = db_path_from_args(args)
     if path.is_file():
         try:
@@ -96,8 +127,21 @@ def read_store_from_args(args: argparse.Namespace, fn: Callable[[Store], T]) -> 
 
 def catalog_from_args(args: argparse.Namespace) -> Catalog:
     """The effective catalog (shipped, then the user's items, which win) of the store a
-    command was pointed at (`read_store_from_args`)."""
-    return read_store_from_args(args, lambda store: store.catalog())
+    command was pointed at (`read_store_from_args`); without DuckDB when the store's
+    stamp proves it the shipped one (`catalog_stamp.py`)."""
+    from .catalog_stamp import stamped_catalog, write_stamp
+
+    found = stamped_catalog(db_path_from_args(args))
+    if found is not None:
+        return found
+
+    def read(store: Store) -> Catalog:
+        catalog = store.catalog()
+        if store.read_only:  # the shared lock is held: nobody writes while it is stamped
+            write_stamp(store.path, catalog)
+        return catalog
+
+    return read_store_from_args(args, read)
 
 
 __all__ = [

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-
-import duckdb
+from typing import TYPE_CHECKING
 
 from ..errors import CoreError
+
+if TYPE_CHECKING:  # DuckDB is imported by the modules that use it (`catalog_stamp.py`)
+    import duckdb
 
 
 class StoreError(CoreError, RuntimeError):
@@ -83,6 +85,8 @@ def translate_duckdb_error(exc: duckdb.Error, path: Path) -> StoreError:
 
 def _file_error(exc: duckdb.Error, msg: str, first: str, path: Path) -> StoreError:
     """What a DuckDB error says about the file itself (foreign, too new, damaged)."""
+    import duckdb  # loaded already: it raised `exc`
+
     if "not a valid DuckDB database file" in msg:
         return StoreCorruptError(
             f"{path} is not a DuckDB database (or its header is damaged)", hint=RECOVERY_HINT

@@ -81,6 +81,33 @@ def test_deep_nesting_is_refused(tmp_path, capsys) -> None:
     _one_line(*_run(capsys, "plan", str(path), "--no-store")[::2], "nested")
 
 
+def _nested(construct: str, depth: int) -> str:
+    """A minimal TOML text whose deepest table or array lies `depth` levels down."""
+    if construct == "dotted key":
+        return ".".join(["k"] * (depth + 1)) + " = 1\n"
+    if construct == "table header":
+        return "[" + ".".join(["k"] * depth) + "]\nv = 1\n"
+    if construct == "array":
+        return "x = " + "[" * depth + "1" + "]" * depth + "\n"
+    return "x = " + "{a = " * (depth - 1) + "{a = 1}" + "}" * (depth - 1) + "\n"
+
+
+@pytest.mark.parametrize("construct", ["dotted key", "table header", "array", "inline table"])
+def test_nesting_at_the_limit_is_refused_through_every_construct(construct) -> None:
+    """Issue 22.3 skips walking a document whose text has fewer `[`, `{` and `.` than the
+    limit: each construct that nests spends one of them per level, so exactly the texts
+    that reach MAX_NESTING are still walked and refused, and one level less is not."""
+    from rtoplanner.core.bounds import MAX_NESTING
+    from rtoplanner.core.errors import ScenarioError
+    from rtoplanner.core.scenario import load_scenario_text
+
+    with pytest.raises(ScenarioError, match="nested more than"):
+        load_scenario_text(_nested(construct, MAX_NESTING), "deep.toml")
+    with pytest.raises(ScenarioError) as info:
+        load_scenario_text(_nested(construct, MAX_NESTING - 1), "deep.toml")
+    assert "nested" not in str(info.value)
+
+
 def test_long_name_in_report_is_refused(tmp_path, capsys) -> None:
     path = _with(tmp_path, "name", '"' + "N" * 10_000 + '"')
     code, _, err = _run(capsys, "report", str(path), "-o", str(tmp_path / "x.pdf"), "--no-store")
