@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .jobs import Job
 from .share import (
+    _BELOW_EVERY_CAP,
+    _BELOW_EVERY_CAP_N,
     NOT_FROZEN,
     Allocation,
     UNBOUNDED_Bps,
@@ -32,7 +36,7 @@ class Clock:
     transfer. A new level (`rebase`) costs nothing per transfer; a transfer is brought
     up to date only when an event touches it (`_Flows.settle_one`)."""
 
-    __slots__ = ("level", "rate", "resource", "t", "totals", "use")
+    __slots__ = ("level", "rate", "resource", "single", "t", "totals", "use")
 
     def __init__(self, now: float, rate: float, resource: int, use: float) -> None:
         self.t = now
@@ -45,6 +49,8 @@ class Clock:
         """What each of its transfers uses of the resource per data byte/s (all alike)."""
         self.totals: dict[int, float] = {}
         """The sum of `use` over n transfers, as `np.add.reduce` gives it, by n."""
+        self.single = False
+        """Whether each of its transfers uses no other shared resource (`_Flows.only`)."""
 
     def at(self, now: float) -> float:
         return self.level + self.rate * (now - self.t)
@@ -68,8 +74,16 @@ class _Flows:
     and its rate: the shared fluid, the last channel's load (carved out of the fluid) and
     the largest piece's clock (its bytes are in the fluid)."""
 
-    def __init__(self, jobs: list[Job], n_resources: int) -> None:
+    def __init__(self, jobs: list[Job], n_resources: int, use: np.ndarray | None = None) -> None:
         n = len(jobs)
+        self.use = np.zeros((n, n_resources)) if use is None else use
+        """What each transfer uses of each shared resource per data byte/s (`_Resources`)."""
+        only = np.full(n, NOT_FROZEN, dtype=np.int64)
+        single = np.count_nonzero(self.use, axis=1) == 1
+        if n_resources:
+            only[single] = np.argmax(self.use[single], axis=1)
+        self.only = only
+        """The one shared resource each transfer's path uses, else NOT_FROZEN."""
         self.volume = np.zeros(n)
         # The three parts side by side (rows of one array, each row a view by its name),
         # so that a tier's settle and split gather and scatter them in one call each
@@ -112,6 +126,7 @@ class _Flows:
         self.private_of = self.private.tolist()
         self.per_channel_of = self.per_channel.tolist()
         self.c_of = self.c.tolist()
+        self.only_of = self.only.tolist()
         self.two_of = self.two.tolist()
         self.alone_path_of = self.alone_path.tolist()
         self.alone_all_of = self.alone_all.tolist()
@@ -196,7 +211,7 @@ class _Flows:
         self.waits.reshape(-1)[ids * self.n_resources + blamed] += lost
 
     def reshare(
-        self, ids: np.ndarray, use: np.ndarray, room: np.ndarray, now: float, tier: int
+        self, ids: np.ndarray, use: np.ndarray | None, room: np.ndarray, now: float, tier: int
     ) -> float:
         """Settle a tier's transfers at `now` and share `room` (reduced) between them;
         when the first of their parts is through.
@@ -213,6 +228,8 @@ class _Flows:
             if first is not None:
                 self.clock_shares += 1
                 return first
+        if use is None:
+            use = self.use.take(ids, axis=0)
         clocked = self.clocked.take(ids)
         on_clock = np.count_nonzero(clocked)
         if on_clock:
@@ -261,11 +278,17 @@ class _Flows:
         every transfer at one level (`one_level`, with the caps the clocked transfers
         keep), the clock is rebased and transfers new to it join; None (nothing shared,
         `room` as it was) when the general sharing must decide."""
+        if math.isnan(clock.use):  # (its transfers use the resource unalike)
+            return None
         clocked = self.clocked.take(ids)
         new = [] if all_of(clocked) else ids[~clocked].tolist()
         by = clock.resource
-        if new and np.count_nonzero(use[:, by] != clock.use):
-            return None  # (a transfer new to it uses the resource otherwise)
+        for i in new:
+            if self.use[i, by] != clock.use:
+                return None  # (a transfer new to it uses the resource otherwise)
+        single = clock.single and all(self.only_of[i] == by for i in new)
+        if use is None and not single:
+            use = self.use.take(ids, axis=0)
         for i in new:  # (started streaming since: not on the clock yet, a few)
             self.settle_one(i, now)
             cap, alone = self.cap_of(i)
@@ -275,11 +298,25 @@ class _Flows:
         n = len(ids)
         total = clock.totals.get(n)
         if total is None:
+            if use is None:
+                use = self.use.take(ids, axis=0)
             total = clock.totals[n] = np.add.reduce(use[:, by])
-        level = one_level(self.cap_now.take(ids), use, room, by, total)
+        caps = self.cap_now.take(ids)
+        if single:
+            # Each uses this resource alone: the others are not over their room (what
+            # the tier asks of them is 0), so `one_level` needs only this one's sum
+            level = _single_level(caps, float(room[by]), total, clock.use)
+        else:
+            assert use is not None
+            level = one_level(caps, use, room, by, total)
         if level is None or level > np.minimum.reduce(self.ceiling.take(ids)):
             return None
-        take_level(level, use, room, by)
+        if single:
+            room[by] = 0.0  # (`take_level`: the others less 0, none below 0)
+        else:
+            assert use is not None
+            take_level(level, use, room, by)
+        clock.single = single
         clock.rebase(now, level)
         for i in new:
             self.clocked[i] = True
@@ -313,6 +350,7 @@ class _Flows:
             join = ~clocked
             if alike != clock.use:  # (the fast re-share holds only transfers alike)
                 clock.use, clock.totals = alike, {}
+        clock.single = alike == alike and not np.count_nonzero(self.only.take(ids) != by)
         if join is None or any_of(join):
             self.join(ids, at, left, parts, asks, join, clock)
         self.rate[ids] = level
@@ -553,3 +591,14 @@ def _ceiling(c: np.ndarray, alone: np.ndarray) -> np.ndarray:
     general sharing looking at them: at most their c, and clearly below what each moves
     alone (then it loses more than LOSS_EPS: it is charged). (Scalars: `min` alike.)"""
     return np.minimum(c, alone * _BELOW_ALONE)
+
+
+def _single_level(caps: np.ndarray, free: float, total: float, use: float) -> float | None:
+    """`one_level` for transfers that use no other shared resource than the one that
+    holds them, all alike (`use` each, `total` in all): the resource is over its room
+    `free` when the level is clearly below every cap, which is then the only test."""
+    if not (free > 0 and len(caps) <= _BELOW_EVERY_CAP_N):
+        return None
+    if float(np.minimum.reduce(caps)) * total < free * (1.0 + _BELOW_EVERY_CAP):
+        return None
+    return (free - 0.0) / (total - use + use)

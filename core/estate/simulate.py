@@ -270,7 +270,7 @@ class _Simulation:
         for job in jobs:
             if job.tier == 1 and job.pool is not None and any(s.transfer for s in job.steps):
                 self.tier1_left[job.pool] += 1
-        self.flows = _Flows(jobs, len(resource_names))
+        self.flows = _Flows(jobs, len(resource_names), self.res.use)
         self.dbs = [_Db(j) for j in jobs]
         self.events: list[tuple[float, int, int, int, int]] = []
         self.seq = itertools.count()
@@ -789,10 +789,9 @@ class _Simulation:
                 self.tier_use.pop(tier, None)
                 continue
             self.shared[tier] = (ids, room.copy())
-            use = self.res.use.take(ids, axis=0)
-            self.tier_done[tier] = f.reshare(ids, use, room, now, tier)
+            self.tier_done[tier] = f.reshare(ids, None, room, now, tier)
             if self.trace_on:
-                self.tier_use[tier] = f.rate[ids] @ use
+                self.tier_use[tier] = f.rate[ids] @ self.res.use.take(ids, axis=0)
         self.next_flow_t = min(self.tier_done.values(), default=np.inf)
         if self.trace_on:
             self.sample(now)
