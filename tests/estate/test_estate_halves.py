@@ -8,6 +8,7 @@ process."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -122,8 +123,10 @@ def write_estate(folder: Path, bad: dict[int, str] | None = None) -> Path:
 
 
 def probe(path: Path) -> dict:
+    """The probe, told to use two processes whatever the machine's load."""
+    env = dict(os.environ, RTOPLANNER_PROCESSES="2")
     proc = subprocess.run([sys.executable, "-c", PROBE, str(path)], capture_output=True,
-                          text=True, check=True, timeout=120)  # fmt: skip
+                          text=True, check=True, timeout=120, env=env)  # fmt: skip
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
@@ -169,7 +172,23 @@ def test_in_two_keeps_the_order_and_redoes_a_failed_child_half(monkeypatch):
     assert halves.in_two(lambda x: None if x == 7 else -x, items, at_least=1) == [
         None if x == 7 else -x for x in items
     ]
-    monkeypatch.setenv("RTOPLANNER_PROCESSES", "1")
     monkeypatch.undo()
     monkeypatch.setenv("RTOPLANNER_PROCESSES", "1")
-    assert not halves.can_fork()
+    assert not halves.can_fork() and not halves.worth_two(10**6)
+    assert not halves.worth_two(halves.PARALLEL_FROM - 1)
+
+
+def test_a_busy_machine_keeps_one_process(monkeypatch):
+    """On a machine whose other cores are busy the child would compete with the process
+    for a core, and the pickling is a loss: one process, unless told two."""
+    monkeypatch.setattr(halves, "can_fork", lambda: True)
+    monkeypatch.setattr(halves, "_cpus", lambda: 2)
+    monkeypatch.delenv("RTOPLANNER_PROCESSES", raising=False)
+    n = halves.PARALLEL_FROM
+    monkeypatch.setattr(os, "getloadavg", lambda: (1.7, 1.5, 1.2))
+    assert not halves.worth_two(n)
+    monkeypatch.setenv("RTOPLANNER_PROCESSES", "2")
+    assert halves.worth_two(n)
+    monkeypatch.delenv("RTOPLANNER_PROCESSES")
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.4, 0.5, 0.6))
+    assert halves.worth_two(n) and not halves.worth_two(n - 1)
