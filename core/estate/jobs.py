@@ -37,6 +37,7 @@ from ..engine.recovery import _largest_piece
 from ..engine.routes import failover_timeline
 from ..plan import compute_core
 from ..result import Phase, RecoveryResult
+from .halves import in_two, worth_two
 from .model import FAILOVER, Estate, EstateDatabase
 from .policy import ranks
 
@@ -292,11 +293,8 @@ class JobCache:
             self._before, self._now = self._now, {}
 
     def own_job(self, db: EstateDatabase, resource_index: dict[str, int]) -> Job:
-        s = db.estate_scenario
-        used = tuple(resource_index.get(st.shared) for st in s.path if st.shared is not None)
-        try:
-            key = _Key((db.route, used, s.database, s.backup, s.path, s.recovery, s.targets))
-        except TypeError:  # a value that cannot be a key: planned every time
+        key = _key(db, resource_index)
+        if key is None:  # a value that cannot be a key: planned every time
             return _own_job(db, resource_index)
         job = self._now.get(key)
         if job is None:
@@ -304,6 +302,40 @@ class JobCache:
                 db, resource_index)  # fmt: skip
             self._now[key] = job
         return job
+
+    def plan_ahead(self, dbs: tuple[EstateDatabase, ...], resource_index: dict[str, int]) -> None:
+        """A large estate's plans not cached yet, computed in two processes
+        (`halves.in_two`) into the cache; one that fails is left to `own_job`, which
+        raises its error in its place, as it does without this."""
+        if not worth_two(len(dbs)):
+            return
+        todo: dict[_Key, EstateDatabase] = {}
+        for db in dbs:
+            key = _key(db, resource_index)
+            if key is not None and key not in self._now and key not in self._before:
+                todo.setdefault(key, db)
+        jobs = in_two(lambda db: _job_or_none(db, resource_index), list(todo.values()))
+        for key, job in zip(todo, jobs, strict=True):
+            if job is not None:
+                self._now[key] = job
+
+
+def _key(db: EstateDatabase, resource_index: dict[str, int]) -> _Key | None:
+    """What a database's own job is computed from (`JobCache`); None when a value cannot
+    be hashed."""
+    s = db.estate_scenario
+    used = tuple(resource_index.get(st.shared) for st in s.path if st.shared is not None)
+    try:
+        return _Key((db.route, used, s.database, s.backup, s.path, s.recovery, s.targets))
+    except TypeError:
+        return None
+
+
+def _job_or_none(db: EstateDatabase, resource_index: dict[str, int]) -> Job | None:
+    try:
+        return _own_job(db, resource_index)
+    except Exception:  # raised by `own_job` in its place
+        return None
 
 
 class _Key:
@@ -331,6 +363,7 @@ def build_jobs(estate: Estate, cache: JobCache | None = None) -> list[Job]:
     cache = JobCache() if cache is None else cache
     cache.next_estate()
     resource_index = {r.name: i for i, r in enumerate(estate.shared)}
+    cache.plan_ahead(estate.databases, resource_index)
     rank = ranks(estate.databases, estate.policy)
     return [
         replace(

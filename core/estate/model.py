@@ -14,6 +14,7 @@ scenario errors do (`database[2].priority`, `shared[0].count`).
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -32,6 +33,7 @@ from ..scenario.dump import _toml_value
 from ..scenario.load import _Loader, _resolve_stage
 from ..units import exact_duration
 from ..wording import name_list
+from .halves import in_two, worth_two
 from .policy import NO_POLICY, Policy, policy_from_mapping, policy_toml
 
 ESTATE_FORMAT_VERSION = 1
@@ -293,6 +295,44 @@ def _scenario_for(
         raise loader.error(f"{where}.scenario", f"no scenario {ref!r}: {exc}") from None
 
 
+def _scenario_or_none(path: str, catalog: Catalog) -> Scenario | None:
+    try:
+        return load_scenario(path, catalog=catalog)
+    except Exception:  # said by the database's own validation, in its place
+        return None
+
+
+def _file_refs(db_doc: list, base_dir: Path, folders: dict[str, str]) -> list[str]:
+    """The real paths of the scenario files the entries name, each once, in order."""
+    paths: dict[str, None] = {}
+    for entry in db_doc:
+        ref = entry.get("scenario") if isinstance(entry, dict) else None
+        if isinstance(ref, str) and (ref.lower().endswith(".toml") or "/" in ref or "\\" in ref):
+            with contextlib.suppress(Exception):
+                paths.setdefault(_real_path(os.path.join(base_dir, ref), folders))
+    return list(paths)
+
+
+def _read_ahead(
+    db_doc: Any,
+    base_dir: Path | None,
+    catalog: Catalog,
+    loaded: dict[str, tuple[Scenario, str]],
+    folders: dict[str, str],
+) -> None:
+    """A large estate's scenario files read in two processes (`halves.in_two`) into
+    `loaded` before the databases are validated in order (`_scenario_for` takes them
+    from there); a file that cannot be read is left to that validation, which says why
+    in its place, as it does without this."""
+    if base_dir is None or not isinstance(db_doc, list) or not worth_two(len(db_doc)):
+        return
+    paths = _file_refs(db_doc, base_dir, folders)
+    for path, scenario in zip(paths, in_two(lambda p: _scenario_or_none(p, catalog), paths),
+                              strict=True):  # fmt: skip
+        if scenario is not None:
+            loaded[path] = (scenario, path)
+
+
 def _real_path(joined: str, folders: dict[str, str]) -> str:
     """`os.path.realpath(joined)` (what `Path.resolve` gives), with the real path of each
     folder found once per estate (`folders`): a thousand scenario files in one folder
@@ -404,6 +444,7 @@ def estate_from_mapping(
     names: set[str] = set()
     loaded: dict[str, tuple[Scenario, str]] = {}
     folders: dict[str, str] = {}
+    _read_ahead(db_doc, base_dir, catalog, loaded, folders)
     for i, entry in enumerate(db_doc):
         where = f"database[{i}]"
         vals, _ = loader.section(where, entry, DATABASE_FIELDS)
