@@ -662,7 +662,7 @@ class _Simulation:
             return
         last = not f.last_on[i] or f.last[i] > 0
         piece = f.piece[i] > 0
-        needed = (last + piece) if f.two[i] else int(last or piece)
+        needed = (bool(last) + bool(piece)) if f.two_of[i] else int(last or piece)
         spare = db.held - max(needed, int(db.initing))
         if spare > 0:
             self.give_back(db, spare)
