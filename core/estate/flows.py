@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .jobs import Job
 from .share import (
+    _BELOW_EVERY_CAP,
+    _BELOW_EVERY_CAP_N,
     NOT_FROZEN,
     Allocation,
     UNBOUNDED_Bps,
@@ -32,15 +36,21 @@ class Clock:
     transfer. A new level (`rebase`) costs nothing per transfer; a transfer is brought
     up to date only when an event touches it (`_Flows.settle_one`)."""
 
-    __slots__ = ("level", "rate", "resource", "t")
+    __slots__ = ("level", "rate", "resource", "single", "t", "totals", "use")
 
-    def __init__(self, now: float, rate: float, resource: int) -> None:
+    def __init__(self, now: float, rate: float, resource: int, use: float) -> None:
         self.t = now
         self.level = 0.0
         """∫ rate dt from the clock's start to `t`."""
         self.rate = rate
         self.resource = resource
         """The resource that holds every transfer of the tier (their time lost is its)."""
+        self.use = use
+        """What each of its transfers uses of the resource per data byte/s (all alike)."""
+        self.totals: dict[int, float] = {}
+        """The sum of `use` over n transfers, as `np.add.reduce` gives it, by n."""
+        self.single = False
+        """Whether each of its transfers uses no other shared resource (`_Flows.only`)."""
 
     def at(self, now: float) -> float:
         return self.level + self.rate * (now - self.t)
@@ -64,8 +74,16 @@ class _Flows:
     and its rate: the shared fluid, the last channel's load (carved out of the fluid) and
     the largest piece's clock (its bytes are in the fluid)."""
 
-    def __init__(self, jobs: list[Job], n_resources: int) -> None:
+    def __init__(self, jobs: list[Job], n_resources: int, use: np.ndarray | None = None) -> None:
         n = len(jobs)
+        self.use = np.zeros((n, n_resources)) if use is None else use
+        """What each transfer uses of each shared resource per data byte/s (`_Resources`)."""
+        only = np.full(n, NOT_FROZEN, dtype=np.int64)
+        single = np.count_nonzero(self.use, axis=1) == 1
+        if n_resources:
+            only[single] = np.argmax(self.use[single], axis=1)
+        self.only = only
+        """The one shared resource each transfer's path uses, else NOT_FROZEN."""
         self.volume = np.zeros(n)
         # The three parts side by side (rows of one array, each row a view by its name),
         # so that a tier's settle and split gather and scatter them in one call each
@@ -103,6 +121,15 @@ class _Flows:
         self.c = np.array([j.channel_alone_Bps for j in jobs])
         self.two = channels > 1
         """Whether the piece's channel is another than the last (one channel: the same)."""
+        # The same constants as Python floats, for the one-transfer paths (a list item is
+        # read faster than an array's, and its arithmetic is a float's: the same doubles)
+        self.private_of = self.private.tolist()
+        self.per_channel_of = self.per_channel.tolist()
+        self.c_of = self.c.tolist()
+        self.only_of = self.only.tolist()
+        self.two_of = self.two.tolist()
+        self.alone_path_of = self.alone_path.tolist()
+        self.alone_all_of = self.alone_all.tolist()
         self.waits = np.zeros((n, n_resources))
         self.n_resources = n_resources
         self.t_last = np.zeros(n)
@@ -123,6 +150,9 @@ class _Flows:
         """What a clocked transfer would move alone (its time lost is measured against it)."""
         self.cap_now = np.zeros(n)
         """A clocked transfer's cap (`cap_of`, at most UNBOUNDED_Bps, as shared)."""
+        self.ceiling = np.zeros(n)
+        """The highest level a clocked transfer stays on its clock at: at most c (each part
+        moves at the level or not at all), below what it moves alone (it loses time)."""
         self.clock_shares = 0
         """Re-shares done by a clock (`reshare_clocked`), of `self.shares` in all."""
         self.shares = 0
@@ -145,9 +175,10 @@ class _Flows:
     def set_k(self, i: int, k: int) -> None:
         """Channels streaming, and the cap they give while the fluid has bytes."""
         self.k[i] = k
-        self.kcap[i] = min(self.private[i], k * self.per_channel[i]) if k else 0.0
+        cap = min(self.private_of[i], k * self.per_channel_of[i]) if k else 0.0
+        self.kcap[i] = cap
         if self.clocked[i] and self.rest[i] > 0:
-            self.cap_now[i] = min(self.kcap[i], UNBOUNDED_Bps)
+            self.cap_now[i] = min(cap, UNBOUNDED_Bps)
 
     def at_cap(self, i: int) -> bool:
         """Whether the last sharing gave the transfer its cap (no resource held it)."""
@@ -180,7 +211,7 @@ class _Flows:
         self.waits.reshape(-1)[ids * self.n_resources + blamed] += lost
 
     def reshare(
-        self, ids: np.ndarray, use: np.ndarray, room: np.ndarray, now: float, tier: int
+        self, ids: np.ndarray, use: np.ndarray | None, room: np.ndarray, now: float, tier: int
     ) -> float:
         """Settle a tier's transfers at `now` and share `room` (reduced) between them;
         when the first of their parts is through.
@@ -197,6 +228,8 @@ class _Flows:
             if first is not None:
                 self.clock_shares += 1
                 return first
+        if use is None:
+            use = self.use.take(ids, axis=0)
         clocked = self.clocked.take(ids)
         on_clock = np.count_nonzero(clocked)
         if on_clock:
@@ -229,7 +262,7 @@ class _Flows:
         held = _one_level(got, c, alone) if CLOCKS else None
         if held is not None:
             parts = (rest_left, last_live, piece_live)
-            return self.clock_on(ids, at, left, parts, (cap, alone), held, clocked, now, tier)
+            return self.clock_on(ids, at, left, parts, (cap, alone), held, clocked, now, tier, use)
         if on_clock:
             self.unclock(ids[clocked], now)
             left = self.left.take(at)
@@ -245,21 +278,45 @@ class _Flows:
         every transfer at one level (`one_level`, with the caps the clocked transfers
         keep), the clock is rebased and transfers new to it join; None (nothing shared,
         `room` as it was) when the general sharing must decide."""
+        if math.isnan(clock.use):  # (its transfers use the resource unalike)
+            return None
         clocked = self.clocked.take(ids)
         new = [] if all_of(clocked) else ids[~clocked].tolist()
+        by = clock.resource
+        for i in new:
+            if self.use[i, by] != clock.use:
+                return None  # (a transfer new to it uses the resource otherwise)
+        single = clock.single and all(self.only_of[i] == by for i in new)
+        if use is None and not single:
+            use = self.use.take(ids, axis=0)
         for i in new:  # (started streaming since: not on the clock yet, a few)
             self.settle_one(i, now)
             cap, alone = self.cap_of(i)
             self.cap_now[i] = min(cap, UNBOUNDED_Bps)
             self.alone_now[i] = alone
-        by = clock.resource
-        level = one_level(self.cap_now.take(ids), use, room, by)
-        if level is None or level > np.minimum.reduce(self.c.take(ids)):
+            self.ceiling[i] = min(self.c_of[i], alone * _BELOW_ALONE)
+        n = len(ids)
+        total = clock.totals.get(n)
+        if total is None:
+            if use is None:
+                use = self.use.take(ids, axis=0)
+            total = clock.totals[n] = np.add.reduce(use[:, by])
+        caps = self.cap_now.take(ids)
+        if single:
+            # Each uses this resource alone: the others are not over their room (what
+            # the tier asks of them is 0), so `one_level` needs only this one's sum
+            level = _single_level(caps, float(room[by]), total, clock.use)
+        else:
+            assert use is not None
+            level = one_level(caps, use, room, by, total)
+        if level is None or level > np.minimum.reduce(self.ceiling.take(ids)):
             return None
-        least = np.minimum.reduce(self.alone_now.take(ids))
-        if not (least > 0 and 1.0 - level / least > LOSS_EPS):
-            return None
-        take_level(level, use, room, by)
+        if single:
+            room[by] = 0.0  # (`take_level`: the others less 0, none below 0)
+        else:
+            assert use is not None
+            take_level(level, use, room, by)
+        clock.single = single
         clock.rebase(now, level)
         for i in new:
             self.clocked[i] = True
@@ -273,7 +330,7 @@ class _Flows:
     def clock_on(self, ids: np.ndarray, at: np.ndarray, left: np.ndarray,
                  parts: tuple[np.ndarray, np.ndarray | None, np.ndarray | None],
                  asks: tuple[np.ndarray, np.ndarray], held: tuple[float, int], clocked: np.ndarray,
-                 now: float, tier: int) -> float:  # fmt: skip
+                 now: float, tier: int, use: np.ndarray) -> float:  # fmt: skip
         """The tier's transfers all at `held`'s level, frozen by its resource: start its
         clock, or rebase it; transfers new to it join as of now. When the first part is
         through."""
@@ -283,12 +340,17 @@ class _Flows:
             self.unclock(ids[clocked], now)
             left = self.left.take(at)
             clock = None
+        col = use[:, by]
+        alike = float(col[0]) if not np.count_nonzero(col != col[0]) else np.nan
         if clock is None:
-            clock = self.clocks[tier] = Clock(now, level, by)
+            clock = self.clocks[tier] = Clock(now, level, by, alike)
             join = None
         else:
             clock.rebase(now, level)
             join = ~clocked
+            if alike != clock.use:  # (the fast re-share holds only transfers alike)
+                clock.use, clock.totals = alike, {}
+        clock.single = alike == alike and not np.count_nonzero(self.only.take(ids) != by)
         if join is None or any_of(join):
             self.join(ids, at, left, parts, asks, join, clock)
         self.rate[ids] = level
@@ -317,6 +379,7 @@ class _Flows:
         self.mark_done[ids] = first + clock.level
         self.alone_now[ids] = alone
         self.cap_now[ids] = np.minimum(cap, UNBOUNDED_Bps)
+        self.ceiling[ids] = _ceiling(self.c[ids], alone)
         self.clocked[ids] = True
         self.frozen_by[ids] = clock.resource
         self.blame[ids] = NOT_FROZEN
@@ -424,19 +487,32 @@ class _Flows:
     def remask(self, i: int) -> bool:
         """A touched clocked transfer's moving parts and first finish, from its parts
         left (settled at its mark); whether the clock still holds it: its cap is not
-        below the level and it moves less than alone (else its tier is shared again)."""
-        rest, last, piece = self.left[:, i].tolist()
-        last_mv = bool(self.last_on[i]) and last > 0
-        piece_mv = bool(self.piece_on[i]) and piece > 0
+        below the level and it moves less than alone (else its tier is shared again).
+        (`cap_of` and the split's rule, written out in scalars: it runs at most events.)"""
+        left = self.left
+        rest, last, piece = float(left[0, i]), float(left[1, i]), float(left[2, i])
+        last_mv = last > 0 and bool(self.last_on[i])
+        piece_mv = piece > 0 and bool(self.piece_on[i])
         rest_mv = rest > 0 and not last_mv
-        self.moving[:, i] = (rest_mv, last_mv, piece_mv)
-        moving = [b for b, m in ((rest, rest_mv), (last, last_mv), (piece, piece_mv)) if m]
-        self.mark_done[i] = self.mark[i] + min(moving) if moving else np.inf
-        cap, alone = self.cap_of(i)
+        moving = self.moving
+        moving[0, i], moving[1, i], moving[2, i] = rest_mv, last_mv, piece_mv
+        first = rest if rest_mv else np.inf
+        if last_mv and last < first:
+            first = last
+        if piece_mv and piece < first:
+            first = piece
+        self.mark_done[i] = self.mark[i] + first
+        if rest > 0:
+            cap, alone = float(self.kcap[i]), self.alone_all_of[i]
+        else:
+            clocks = last_mv + (piece_mv and self.two_of[i])
+            cap = min(self.private_of[i], clocks * self.c_of[i])
+            alone = min(self.alone_path_of[i], cap)
         self.alone_now[i] = alone
         self.cap_now[i] = min(cap, UNBOUNDED_Bps)
+        self.ceiling[i] = min(self.c_of[i], alone * _BELOW_ALONE)
         level = self.clocks[self.tier[i]].rate
-        return bool(cap >= level and alone > 0 and 1.0 - level / alone > LOSS_EPS)
+        return cap >= level and alone > 0 and 1.0 - level / alone > LOSS_EPS
 
     def rates_of(self, i: int) -> list[float]:
         """A transfer's part rates (fluid, last channel's load, piece)."""
@@ -470,11 +546,11 @@ class _Flows:
     def cap_of(self, i: int) -> tuple[float, float]:
         """One transfer's cap as `reshare` computes it, and what it would move alone."""
         if self.rest[i] > 0:
-            return self.kcap[i], self.alone_all[i]
+            return float(self.kcap[i]), self.alone_all_of[i]
         last = bool(self.last_on[i] and self.last[i] > 0)
-        piece = bool(self.piece_on[i] and self.piece[i] > 0 and self.two[i])
-        cap = min(self.private[i], (last + piece) * self.c[i])
-        return cap, min(self.alone_path[i], cap)
+        piece = bool(self.piece_on[i] and self.piece[i] > 0 and self.two_of[i])
+        cap = min(self.private_of[i], (last + piece) * self.c_of[i])
+        return cap, min(self.alone_path_of[i], cap)
 
     def recharge(self, i: int, alone: float) -> None:
         """Time lost by one transfer whose rate is unchanged but whose rate alone changed."""
@@ -505,3 +581,24 @@ def _one_level(got: Allocation, c: np.ndarray, alone: np.ndarray) -> tuple[float
     if not (level > 0 and level <= c.min() and least > 0 and 1.0 - level / least > LOSS_EPS):
         return None
     return level, by
+
+
+_BELOW_ALONE = 1.0 - 1e-9
+
+
+def _ceiling(c: np.ndarray, alone: np.ndarray) -> np.ndarray:
+    """The highest level at which clocked transfers stay on their clock without the
+    general sharing looking at them: at most their c, and clearly below what each moves
+    alone (then it loses more than LOSS_EPS: it is charged). (Scalars: `min` alike.)"""
+    return np.minimum(c, alone * _BELOW_ALONE)
+
+
+def _single_level(caps: np.ndarray, free: float, total: float, use: float) -> float | None:
+    """`one_level` for transfers that use no other shared resource than the one that
+    holds them, all alike (`use` each, `total` in all): the resource is over its room
+    `free` when the level is clearly below every cap, which is then the only test."""
+    if not (free > 0 and len(caps) <= _BELOW_EVERY_CAP_N):
+        return None
+    if float(np.minimum.reduce(caps)) * total < free * (1.0 + _BELOW_EVERY_CAP):
+        return None
+    return (free - 0.0) / (total - use + use)

@@ -90,28 +90,39 @@ def _sorted_water_level(caps: np.ndarray, use: np.ndarray, room: float) -> float
     return (room - below[i]) / above[i]
 
 
-def one_level(caps: np.ndarray, use: np.ndarray, room: np.ndarray, resource: int) -> float | None:
+def one_level(
+    caps: np.ndarray,
+    use: np.ndarray,
+    room: np.ndarray,
+    resource: int,
+    total: float | None = None,
+) -> float | None:
     """`share_tier`'s level when it would freeze every transfer by `resource` at one
     level in its first round, found as it finds it (the same operations, so the same
     float) but in a few calls: exactly one resource is over its room, it is `resource`,
     it has room left, every transfer uses it alike and the level is clearly below every
     cap (`_level_below_every_cap`). None when `share_tier` would do anything else.
     `caps` must be at most UNBOUNDED_Bps, as `share_tier` makes them. `room` is not
-    touched: `take_level` takes what the tier gets."""
+    touched: `take_level` takes what the tier gets. `total`: the caller knows every
+    transfer uses the resource alike, and the sum of their uses (`np.add.reduce` of
+    that column, as computed here)."""
     n = len(caps)
     if not 0 < n <= _BELOW_EVERY_CAP_N:
         return None
     over = caps @ use > room
-    if np.count_nonzero(over) != 1 or not over[resource] or not room[resource] > 0:
+    free = float(room[resource])  # (Python floats from here: the same doubles, faster)
+    if np.count_nonzero(over) != 1 or not over[resource] or not free > 0:
         return None
     col = use[:, resource]
-    u = col[0]
-    if not u > 0 or np.count_nonzero(col != u):
+    u = float(col[0])
+    if total is None:
+        if not u > 0 or np.count_nonzero(col != u):
+            return None
+        total = np.add.reduce(col)
+    total = float(total)
+    if float(np.minimum.reduce(caps)) * total < free * (1.0 + _BELOW_EVERY_CAP):
         return None
-    total = np.add.reduce(col)
-    if np.minimum.reduce(caps) * total < room[resource] * (1.0 + _BELOW_EVERY_CAP):
-        return None
-    return (room[resource] - 0.0) / (total - u + u)  # (as `_level_below_every_cap`)
+    return (free - 0.0) / (total - u + u)  # (as `_level_below_every_cap`)
 
 
 def take_level(level: float, use: np.ndarray, room: np.ndarray, resource: int) -> None:

@@ -270,7 +270,7 @@ class _Simulation:
         for job in jobs:
             if job.tier == 1 and job.pool is not None and any(s.transfer for s in job.steps):
                 self.tier1_left[job.pool] += 1
-        self.flows = _Flows(jobs, len(resource_names))
+        self.flows = _Flows(jobs, len(resource_names), self.res.use)
         self.dbs = [_Db(j) for j in jobs]
         self.events: list[tuple[float, int, int, int, int]] = []
         self.seq = itertools.count()
@@ -550,8 +550,19 @@ class _Simulation:
         for tier in tiers:
             cand = self.shared[tier][0]
             clock = f.clocks.get(tier)
-            done = f.t_done[cand] if clock is None else clock.done_at(f.mark_done[cand])
-            found.append(cand[done <= now])
+            if clock is None:
+                found.append(cand[f.t_done[cand] <= now])
+                continue
+            # On a clock: those whose mark the level has (nearly) reached, then each by
+            # the clock's own formula (the one that set the tier's first finish)
+            marks = f.mark_done.take(cand)
+            reach = clock.at(now) + 4e-9 * max(now, 1.0) * clock.rate
+            near = (marks <= reach).nonzero()[0].tolist()
+            hit = [k for k in near if clock.done_at(float(marks[k])) <= now]
+            if len(hit) == 1:  # (the usual case: a slice, no list made an array)
+                found.append(cand[hit[0] : hit[0] + 1])
+            else:
+                found.append(cand.take(np.array(hit, dtype=np.int64)))
         return found[0] if len(found) == 1 else np.sort(np.concatenate(found))
 
     # ---------------------------------------------------------------- phases
@@ -778,10 +789,9 @@ class _Simulation:
                 self.tier_use.pop(tier, None)
                 continue
             self.shared[tier] = (ids, room.copy())
-            use = self.res.use.take(ids, axis=0)
-            self.tier_done[tier] = f.reshare(ids, use, room, now, tier)
+            self.tier_done[tier] = f.reshare(ids, None, room, now, tier)
             if self.trace_on:
-                self.tier_use[tier] = f.rate[ids] @ use
+                self.tier_use[tier] = f.rate[ids] @ self.res.use.take(ids, axis=0)
         self.next_flow_t = min(self.tier_done.values(), default=np.inf)
         if self.trace_on:
             self.sample(now)
