@@ -89,6 +89,14 @@ def compute_core(scenario: Scenario) -> tuple[PathModel, PathModel, RecoveryResu
 
     The backups come first: a backup is usable only when it has finished, so the worst
     case is a failure just before the next level 0 finishes (DESIGN §3.7)."""
+    restore, backup, recovery, jobs = compute_recovery(scenario)
+    return restore, backup, recovery, jobs, rpo(scenario, jobs)
+
+
+def compute_recovery(scenario: Scenario) -> tuple[PathModel, PathModel, RecoveryResult,
+                                                  tuple[BackupJob, ...]]:  # fmt: skip
+    """`compute_core` without the RPO: the path models, the worst-case recovery and the
+    backups it waits for (what an estate plans each database with, issue 22.3)."""
     restore = build_path_model(scenario, RESTORE)
     backup = build_path_model(scenario, BACKUP)
     jobs = backup_jobs(scenario, backup)
@@ -96,8 +104,7 @@ def compute_core(scenario: Scenario) -> tuple[PathModel, PathModel, RecoveryResu
     state = failure_state(
         scenario, worst_failure_offset(scenario, level0_s), level0_s=level0_s, level1_s=level1_s
     )
-    recovery = recovery_timeline(scenario, restore, state)
-    return restore, backup, recovery, jobs, rpo(scenario, jobs)
+    return restore, backup, recovery_timeline(scenario, restore, state), jobs
 
 
 def job_durations(jobs: tuple[BackupJob, ...]) -> tuple[float, float]:

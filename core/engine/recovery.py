@@ -21,6 +21,7 @@ from .shapes import (
     divide,
     either,
     expm1,
+    fdivide,
     first,
     floor,
     is_batch,
@@ -28,6 +29,7 @@ from .shapes import (
     maximum,
     minimum,
     nextafter_down,
+    no_arrays,
     where,
 )
 
@@ -200,10 +202,15 @@ class _Timeline:
         """Append a phase starting at `start` (default: when the previous one ends); the
         cursor moves to the latest end."""
         t0 = self.t if start is None else start
-        rate = where((duration > 0) & (volume > 0), divide(volume, duration), 0.0)
+        if no_arrays(duration, volume, t0, self.t):  # a plan: the same, without the checks
+            rate = fdivide(volume, duration) if (duration > 0) & (volume > 0) else 0.0
+            end = t0 + duration
+            self.t = end if end > self.t else self.t
+        else:
+            rate = where((duration > 0) & (volume > 0), divide(volume, duration), 0.0)
+            self.t = maximum(self.t, t0 + duration)
         phase = Phase(name, t0, duration, volume, rate, bottleneck, detail, count)
         self.phases.append(phase)
-        self.t = maximum(self.t, t0 + duration)
         return phase
 
     def flow(self, volume: float, largest: float | None, what: str) -> tuple[float, str, str]:

@@ -1,7 +1,7 @@
 """What each database must do after the site loss, taken from its own plan.
 
 A database's recovery is the plan's phases (DESIGN §3.4), computed by the plan's own
-engine on the estate's hardware (`compute_core` of the scenario whose shared stages are
+engine on the estate's hardware (`compute_recovery` of the scenario whose shared stages are
 the estate's resources). Phases that move bytes through the path (restore level 0,
 incrementals, archived redo) become *transfers* the estate simulates together; every
 other phase (declare, recall, apply, redo apply, open) runs on the database's own
@@ -35,7 +35,7 @@ from ..engine.flow import cartridge_time, channel_loads, ramp_time
 from ..engine.path import PathModel
 from ..engine.recovery import _largest_piece
 from ..engine.routes import failover_timeline
-from ..plan import compute_core
+from ..plan import compute_recovery
 from ..result import Phase, RecoveryResult
 from .halves import in_two, worth_two
 from .model import FAILOVER, Estate, EstateDatabase
@@ -250,7 +250,7 @@ def _failover(db: EstateDatabase, recovery: RecoveryResult) -> RecoveryResult | 
 def _own_job(db: EstateDatabase, resource_index: dict[str, int]) -> Job:
     """The database's job from its own plan (the engine's formulas), before its place in
     the estate (`index`, `name`, `priority`, `tier`, `start_s`) is set."""
-    restore, _backup, recovery, _jobs, _rpo = compute_core(db.estate_scenario)
+    restore, _backup, recovery, _jobs = compute_recovery(db.estate_scenario)
     private, fluid, pool = _limits(db, restore, resource_index)
     failover = _failover(db, recovery)
     if failover is None:

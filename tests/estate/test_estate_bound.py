@@ -92,8 +92,8 @@ def test_a_candidate_far_short_is_ruled_out_after_planning_a_quarter(monkeypatch
     trials = least_module._Trials(None)
     assert trials.tier1(est) is None  # (the estate as it is: every database planned)
     planned: list[object] = []
-    real = jobs_module.compute_core
-    monkeypatch.setattr(jobs_module, "compute_core", lambda s: planned.append(s) or real(s))
+    real = jobs_module.compute_recovery
+    monkeypatch.setattr(jobs_module, "compute_recovery", lambda s: planned.append(s) or real(s))
     faster = replace(est.resource("MS").stage, rate_Bps=1.2e9)
     assert trials.tier1(est, {"MS": faster}) is None
     assert (trials.ruled_out, trials.simulations, len(planned)) == (2, 0, 16)

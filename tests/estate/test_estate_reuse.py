@@ -64,7 +64,7 @@ def _phases(result) -> list[tuple]:
 def test_each_distinct_scenario_is_planned_once_with_the_same_results(tmp_path, monkeypatch):
     est = load_estate(_repeated(tmp_path, 3))
     fresh = _phases(run_estate(est, trace=False))  # (every plan computed, as before)
-    plans = _counting(monkeypatch, jobs_module, "compute_core")
+    plans = _counting(monkeypatch, jobs_module, "compute_recovery")
     assert _phases(run_estate(est, trace=False)) == fresh
     assert len(plans) == 8  # 24 databases, 8 scenarios
 
@@ -75,7 +75,7 @@ def test_a_search_plans_a_database_once_across_its_trials(tmp_path, monkeypatch)
     est = load_estate(DEMO)
     cache = JobCache()
     build_jobs(est, cache)
-    plans = _counting(monkeypatch, jobs_module, "compute_core")
+    plans = _counting(monkeypatch, jobs_module, "compute_recovery")
     ordered = est.with_policy(Policy(order=("Billing",)))
     assert build_jobs(ordered, cache) == build_jobs(ordered)
     assert len(plans) == len(est.databases)  # only by the build without the cache
