@@ -13,7 +13,7 @@ import contextlib
 import difflib
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -81,9 +81,24 @@ class _Loader:
         """Validate one table: returns (parsed values, raw values) by key."""
         if not isinstance(table, dict):
             raise self.error(where, f"'{where}' must be a table ([{where}])")
-        keys, known = _keys_of(specs)
-        if not known.issuperset(table):  # a key the table does not know: say which
-            self.check_keys(where, table, keys)
+        known = _table_of(specs)
+        if not known.keys.issuperset(table):  # a key the table does not know: say which
+            self.check_keys(where, table, known.order)
+        if not known.required.issubset(table):  # the first missing one, in its place
+            return self._section_in_order(where, table, specs)
+        parsed: dict[str, Any] = {}
+        raw: dict[str, Any] = {}
+        # The table's keys in the field table's order (as every key of it were visited)
+        for key in sorted(table, key=known.index.__getitem__):
+            parsed[key] = self.value(where, known.spec[key], table[key])
+            raw[key] = table[key]
+        return parsed, raw
+
+    def _section_in_order(
+        self, where: str, table: dict, specs: tuple[FieldSpec, ...]
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """`section` key by key of the field table: a value's error or the first required
+        key missing, whichever comes first."""
         parsed: dict[str, Any] = {}
         raw: dict[str, Any] = {}
         for spec in specs:
@@ -102,24 +117,44 @@ class _Loader:
             raise self.error(f"{where}.{spec.key}" if where else spec.key, str(exc)) from None
 
 
-_KEYS_OF: dict[int, tuple[tuple[FieldSpec, ...], tuple[str, ...], frozenset[str]]] = {}
+@dataclass(frozen=True)
+class _Table:
+    """A field table worked out for reading: its keys in order, as a set, the required
+    ones, each key's place, spec and model attribute."""
+
+    specs: tuple[FieldSpec, ...]
+    order: tuple[str, ...]
+    keys: frozenset[str]
+    required: frozenset[str]
+    index: dict[str, int]
+    spec: dict[str, FieldSpec]
+    attr: dict[str, str]
 
 
-def _keys_of(specs: tuple[FieldSpec, ...]) -> tuple[tuple[str, ...], frozenset[str]]:
-    """The keys of a field table, in order and as a set (the tables are constants: worked
-    out once each)."""
-    known = _KEYS_OF.get(id(specs))
-    if known is None or known[0] is not specs:
-        if len(_KEYS_OF) > 64:  # not one of the constant tables: do not keep them all
-            _KEYS_OF.clear()
-        keys = tuple(s.key for s in specs)
-        known = _KEYS_OF[id(specs)] = (specs, keys, frozenset(keys))
-    return known[1], known[2]
+_TABLES: dict[int, _Table] = {}
+
+
+def _table_of(specs: tuple[FieldSpec, ...]) -> _Table:
+    """`specs` worked out once (the field tables are constants; a scenario of an estate
+    is read thousands of times)."""
+    known = _TABLES.get(id(specs))
+    if known is None or known.specs is not specs:
+        if len(_TABLES) > 64:  # not one of the constant tables: do not keep them all
+            _TABLES.clear()
+        order = tuple(s.key for s in specs)
+        known = _TABLES[id(specs)] = _Table(
+            specs, order, frozenset(order), frozenset(s.key for s in specs if s.required),
+            {k: i for i, k in enumerate(order)}, {s.key: s for s in specs},
+            {s.key: s.attr for s in specs if s.attr},
+        )  # fmt: skip
+    return known
 
 
 def _attributes(specs: tuple[FieldSpec, ...], values: Mapping[str, Any]) -> dict[str, Any]:
-    """The model attributes the given keys set (`size` → `size_bytes`), per the table."""
-    return {s.attr: values[s.key] for s in specs if s.attr and values.get(s.key) is not None}
+    """The model attributes the given keys set (`size` → `size_bytes`), per the table
+    (each attribute is one key's: the values are looked at, not the whole table)."""
+    attr = _table_of(specs).attr
+    return {attr[k]: v for k, v in values.items() if v is not None and k in attr}
 
 
 # ------------------------------------------------------------------------ [[path]]
