@@ -8,8 +8,8 @@ into a temporary folder and imported from there (`.` is this worktree as it is; 
 version builds the benchmark estate with its own `bench_estate.py`, so a REV from before
 a change to this worktree's bench still runs). Round by round, each version runs in a
 fresh process: the 1,000-database bench estate of `bench_estate.py` (100 drives), each
-database's plan, then `simulate(..., trace=True)` and `run_estate` three times each, in
-CPU time of that process. With `--cli N` it times instead `rto-planner estate
+database's plan, then `simulate` (untraced, as the command runs it) and `run_estate`
+three times each, in CPU time of that process. With `--cli N` it times instead `rto-planner estate
 ESTATE.toml --no-least`, as text and with `--json`, on the N-database bench estate
 written as files (by this worktree's `bench_estate.py`), each version's package compiled
 to bytecode first: wall and CPU time of the whole process. The versions are interleaved
@@ -45,7 +45,7 @@ jobs = build_jobs(est)
 names, units = [r.name for r in est.shared], [r.stage.count for r in est.shared]
 out = []
 for _ in range(3):
-    t0 = time.process_time(); simulate(jobs, names, units, trace=True)
+    t0 = time.process_time(); simulate(jobs, names, units)
     t1 = time.process_time(); run_estate(est); t2 = time.process_time()
     out.append((t1 - t0, t2 - t1))
 print(json.dumps(out))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import heapq
 import math
 
 import numpy as np
@@ -36,7 +37,7 @@ class Clock:
     transfer. A new level (`rebase`) costs nothing per transfer; a transfer is brought
     up to date only when an event touches it (`_Flows.settle_one`)."""
 
-    __slots__ = ("level", "rate", "resource", "single", "t", "totals", "use")
+    __slots__ = ("level", "marks", "rate", "resource", "single", "t", "totals", "use")
 
     def __init__(self, now: float, rate: float, resource: int, use: float) -> None:
         self.t = now
@@ -51,6 +52,9 @@ class Clock:
         """The sum of `use` over n transfers, as `np.add.reduce` gives it, by n."""
         self.single = False
         """Whether each of its transfers uses no other shared resource (`_Flows.only`)."""
+        self.marks: list[tuple[float, int, int]] = []
+        """A heap of (mark, version, transfer): each transfer's first finish as a level
+        (`_Flows.mark_done`); an entry whose version is not the transfer's is stale."""
 
     def at(self, now: float) -> float:
         return self.level + self.rate * (now - self.t)
@@ -145,6 +149,8 @@ class _Flows:
         self.moving = np.zeros((3, n), dtype=bool)
         """Which parts of a clocked transfer move (each at the clock's rate)."""
         self.mark_done = np.full(n, np.inf)
+        self.mark_version = [0] * n
+        """Bumped at each new `mark_done`: older entries of a clock's heap are stale."""
         """The clock level at which a clocked transfer's first moving part is through."""
         self.alone_now = np.zeros(n)
         """What a clocked transfer would move alone (its time lost is measured against it)."""
@@ -168,9 +174,41 @@ class _Flows:
         self.rate[i] = self.loss[i] = self.phase_wait[i] = 0.0
         self.blame[i] = self.frozen_by[i] = NOT_FROZEN
         self.set_k(i, 0)
+        self.stop(i)
+
+    def stop(self, i: int) -> None:
+        """A transfer off its clock (started or ended) and with no finish to come."""
         self.t_done[i] = np.inf
         self.clocked[i] = False
-        self.mark_done[i] = np.inf
+        self.set_mark(i, np.inf, None)
+
+    def set_mark(self, i: int, mark: float, clock: Clock | None) -> None:
+        """A clocked transfer's first finish as its clock's level, in its clock's heap."""
+        self.mark_done[i] = mark
+        version = self.mark_version[i] + 1
+        self.mark_version[i] = version
+        if clock is not None and mark < np.inf:
+            heapq.heappush(clock.marks, (mark, version, i))
+
+    def first_mark(self, clock: Clock) -> float:
+        """The least first finish of a clock's transfers (stale entries dropped)."""
+        marks, versions = clock.marks, self.mark_version
+        while marks:
+            mark, version, i = marks[0]
+            if versions[i] == version:
+                return mark
+            heapq.heappop(marks)
+        return np.inf
+
+    def through_on(self, clock: Clock, now: float) -> list[int]:
+        """A clock's transfers through at `now` by its own formula (the one that set the
+        tier's first finish), taken off its heap, in index order."""
+        found = []
+        while True:
+            mark = self.first_mark(clock)
+            if mark == np.inf or clock.done_at(mark) > now:
+                return sorted(found)
+            found.append(heapq.heappop(clock.marks)[2])
 
     def set_k(self, i: int, k: int) -> None:
         """Channels streaming, and the cap they give while the fluid has bytes."""
@@ -325,7 +363,7 @@ class _Flows:
             self.blame[i] = NOT_FROZEN
             self.remask(i)
         self.rate.put(ids, level)
-        return float(clock.done_at(np.minimum.reduce(self.mark_done.take(ids))))
+        return float(clock.done_at(self.first_mark(clock)))
 
     def clock_on(self, ids: np.ndarray, at: np.ndarray, left: np.ndarray,
                  parts: tuple[np.ndarray, np.ndarray | None, np.ndarray | None],
@@ -354,7 +392,7 @@ class _Flows:
         if join is None or any_of(join):
             self.join(ids, at, left, parts, asks, join, clock)
         self.rate[ids] = level
-        return float(clock.done_at(self.mark_done[ids].min()))
+        return float(clock.done_at(self.first_mark(clock)))
 
     def join(self, ids: np.ndarray, at: np.ndarray, left: np.ndarray,
              parts: tuple[np.ndarray, np.ndarray | None, np.ndarray | None],
@@ -376,7 +414,14 @@ class _Flows:
         self.moving.put(at, moving)
         first = np.where(moving, left, np.inf).min(axis=0)
         self.mark[ids] = clock.level
-        self.mark_done[ids] = first + clock.level
+        marks = first + clock.level
+        self.mark_done[ids] = marks
+        versions = self.mark_version
+        for i, mark in zip(ids.tolist(), marks.tolist(), strict=True):
+            versions[i] += 1
+            if mark < np.inf:
+                clock.marks.append((mark, versions[i], i))
+        heapq.heapify(clock.marks)
         self.alone_now[ids] = alone
         self.cap_now[ids] = np.minimum(cap, UNBOUNDED_Bps)
         self.ceiling[ids] = _ceiling(self.c[ids], alone)
@@ -406,6 +451,8 @@ class _Flows:
         self.t_last[ids] = now
         self.clocked[ids] = False
         self.mark_done[ids] = np.inf
+        for i in ids.tolist():
+            self.mark_version[i] += 1
 
     def losses(self, ids: np.ndarray, got: Allocation, alone: np.ndarray) -> None:
         """Time lost from now on: the share below what each would move alone (`alone`),
@@ -501,7 +548,8 @@ class _Flows:
             first = last
         if piece_mv and piece < first:
             first = piece
-        self.mark_done[i] = self.mark[i] + first
+        clock = self.clocks[self.tier[i]]
+        self.set_mark(i, self.mark[i] + first, clock)
         if rest > 0:
             cap, alone = float(self.kcap[i]), self.alone_all_of[i]
         else:
@@ -511,7 +559,7 @@ class _Flows:
         self.alone_now[i] = alone
         self.cap_now[i] = min(cap, UNBOUNDED_Bps)
         self.ceiling[i] = min(self.c_of[i], alone * _BELOW_ALONE)
-        level = self.clocks[self.tier[i]].rate
+        level = clock.rate
         return cap >= level and alone > 0 and 1.0 - level / alone > LOSS_EPS
 
     def rates_of(self, i: int) -> list[float]:

@@ -520,7 +520,7 @@ class _Simulation:
         f.touched.clear()
         for tier in tiers - self.dirty:
             clock = f.clocks[tier]
-            self.tier_done[tier] = float(clock.done_at(f.mark_done[self.shared[tier][0]].min()))
+            self.tier_done[tier] = float(clock.done_at(f.first_mark(clock)))
         if tiers:
             self.next_flow_t = min(self.tier_done.values(), default=np.inf)
 
@@ -553,16 +553,7 @@ class _Simulation:
             if clock is None:
                 found.append(cand[f.t_done[cand] <= now])
                 continue
-            # On a clock: those whose mark the level has (nearly) reached, then each by
-            # the clock's own formula (the one that set the tier's first finish)
-            marks = f.mark_done.take(cand)
-            reach = clock.at(now) + 4e-9 * max(now, 1.0) * clock.rate
-            near = (marks <= reach).nonzero()[0].tolist()
-            hit = [k for k in near if clock.done_at(float(marks[k])) <= now]
-            if len(hit) == 1:  # (the usual case: a slice, no list made an array)
-                found.append(cand[hit[0] : hit[0] + 1])
-            else:
-                found.append(cand.take(np.array(hit, dtype=np.int64)))
+            found.append(np.array(f.through_on(clock, now), dtype=np.int64))
         return found[0] if len(found) == 1 else np.sort(np.concatenate(found))
 
     # ---------------------------------------------------------------- phases
@@ -624,8 +615,7 @@ class _Simulation:
         self.active[job.priority].discard(i)
         self.dirty.add(job.priority)
         f.rate[i] = f.rest_rate[i] = f.last_rate[i] = f.piece_rate[i] = f.loss[i] = 0.0
-        f.t_done[i] = f.mark_done[i] = np.inf
-        f.clocked[i] = False
+        f.stop(i)
         f.set_k(i, 0)
         db.serial += 1  # its pending init, clocks and drive request are void now
         if job.pool is not None:
@@ -672,7 +662,7 @@ class _Simulation:
             return
         last = not f.last_on[i] or f.last[i] > 0
         piece = f.piece[i] > 0
-        needed = (last + piece) if f.two[i] else int(last or piece)
+        needed = (bool(last) + bool(piece)) if f.two_of[i] else int(last or piece)
         spare = db.held - max(needed, int(db.initing))
         if spare > 0:
             self.give_back(db, spare)
