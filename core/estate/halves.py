@@ -17,8 +17,9 @@ plus the pickling takes longer); memory is shared copy-on-write.
 
 Forking is used only where it is safe: Linux (macOS's system libraries are not
 fork-safe, Windows has no fork), more than one CPU for this process, and no other thread
-in it (a GUI, a store's write lane, a progress thread: a forked child gets only the
-calling thread, and a lock another thread held stays locked in it). And only where it
+in it (a store's write lane, a progress thread: a forked child gets only the calling
+thread, and a lock another thread held stays locked in it), and never with Qt loaded
+(the GUI: Qt's threads are not Python's to count). And only where it
 can help: when the last minute's load average leaves a core free (on a busy machine the
 child competes with the process for one core and the pickling is a loss: on this
 project's shared 2-core machine, loaded ~1.7, 10,000 databases took 4.6 s to read and
@@ -70,13 +71,14 @@ def worth_two(n: int) -> bool:
 
 
 def can_fork() -> bool:
-    """Linux's fork, a second CPU for this process, no other thread in it (macOS's system
-    libraries are not safe to use in a forked child; Windows has no fork), and not
-    `RTOPLANNER_PROCESSES=1`."""
+    """Linux's fork, a second CPU for this process, no other thread in it and no Qt
+    (macOS's system libraries are not safe to use in a forked child; Windows has no
+    fork; Qt's threads are not counted by `threading`), and not `RTOPLANNER_PROCESSES=1`."""
     return (
         sys.platform.startswith("linux")
         and os.environ.get("RTOPLANNER_PROCESSES") != "1"
         and threading.active_count() == 1
+        and "PySide6" not in sys.modules  # Qt's own threads are not Python's to count
         and _cpus() > 1
     )
 

@@ -19,8 +19,9 @@ the order seeded), only when
   type for type, it is what the store gave.
 
 Anything else — no stamp or a damaged one, another file, a journal, a writer holding the
-lock, the user's own catalog items, another release's shipped catalog — opens the store
-as before, with the same messages. This module imports no DuckDB.
+lock, the user's own catalog items, another release's shipped catalog, Windows (no
+`flock`: only opening the store finds a writer there) — opens the store as before, with
+the same messages. This module imports no DuckDB.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import stat
 from pathlib import Path
 
 from ..catalog import Catalog, CatalogItem, load_catalog_file, shipped_catalog_files
+from . import lock as _lock
 from .errors import StoreError
 from .lock import StoreLock
 
@@ -93,7 +95,11 @@ def shipped_in_store_order() -> Catalog:
 
 def stamped_catalog(db_path: Path) -> Catalog | None:
     """The store's catalog from the shipped files when the stamp proves them the same
-    (see the module's docstring); None: open the store."""
+    (see the module's docstring); None: open the store. Only where the store's `flock`
+    lock exists (not on Windows, where only DuckDB's own lock, taken by opening the
+    store, says whether a writer holds it)."""
+    if _lock.fcntl is None:
+        return None
     try:
         path = db_path.expanduser().resolve()
     except (OSError, RuntimeError):

@@ -192,3 +192,15 @@ def test_a_busy_machine_keeps_one_process(monkeypatch):
     monkeypatch.delenv("RTOPLANNER_PROCESSES")
     monkeypatch.setattr(os, "getloadavg", lambda: (0.4, 0.5, 0.6))
     assert halves.worth_two(n) and not halves.worth_two(n - 1)
+
+
+def test_never_beside_qt(monkeypatch):
+    """The GUI runs Qt's threads, which `threading` does not count: no fork there."""
+    monkeypatch.delenv("RTOPLANNER_PROCESSES", raising=False)
+    monkeypatch.setattr(halves, "_cpus", lambda: 2)
+    monkeypatch.setattr(halves.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(halves.sys, "platform", "linux")
+    monkeypatch.delitem(sys.modules, "PySide6", raising=False)
+    assert halves.can_fork()
+    monkeypatch.setitem(sys.modules, "PySide6", object())
+    assert not halves.can_fork()

@@ -125,3 +125,12 @@ def test_another_shipped_catalog_than_the_stamped_one_opens_the_store(store_path
 
     monkeypatch.setattr(catalog_stamp, "shipped_in_store_order", changed)
     assert stamped_catalog(store_path) is None
+
+
+def test_without_flock_the_store_is_opened(store_path, monkeypatch):
+    """Where no `flock` says whether a writer holds the store (Windows), it is opened."""
+    from rtoplanner.core.store import lock
+
+    _stamped(store_path)
+    monkeypatch.setattr(lock, "fcntl", None)
+    assert stamped_catalog(store_path) is None
