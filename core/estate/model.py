@@ -415,6 +415,24 @@ def estate_from_mapping(
     """Validate a parsed ESTATE.toml into an Estate (scenarios loaded and checked)."""
     catalog = shipped_catalog() if catalog is None else catalog
     loader = _Loader(source, text=text)
+    top_vals = _top_values(loader, doc)
+    shared = _shared_resources(loader, doc.get("shared", []), catalog)
+    entries = _database_entries(loader, doc)
+    databases = _databases(loader, entries, shared, base_dir, catalog, resolve)
+    return Estate(
+        name=top_vals["name"],
+        databases=tuple(databases),
+        shared=shared,
+        customer=top_vals.get("customer", ""),
+        notes=top_vals.get("notes", ""),
+        source=source,
+        raw=dict(doc),
+        policy=policy_from_mapping(loader, doc.get("policy"), databases, shared),
+    )
+
+
+def _top_values(loader: _Loader, doc: Any) -> dict[str, Any]:
+    """The estate's own keys (name, customer, notes), in a table of the known format."""
     if not isinstance(doc, Mapping):
         raise loader.error("", "an estate must be a TOML table")
     if isinstance(doc.get("database"), Mapping):
@@ -432,7 +450,10 @@ def estate_from_mapping(
             "format",
             f"estate format {fmt} is not known; this version reads format {ESTATE_FORMAT_VERSION}",
         )
-    shared = _shared_resources(loader, doc.get("shared", []), catalog)
+    return top_vals
+
+
+def _database_entries(loader: _Loader, doc: Mapping[str, Any]) -> list:
     db_doc = doc.get("database")
     if not isinstance(db_doc, list) or not db_doc:
         raise loader.error(
@@ -440,6 +461,20 @@ def estate_from_mapping(
             "an estate needs at least one [[database]]",
             'add e.g. [[database]] scenario = "erp.toml" priority = 1',
         )
+    return db_doc
+
+
+def _databases(
+    loader: _Loader,
+    db_doc: list,
+    shared: tuple[SharedResource, ...],
+    base_dir: Path | None,
+    catalog: Catalog,
+    resolve: ScenarioResolver | None,
+) -> list[EstateDatabase]:
+    """Each `[[database]]` in order, checked: its scenario (each file read once; a large
+    estate's read ahead in two processes), a name no other has, its route, and its
+    scenario as the estate runs it. The first error in the file's order is raised."""
     databases: list[EstateDatabase] = []
     names: set[str] = set()
     loaded: dict[str, tuple[Scenario, str]] = {}
@@ -459,31 +494,32 @@ def estate_from_mapping(
                 "give each [[database]] a unique name = ...",
             )
         names.add(name)
-        route = _route(loader, where, scenario, vals.get("route"))
-        in_estate, used = _in_estate(loader, where, scenario, shared, vals.get("rto"))
-        databases.append(
-            EstateDatabase(
-                name=name,
-                priority=vals["priority"],
-                scenario=scenario,
-                estate_scenario=in_estate,
-                source=origin,
-                rto_override_s=vals.get("rto"),
-                shared_names=used if route == RESTORE else (),
-                ref=vals["scenario"],
-                route=route,
-                route_given="route" in vals,
-            )
-        )
-    return Estate(
-        name=top_vals["name"],
-        databases=tuple(databases),
-        shared=shared,
-        customer=top_vals.get("customer", ""),
-        notes=top_vals.get("notes", ""),
-        source=source,
-        raw=dict(doc),
-        policy=policy_from_mapping(loader, doc.get("policy"), databases, shared),
+        databases.append(_database(loader, where, vals, scenario, origin, name, shared))
+    return databases
+
+
+def _database(
+    loader: _Loader,
+    where: str,
+    vals: dict[str, Any],
+    scenario: Scenario,
+    origin: str,
+    name: str,
+    shared: tuple[SharedResource, ...],
+) -> EstateDatabase:
+    route = _route(loader, where, scenario, vals.get("route"))
+    in_estate, used = _in_estate(loader, where, scenario, shared, vals.get("rto"))
+    return EstateDatabase(
+        name=name,
+        priority=vals["priority"],
+        scenario=scenario,
+        estate_scenario=in_estate,
+        source=origin,
+        rto_override_s=vals.get("rto"),
+        shared_names=used if route == RESTORE else (),
+        ref=vals["scenario"],
+        route=route,
+        route_given="route" in vals,
     )
 
 
