@@ -72,12 +72,12 @@ the tier of the change down, stopping at the first tier whose transfers and left
 capacity are as they were (strict priority: a lower tier never changes a higher one).
 A tier that one saturated resource holds at one level, below every transfer's
 channel rate (most re-shares of a large estate: each transfer moves its parts at the
-level or not at all), runs on a *clock* (`flows.Clock`): what its transfers moved is the
+level or not at all), runs on a *clock* (`clocks.Clock`): what its transfers moved is the
 level's integral since each was last settled, kept once for the tier, so a re-share that
 keeps that shape rebases the clock and writes one rate per transfer instead of settling,
 re-splitting and charging each; a transfer is brought up to date when an event touches
 it. Summing the level once rather than each rate changes the last bits (phases agree to
-1e-9 with the clock off, `flows.CLOCKS`; tests/estate/test_estate_fast_paths.py).
+1e-9 with the clock off, `clocks.CLOCKS`; tests/estate/test_estate_fast_paths.py).
 A change inside one database that leaves its rate as it was only re-splits that
 database's rate: the last channel or the piece starting or ending while the fluid has
 bytes (the cap is k × c_channel either way), or a cap that changes while a saturated
@@ -96,7 +96,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import CoreError
-from .flows import _Flows
+from .clocks import ClockedFlows as _Flows
 from .jobs import Job, Step
 from .share import all_of, any_of
 

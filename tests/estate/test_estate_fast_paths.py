@@ -11,7 +11,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from rtoplanner.core.estate import flows as flows_module
+from rtoplanner.core.estate import clocks as clocks_module
 from rtoplanner.core.estate import run_estate
 from rtoplanner.core.estate.jobs import build_jobs
 from rtoplanner.core.estate.share import (
@@ -164,7 +164,7 @@ def test_one_level_is_what_share_tier_gives(caps, uses, alike, fraction, resourc
 
 def _runs(est, clocks: bool) -> dict[str, list[tuple[str, float, float]]]:
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(flows_module, "CLOCKS", clocks)
+        mp.setattr(clocks_module, "CLOCKS", clocks)
         result = run_estate(est, trace=False)
     return {d.name: [(p.name, p.start_s, p.end_s) for p in d.phases] for d in result.databases}
 
@@ -210,15 +210,15 @@ def test_the_bench_estate_runs_on_clocks_as_without(monkeypatch):
     names = [r.name for r in est.shared]
     units = [r.stage.count for r in est.shared]
     made = []
-    real = flows_module._Flows.__init__
+    real = clocks_module.ClockedFlows.__init__
 
     def keep(self, *args):
         real(self, *args)
         made.append(self)
 
-    monkeypatch.setattr(flows_module._Flows, "__init__", keep)
+    monkeypatch.setattr(clocks_module.ClockedFlows, "__init__", keep)
     on = simulate(jobs, names, units)
-    monkeypatch.setattr(flows_module, "CLOCKS", False)
+    monkeypatch.setattr(clocks_module, "CLOCKS", False)
     off = simulate(jobs, names, units)
     assert made[0].clock_shares > 0.8 * made[0].shares
     assert made[1].clock_shares == 0
