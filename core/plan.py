@@ -89,22 +89,30 @@ def compute_core(scenario: Scenario) -> tuple[PathModel, PathModel, RecoveryResu
 
     The backups come first: a backup is usable only when it has finished, so the worst
     case is a failure just before the next level 0 finishes (DESIGN §3.7)."""
-    restore, backup, recovery, jobs = compute_recovery(scenario)
-    return restore, backup, recovery, jobs, rpo(scenario, jobs)
-
-
-def compute_recovery(scenario: Scenario) -> tuple[PathModel, PathModel, RecoveryResult,
-                                                  tuple[BackupJob, ...]]:  # fmt: skip
-    """`compute_core` without the RPO: the path models, the worst-case recovery and the
-    backups it waits for (what an estate plans each database with, issue 22.3)."""
     restore = build_path_model(scenario, RESTORE)
     backup = build_path_model(scenario, BACKUP)
     jobs = backup_jobs(scenario, backup)
+    recovery = _worst_recovery(scenario, restore, jobs)
+    return restore, backup, recovery, jobs, rpo(scenario, jobs)
+
+
+def compute_recovery(scenario: Scenario) -> tuple[PathModel, RecoveryResult]:
+    """`compute_core`'s restore path and worst-case recovery, without what only the plan
+    reads (the archived-log backup, the RPO): what an estate plans each database with
+    (issue 22.3). The same figures as `compute_core`'s."""
+    restore = build_path_model(scenario, RESTORE)
+    jobs = backup_jobs(scenario, build_path_model(scenario, BACKUP), archivelog=False)
+    return restore, _worst_recovery(scenario, restore, jobs)
+
+
+def _worst_recovery(scenario: Scenario, restore: PathModel,
+                    jobs: tuple[BackupJob, ...]) -> RecoveryResult:  # fmt: skip
+    """The recovery from a failure at the worst instant of the backup cycle."""
     level0_s, level1_s = job_durations(jobs)
     state = failure_state(
         scenario, worst_failure_offset(scenario, level0_s), level0_s=level0_s, level1_s=level1_s
     )
-    return restore, backup, recovery_timeline(scenario, restore, state), jobs
+    return recovery_timeline(scenario, restore, state)
 
 
 def job_durations(jobs: tuple[BackupJob, ...]) -> tuple[float, float]:

@@ -110,9 +110,11 @@ def archivelog_volume(scenario: Scenario, size_bytes: float, level0_s: float,
 
 
 def backup_jobs(
-    scenario: Scenario, model: PathModel, size_bytes: float | None = None
-) -> tuple[BackupJob, ...]:
-    """Level 0, the largest level 1 (if any) and one archived-log backup; `model` is the
+    scenario: Scenario, model: PathModel, size_bytes: float | None = None, *,
+    archivelog: bool = True,
+) -> tuple[BackupJob, ...]:  # fmt: skip
+    """Level 0, the largest level 1 (if any) and one archived-log backup (not with
+    `archivelog=False`: a recovery waits for the other two only); `model` is the
     scenario's backup path (`build_path_model(scenario, BACKUP)`)."""
     db, b, tg = scenario.database, scenario.backup, scenario.targets
     size = db.size_bytes if size_bytes is None else size_bytes
@@ -136,6 +138,8 @@ def backup_jobs(
         job = _job("level1", scenario, model, vol, largest, tg.backup_window_s, size, scan, scan_bn)
         jobs.append(job)
         level1_s = job.duration_s
+    if not archivelog:
+        return tuple(jobs)
     vol = archivelog_volume(scenario, size, jobs[0].duration_s, level1_s)
     if any_true(vol > 0):
         window = b.archivelog_every_s

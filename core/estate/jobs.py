@@ -250,7 +250,7 @@ def _failover(db: EstateDatabase, recovery: RecoveryResult) -> RecoveryResult | 
 def _own_job(db: EstateDatabase, resource_index: dict[str, int]) -> Job:
     """The database's job from its own plan (the engine's formulas), before its place in
     the estate (`index`, `name`, `priority`, `tier`, `start_s`) is set."""
-    restore, _backup, recovery, _jobs = compute_recovery(db.estate_scenario)
+    restore, recovery = compute_recovery(db.estate_scenario)
     private, fluid, pool = _limits(db, restore, resource_index)
     failover = _failover(db, recovery)
     if failover is None:
