@@ -92,8 +92,16 @@ def in_two(fn: Callable[[T], R | None], items: Sequence[T], *,
     if len(items) < (PARALLEL_FROM if at_least is None else at_least) or not can_fork():
         return [fn(x) for x in items]
     half = (len(items) + 1) // 2
-    read_end, write_end = os.pipe()
-    pid = os.fork()
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:  # no descriptors left: one process
+        return [fn(x) for x in items]
+    try:
+        pid = os.fork()
+    except OSError:  # no process or memory for a child: one process
+        os.close(read_end)
+        os.close(write_end)
+        return [fn(x) for x in items]
     if pid == 0:  # pragma: no cover - the child: coverage does not follow a fork
         _child(fn, items[half:], read_end, write_end)
     os.close(write_end)

@@ -204,3 +204,18 @@ def test_never_beside_qt(monkeypatch):
     assert halves.can_fork()
     monkeypatch.setitem(sys.modules, "PySide6", object())
     assert not halves.can_fork()
+
+
+def test_a_fork_refused_by_the_system_leaves_one_process(monkeypatch):
+    """No process or memory for a child (EAGAIN, ENOMEM): every item done here, no
+    descriptor left open."""
+    monkeypatch.setattr(halves, "can_fork", lambda: True)
+
+    def refuse() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(halves.os, "fork", refuse)
+    before = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    assert halves.in_two(lambda x: x + 1, list(range(30)), at_least=1) == list(range(1, 31))
+    if before is not None:
+        assert len(os.listdir("/proc/self/fd")) == before
