@@ -34,6 +34,7 @@ import stat
 from pathlib import Path
 
 from ..catalog import Catalog, CatalogItem, load_catalog_file, shipped_catalog_files
+from ..inputfile import read_limited
 from . import lock as _lock
 from .errors import StoreError
 from .lock import StoreLock
@@ -76,9 +77,10 @@ def _unjournaled_identity(path: Path) -> list[int] | None:
 
 
 def _read_stamp(path: Path) -> dict | None:
+    """The stamp's contents; None for none, a damaged one, or anything but a small
+    regular file (a FIFO there is not waited on: `read_limited`)."""
     try:
-        with open(stamp_path_for(path), "rb") as f:
-            data = json.loads(f.read(_MAX_STAMP_BYTES + 1))
+        data = json.loads(read_limited(stamp_path_for(path), _MAX_STAMP_BYTES, "stamp"))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
@@ -132,11 +134,18 @@ def write_stamp(db_path: Path, catalog: Catalog) -> None:
     stamp = stamp_path_for(db_path)
     text = json.dumps({"file": identity, "catalog": catalog_digest(catalog)})
     tmp = stamp.with_name(f"{stamp.name}.{os.getpid()}.tmp")
-    with contextlib.suppress(OSError):
-        tmp.write_text(text, encoding="ascii")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(tmp, flags, 0o644)  # a new file: never a FIFO or a link left there
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(text)
         os.replace(tmp, stamp)
-    with contextlib.suppress(OSError):
-        tmp.unlink(missing_ok=True)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
 
 
 __all__ = ["catalog_digest", "stamp_path_for", "stamped_catalog", "write_stamp"]

@@ -134,3 +134,12 @@ def test_without_flock_the_store_is_opened(store_path, monkeypatch):
     _stamped(store_path)
     monkeypatch.setattr(lock, "fcntl", None)
     assert stamped_catalog(store_path) is None
+
+
+def test_a_fifo_in_the_stamps_place_is_not_waited_on(store_path):
+    """A FIFO named as the stamp would block a plain read until someone wrote to it."""
+    read = _stamped(store_path)
+    stamp_path_for(store_path).unlink()
+    os.mkfifo(stamp_path_for(store_path))
+    assert stamped_catalog(store_path) is None
+    assert _rows(catalog_from_args(_args(store_path))) == _rows(read)
