@@ -512,7 +512,7 @@ class _Simulation:
         them is shared again."""
         f = self.flows
         tiers = set()
-        for i in f.touched:
+        for i in dict.fromkeys(f.touched):  # (each once: an event may settle it twice)
             if f.clocked[i]:
                 if not f.remask(i):
                     self.dirty.add(f.tier[i])
