@@ -133,13 +133,21 @@ class _Writer:
                 return
         inner = nl + self.indent
         sep = "{" + inner
+        append = out.append
         for key, v in obj.items():
-            out.append(sep)
-            out.append(_encode_str(key))
-            out.append(": ")
-            self.value(v, inner)
+            # (the scalars written here, as `value` writes them: one call fewer each)
+            cls = v.__class__
+            if cls is float:
+                append(f"{sep}{_encode_str(key)}: {_float_repr(v) if _isfinite(v) else 'null'}")
+            elif cls is str:
+                append(f"{sep}{_encode_str(key)}: {_encode_str(v)}")
+            elif cls is int:
+                append(f"{sep}{_encode_str(key)}: {_int_repr(v)}")
+            else:
+                append(f"{sep}{_encode_str(key)}: ")
+                self.value(v, inner)
             sep = "," + inner
-        out.append(nl + "}")
+        append(nl + "}")
 
     def array(self, obj: list[Any] | tuple[Any, ...], nl: str) -> None:
         out = self.out
