@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -138,6 +137,8 @@ def write_output_bytes(
         raise OutputFileError(f"cannot write {given}: {exc.strerror or exc}") from None
     fd, tmp = -1, ""
     try:
+        import tempfile  # (here: most commands write no file)
+
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         _give_mode(fd, old)
         with os.fdopen(fd, "wb") as fh:

@@ -8,7 +8,6 @@ provenance. User items (from `catalog add`) are marked and win over shipped ones
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 from collections.abc import Sequence
 from datetime import datetime
@@ -39,6 +38,8 @@ def format_table(
     lead = sum(w + 2 for w in widths[:-1])
     room: int | None = None
     if fit_last and sys.stdout.isatty():
+        import shutil  # (here: every command's parser imports this module)
+
         room = max(20, shutil.get_terminal_size((120, 24)).columns - lead)
 
     def line(cells: Sequence[str]) -> str:

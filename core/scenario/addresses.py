@@ -14,7 +14,6 @@ the ranges through it. It imports nothing of the risk model.
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from collections.abc import Iterable, Mapping
@@ -129,7 +128,7 @@ def _field_problem(where: str, name: str, table: tuple[FieldSpec, ...], ranged: 
     spec = _spec(table, name)
     dotted = f"{where}.{name}"
     if spec is None:
-        close = difflib.get_close_matches(name, [s.key for s in table], n=1, cutoff=0.6)
+        close = _close_matches(name, [s.key for s in table], n=1, cutoff=0.6)
         hint = f"did you mean '{where}.{close[0]}'?" if close else (
             "figures with a range here: " + ", ".join(ranged) if ranged else None)  # fmt: skip
         raise KeyProblem(f"unknown key '{dotted}'", hint)
@@ -212,7 +211,7 @@ def _section_key(key: str) -> tuple[str, FieldSpec]:
 
 
 def _unknown_section(section: str, name: str, key: str) -> KeyProblem:
-    close = difflib.get_close_matches(section, [*SECTIONS_WITH_INPUTS, "path"], n=1)
+    close = _close_matches(section, [*SECTIONS_WITH_INPUTS, "path"], n=1)
     hint = f"did you mean '{close[0]}.{name}'?" if close else (
         "sections with figures: database, backup, path, recovery")  # fmt: skip
     return KeyProblem(f"unknown section '{section}' in '{key}'", hint)
@@ -258,7 +257,7 @@ def _stage_by_name(name: str, scenario: Scenario) -> int:
             f"{len(exact)} stages are named '{name}'",
             "name the stage by its position instead: " + " or ".join(f"path[{i}]" for i in exact),
         )
-    close = difflib.get_close_matches(name, labels, n=1, cutoff=0.5)
+    close = _close_matches(name, labels, n=1, cutoff=0.5)
     hint = f"did you mean '{close[0]}'?" if close else "stages: " + ", ".join(labels)
     raise KeyProblem(f"no stage named '{name}' in the path", hint)
 
@@ -559,3 +558,13 @@ class _PathEdit:
         """Whether the edit removed figure `name` from the stage (old index, new j)."""
         had = name in (self.before_path[index] or {})
         return had and name not in (self.after_path[j] or {})
+
+
+def _close_matches(
+    word: str, possibilities: list[str], n: int = 3, cutoff: float = 0.6
+) -> list[str]:
+    """`difflib.get_close_matches`, imported when a name is not found (a few ms of every
+    command's start-up otherwise)."""
+    import difflib
+
+    return difflib.get_close_matches(word, possibilities, n=n, cutoff=cutoff)
