@@ -19,7 +19,6 @@ from .share import (
     NOT_FROZEN,
     Allocation,
     UNBOUNDED_Bps,
-    all_of,
     any_of,
     one_level,
     share_tier,
@@ -42,7 +41,7 @@ class Clock:
     transfer. A new level (`rebase`) costs nothing per transfer; a transfer is brought
     up to date only when an event touches it (`_Flows.settle_one`)."""
 
-    __slots__ = ("level", "marks", "rate", "resource", "single", "t", "totals", "use")
+    __slots__ = ("joining", "level", "marks", "rate", "resource", "single", "t", "totals", "use")
 
     def __init__(self, now: float, rate: float, resource: int, use: float) -> None:
         self.t = now
@@ -57,6 +56,9 @@ class Clock:
         """The sum of `use` over n transfers, as `np.add.reduce` gives it, by n."""
         self.single = False
         """Whether each of its transfers uses no other shared resource (`_Flows.only`)."""
+        self.joining: list[int] = []
+        """Transfers that began streaming in its tier since it last shared it (the only
+        ones of the tier not on it: `ClockedFlows.streams`)."""
         self.marks: list[tuple[float, int, int]] = []
         """A heap of (mark, version, transfer): each transfer's first finish as a level
         (`_Flows.mark_done`); an entry whose version is not the transfer's is stale."""
@@ -150,6 +152,12 @@ class ClockedFlows(Flows):
                 return sorted(found)
             found.append(heapq.heappop(clock.marks)[2])
 
+    def streams(self, i: int, tier: int) -> None:
+        """A transfer's first channel streams: it is in its tier's sharing from now on."""
+        clock = self.clocks.get(tier)
+        if clock is not None:
+            clock.joining.append(i)
+
     def set_k(self, i: int, k: int) -> None:
         _set_k(self, i, k)
         if self.clocked[i] and self.rest[i] > 0:
@@ -200,10 +208,11 @@ class ClockedFlows(Flows):
         every transfer at one level (`one_level`, with the caps the clocked transfers
         keep), the clock is rebased and transfers new to it join; None (nothing shared,
         `room` as it was) when the general sharing must decide."""
+        joining, clock.joining = clock.joining, []
         if math.isnan(clock.use):  # (its transfers use the resource unalike)
             return None
-        clocked = self.clocked.take(ids)
-        new = [] if all_of(clocked) else ids[~clocked].tolist()
+        k, clocked = self.k, self.clocked
+        new = [i for i in dict.fromkeys(joining) if k[i] and not clocked[i]]
         by = clock.resource
         for i in new:
             if self.use[i, by] != clock.use:
@@ -268,6 +277,7 @@ class ClockedFlows(Flows):
             join = None
         else:
             clock.rebase(now, level)
+            clock.joining.clear()
             join = ~clocked
             if alike != clock.use:  # (the fast re-share holds only transfers alike)
                 clock.use, clock.totals = alike, {}

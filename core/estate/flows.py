@@ -119,6 +119,10 @@ class Flows:
         """A transfer with no finish to come (started or ended)."""
         self.t_done[i] = np.inf
 
+    def streams(self, i: int, tier: int) -> None:
+        """A transfer's first channel streams: it joins its tier's sharing (nothing to
+        note here; `ClockedFlows` tells the tier's clock)."""
+
     def set_k(self, i: int, k: int) -> None:
         """Channels streaming, and the cap they give while the fluid has bytes."""
         self.k[i] = k

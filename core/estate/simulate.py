@@ -388,6 +388,7 @@ class _Simulation:
         f.set_k(i, f.k[i] + 1)
         if f.k[i] == 1:
             self.active[db.job.priority].add(i)
+            f.streams(i, db.job.priority)
             f.t_last[i] = now
             self.dirty.add(db.job.priority)
             if step.piece_bytes > 0:  # the first channel moves the largest piece
