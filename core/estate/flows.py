@@ -119,6 +119,10 @@ class Flows:
         """A transfer with no finish to come (started or ended)."""
         self.t_done[i] = np.inf
 
+    def tier_use(self, ids: np.ndarray, tier: int) -> np.ndarray:
+        """What a tier's transfers (`ids`) use of each shared resource, as last shared."""
+        return self.rate[ids] @ self.use.take(ids, axis=0)
+
     def streams(self, i: int, tier: int) -> None:
         """A transfer's first channel streams: it joins its tier's sharing (nothing to
         note here; `ClockedFlows` tells the tier's clock)."""

@@ -782,7 +782,7 @@ class _Simulation:
             self.shared[tier] = (ids, room.copy())
             self.tier_done[tier] = f.reshare(ids, None, room, now, tier)
             if self.trace_on:
-                self.tier_use[tier] = f.rate[ids] @ self.res.use.take(ids, axis=0)
+                self.tier_use[tier] = f.tier_use(ids, tier)
         self.next_flow_t = min(self.tier_done.values(), default=np.inf)
         if self.trace_on:
             self.sample(now)
