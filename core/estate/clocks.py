@@ -142,13 +142,18 @@ class ClockedFlows(Flows):
             heapq.heappop(marks)
         return np.inf
 
-    def through_on(self, clock: Clock, now: float) -> list[int]:
+    def through_on(self, clock: Clock, now: float, snap: float) -> list[int]:
         """A clock's transfers through at `now` by its own formula (the one that set the
-        tier's first finish), taken off its heap, in index order."""
+        tier's first finish), or with less than `snap` of their volume left of a part
+        (`simulate._through_by`), taken off its heap, in index order."""
         found = []
+        reach = clock.at(now)
         while True:
             mark = self.first_mark(clock)
-            if mark == np.inf or clock.done_at(mark) > now:
+            if mark == np.inf:
+                return sorted(found)
+            i = clock.marks[0][2]
+            if clock.done_at(mark) > now and mark - reach > snap * max(self.volume[i], 1.0):
                 return sorted(found)
             found.append(heapq.heappop(clock.marks)[2])
 

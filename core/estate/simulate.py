@@ -100,6 +100,8 @@ from .clocks import ClockedFlows as _Flows
 from .jobs import Job, Step
 from .share import all_of, any_of
 
+SNAP = 1e-9
+"""A part with less than this share of its transfer's volume left is through."""
 _PHASE_END, _INIT_END, _TAIL_END, _PIECE_ON, _LAST_ON, _HOLD_END = 0, 1, 2, 3, 4, 5
 
 
@@ -217,6 +219,18 @@ class _Db:
     @property
     def current(self) -> Step:
         return self.job.steps[self.step]
+
+
+def _through_by(done: np.ndarray, rate: np.ndarray, volume: np.ndarray, now: float) -> np.ndarray:
+    """Which transfers have a part through at `now`: due by then, or due so soon after
+    that what is left of the part at `now` is under the tolerance a part through is
+    snapped to (at most its rate × the time to go: 1e-9 of its volume). Two transfers
+    due at one instant can be computed an ulp apart; left for the next event, the later
+    one would keep a few bytes, and a higher tier taking its resource at this instant
+    would hold it at rate 0 until that tier is done."""
+    with np.errstate(invalid="ignore"):  # (inf × 0: a transfer that moves nothing)
+        soon = (done - now) * rate <= SNAP * np.maximum(volume, 1.0)
+    return (done <= now) | soon
 
 
 def _same(before: tuple[np.ndarray, np.ndarray], ids: np.ndarray, room: np.ndarray) -> bool:
@@ -458,7 +472,7 @@ class _Simulation:
                 self.snap(i, now)
         else:
             f.settle(ids, now)
-            tol = 1e-9 * np.maximum(f.volume[ids], 1.0)
+            tol = SNAP * np.maximum(f.volume[ids], 1.0)
             for part, rate in zip(f.left, f.part_rate, strict=True):
                 left = part[ids]
                 with np.errstate(divide="ignore", invalid="ignore"):
@@ -494,7 +508,7 @@ class _Simulation:
         clock: by the clock's own formula, so that a transfer `through` found is)."""
         f = self.flows
         f.settle_one(i, now)
-        tol = 1e-9 * max(float(f.volume[i]), 1.0)
+        tol = SNAP * max(float(f.volume[i]), 1.0)
         # (Python floats: the same doubles as numpy's scalars, fewer calls)
         rates = f.rates_of(i)
         clock = f.clocks.get(f.tier[i]) if f.clocked[i] else None
@@ -552,9 +566,9 @@ class _Simulation:
             cand = self.shared[tier][0]
             clock = f.clocks.get(tier)
             if clock is None:
-                found.append(cand[f.t_done[cand] <= now])
+                found.append(cand[_through_by(f.t_done[cand], f.rate[cand], f.volume[cand], now)])
                 continue
-            found.append(np.array(f.through_on(clock, now), dtype=np.int64))
+            found.append(np.array(f.through_on(clock, now, SNAP), dtype=np.int64))
         return found[0] if len(found) == 1 else np.sort(np.concatenate(found))
 
     # ---------------------------------------------------------------- phases

@@ -405,12 +405,17 @@ class Reference:
                 t = d.transfer
                 if t is not None and t.done_at is None and hasattr(t, "rates"):
                     others_x, last_x = t.rates
+                    # (a part with under 1e-9 of the volume left is through: two parts
+                    # due at one instant can be computed an ulp apart)
+                    tol = 1e-9 * max(t.volume, 1.0)
                     if others_x > 0:
-                        t.others = 0.0 if self.now + t.others / others_x <= nxt else \
-                            t.others - others_x * dt  # fmt: skip
+                        left = t.others - others_x * dt
+                        t.others = 0.0 if self.now + t.others / others_x <= nxt or \
+                            left <= tol else left  # fmt: skip
                     if last_x > 0:
-                        t.last = 0.0 if self.now + t.last / last_x <= nxt else \
-                            t.last - last_x * dt  # fmt: skip
+                        left = t.last - last_x * dt
+                        t.last = 0.0 if self.now + t.last / last_x <= nxt or \
+                            left <= tol else left  # fmt: skip
             self.now = nxt
             for d in self.dbs:
                 t = d.transfer

@@ -300,3 +300,31 @@ def test_an_rto_edited_in_the_window_is_bounded_too():
         with_rto(est, "Billing", 1e300)
     edited = with_rto(est, "Billing", 7200.0)
     assert next(d for d in edited.databases if d.name == "Billing").rto_s == 7200.0
+
+
+def _ulp_apart(first: list[int]):
+    """Twelve one-channel databases over four drives and a 400 MB/s media server in
+    which two 2 TB level 0 restores of priority 3 are due at one instant, computed an ulp
+    apart (found by a review's random estates, shrunk)."""
+    small = ("100 GB", 1, 1, "0 s", 0, "none", False, 1.0, "tape", "10 Gb/s", False)
+    dbs = [small, small, (*small[:8], "nas", *small[9:]), (*small[:7], 3.0, *small[8:]),
+           (*small[:6], True, *small[7:]), *[(*small[:2], 2, *small[3:])] * 4,
+           (*small[:2], 3, *small[3:]), ("2 TB", 1, 3, *small[3:]),
+           ("2 TB", 2, 3, *small[3:7], 3.0, *small[8:])]  # fmt: skip
+    return random_estate(dbs, 4, "400 MB/s", "500 MB/s", (first, 0, 9000, 0))
+
+
+@pytest.mark.parametrize("first", [[], [0]])
+def test_two_restores_due_at_one_instant_both_end_then(first):
+    """Two restores due at one instant were computed an ulp apart: only the first was
+    through, the drives it freed started a higher tier's channels at that instant, and
+    the other restore, a few bytes from done, was held at rate 0 until that tier was
+    through (db10 or db11 opened 6,000 s late, with a clock or without; the reference
+    had the same fault). A part within 1e-9 of its volume of done is through."""
+    est = _ulp_apart(first)
+    assert_same(est)
+    ends = {d.name: d.phases for d in run_estate(est, trace=False).databases}
+    level0 = {name: next(p.end_s for p in ends[name] if p.name == "restore_level0")
+              for name in ("db10", "db11")}  # fmt: skip
+    assert level0["db10"] == pytest.approx(24734.27, abs=0.01)
+    assert level0["db11"] == pytest.approx(24734.27, abs=0.01)
