@@ -14,12 +14,12 @@ import numpy as np
 from .flows import LOSS_EPS, Asks, Flows
 from .jobs import Job
 from .share import (
-    _BELOW_EVERY_CAP,
     _BELOW_EVERY_CAP_N,
     NOT_FROZEN,
     Allocation,
     UNBOUNDED_Bps,
     any_of,
+    level_below_caps,
     one_level,
     share_tier,
     take_level,
@@ -240,10 +240,7 @@ class ClockedFlows(Flows):
             use = self.use.take(ids, axis=0)
         for i in new:  # (started streaming since: not on the clock yet, a few)
             self.settle_one(i, now)
-            cap, alone = self.cap_of(i)
-            self.cap_now[i] = min(cap, UNBOUNDED_Bps)
-            self.alone_now[i] = alone
-            self.ceiling[i] = min(self.c_of[i], alone * _BELOW_ALONE)
+            self.note_asks(i)
         n = len(ids)
         total = clock.totals.get(n)
         if total is None:
@@ -359,9 +356,8 @@ class ClockedFlows(Flows):
         self.charge(ids, np.full(len(ids), clock.resource), lost)
         self.t_last[ids] = now
         self.clocked[ids] = False
-        self.mark_done[ids] = np.inf
         for i in ids.tolist():
-            self.mark_version[i] += 1
+            self.set_mark(i, np.inf, None)
 
     def settle_one(self, i: int, now: float) -> None:
         if self.clocked[i]:
@@ -392,7 +388,7 @@ class ClockedFlows(Flows):
         """A touched clocked transfer's moving parts and first finish, from its parts
         left (settled at its mark); whether the clock still holds it: its cap is not
         below the level and it moves less than alone (else its tier is shared again).
-        (`cap_of` and the split's rule, written out in scalars: it runs at most events.)"""
+        (The split's rule, written out in scalars: it runs at most events.)"""
         left = self.left
         rest, last, piece = float(left[0, i]), float(left[1, i]), float(left[2, i])
         last_mv = last > 0 and bool(self.last_on[i])
@@ -407,17 +403,18 @@ class ClockedFlows(Flows):
             first = piece
         clock = self.clocks[self.tier[i]]
         self.set_mark(i, self.mark[i] + first, clock)
-        if rest > 0:
-            cap, alone = float(self.kcap[i]), self.alone_all_of[i]
-        else:
-            clocks = last_mv + (piece_mv and self.two_of[i])
-            cap = min(self.private_of[i], clocks * self.c_of[i])
-            alone = min(self.alone_path_of[i], cap)
+        cap, alone = self.note_asks(i)
+        level = clock.rate
+        return cap >= level and alone > 0 and 1.0 - level / alone > LOSS_EPS
+
+    def note_asks(self, i: int) -> tuple[float, float]:
+        """A transfer's cap and what it would move alone (`cap_of`), kept for its clock,
+        with the ceiling they give (`_ceiling`)."""
+        cap, alone = self.cap_of(i)
         self.alone_now[i] = alone
         self.cap_now[i] = min(cap, UNBOUNDED_Bps)
         self.ceiling[i] = min(self.c_of[i], alone * _BELOW_ALONE)
-        level = clock.rate
-        return cap >= level and alone > 0 and 1.0 - level / alone > LOSS_EPS
+        return cap, alone
 
     def rates_of(self, i: int) -> list[float]:
         """A transfer's part rates (fluid, last channel's load, piece)."""
@@ -468,6 +465,4 @@ def _single_level(caps: np.ndarray, free: float, total: float, use: float) -> fl
     `free` when the level is clearly below every cap, which is then the only test."""
     if not (free > 0 and len(caps) <= _BELOW_EVERY_CAP_N):
         return None
-    if float(np.minimum.reduce(caps)) * total < free * (1.0 + _BELOW_EVERY_CAP):
-        return None
-    return (free - 0.0) / (total - use + use)
+    return level_below_caps(float(np.minimum.reduce(caps)), float(total), use, free)

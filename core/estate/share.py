@@ -64,10 +64,18 @@ def _level_below_every_cap(caps: np.ndarray, use: np.ndarray, room: float) -> fl
     u = use[0]
     if np.count_nonzero(use != u):
         return None
-    total = use.sum()
-    if caps.min() * total < room * (1.0 + _BELOW_EVERY_CAP):
+    return level_below_caps(float(caps.min()), float(use.sum()), float(u), float(room))
+
+
+def level_below_caps(least_cap: float, total: float, use: float, room: float) -> float | None:
+    """The water level room ÷ Σ use when it is clearly below the least cap (by
+    `_BELOW_EVERY_CAP`), for transfers that each use the resource alike (`use` each,
+    `total` in all: `np.add.reduce` of their uses); else None. One formula for the
+    sorting-free level (`_level_below_every_cap`) and the clock's (`one_level`,
+    `clocks._single_level`), so that they give the same doubles."""
+    if least_cap * total < room * (1.0 + _BELOW_EVERY_CAP):
         return None
-    return (room - 0.0) / (total - u + u)  # (total − u + u: above[0] as computed there)
+    return (room - 0.0) / (total - use + use)  # (total − use + use: above[0], as sorted)
 
 
 def _water_level(caps: np.ndarray, use: np.ndarray, room: float) -> float:
@@ -119,10 +127,7 @@ def one_level(
         if not u > 0 or np.count_nonzero(col != u):
             return None
         total = np.add.reduce(col)
-    total = float(total)
-    if float(np.minimum.reduce(caps)) * total < free * (1.0 + _BELOW_EVERY_CAP):
-        return None
-    return (free - 0.0) / (total - u + u)  # (as `_level_below_every_cap`)
+    return level_below_caps(float(np.minimum.reduce(caps)), float(total), u, free)
 
 
 def take_level(level: float, use: np.ndarray, room: np.ndarray, resource: int) -> None:
